@@ -1,0 +1,123 @@
+"""Supersingular curves E_b : y² + y = x³ + x + b over F_2^m (m odd), affine coordinates.
+
+Points are ``(x, y)`` tuples of field ints; the point at infinity is ``None``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .gf2m import GF2m
+
+
+class PointError(ValueError):
+    """A point is not on the curve, or not in the subgroup of order r."""
+
+
+class Curve2:
+    """The curve y² + y = x³ + x + b over ``F`` with #E = ``order`` = cofactor · ``r``."""
+
+    def __init__(self, F: GF2m, b: int, order: int, r: int, name: str = ""):
+        if b not in (0, 1):
+            raise ValueError("b must be 0 or 1")
+        if order % r:
+            raise ValueError("r must divide the curve order")
+        self.F = F
+        self.b = b
+        self.order = order
+        self.r = r
+        self.cofactor = order // r
+        self.name = name or f"E{b}/F_2^{F.m}"
+
+    def __repr__(self) -> str:
+        return f"Curve2({self.name})"
+
+    # -- group law -------------------------------------------------------------------------------
+    def is_on_curve(self, P) -> bool:
+        if P is None:
+            return True
+        F = self.F
+        x, y = P
+        if x >> F.m or y >> F.m or x < 0 or y < 0:
+            return False
+        return F.sqr(y) ^ y == F.mul(F.sqr(x), x) ^ x ^ self.b
+
+    @staticmethod
+    def neg(P):
+        return None if P is None else (P[0], P[1] ^ 1)
+
+    def double(self, P):
+        """λ = x² + 1, x₃ = λ², y₃ = λ(x + x₃) + y + 1 (a₃ = 1, a₄ = 1; never vertical)."""
+        if P is None:
+            return None
+        F = self.F
+        x, y = P
+        lam = F.sqr(x) ^ 1
+        x3 = F.sqr(lam)
+        return (x3, F.mul(lam, x ^ x3) ^ y ^ 1)
+
+    def add(self, P, Q):
+        """Chord: λ = (y₁ + y₂)/(x₁ + x₂), x₃ = λ² + x₁ + x₂, y₃ = λ(x₁ + x₃) + y₁ + 1."""
+        if P is None:
+            return Q
+        if Q is None:
+            return P
+        F = self.F
+        (x1, y1), (x2, y2) = P, Q
+        if x1 == x2:
+            return self.double(P) if y1 == y2 else None
+        lam = F.mul(y1 ^ y2, F.inv_euclid(x1 ^ x2))
+        x3 = F.sqr(lam) ^ x1 ^ x2
+        return (x3, F.mul(lam, x1 ^ x3) ^ y1 ^ 1)
+
+    def mul(self, k: int, P):
+        """k·P by left-to-right double-and-add (negative k negates)."""
+        if k < 0:
+            return self.mul(-k, self.neg(P))
+        R = None
+        for bit in bin(k)[2:]:
+            R = self.double(R)
+            if bit == "1":
+                R = self.add(R, P)
+        return R
+
+    def in_subgroup(self, P) -> bool:
+        return self.is_on_curve(P) and self.mul(self.r, P) is None
+
+    def check(self, P) -> None:
+        """Raise :class:`PointError` unless P is in E[r]."""
+        if not self.is_on_curve(P):
+            raise PointError(f"point is not on {self.name}: y^2 + y != x^3 + x + b")
+        if P is not None and self.mul(self.r, P) is not None:
+            raise PointError(f"point is on {self.name} but not of order r")
+
+    # -- deterministic points ---------------------------------------------------------------------
+    def hash_to_point(self, data: bytes):
+        """Try-and-increment hash onto E[r].
+
+        For counter c = 0, 1, ...: x = the first m bits (little-endian) of
+        SHAKE-256("pairhw/h2c/F2/" ‖ data ‖ c as 4 bytes big-endian); if Tr(x³ + x + b) = 0, let y be
+        the half-trace root of y² + y = x³ + x + b (the other root is y + 1); the first c for which
+        P = cofactor·(x, y) ≠ ∞ gives P.
+        """
+        F = self.F
+        nbytes = (F.m + 7) // 8
+        for ctr in range(1 << 16):
+            digest = hashlib.shake_256(b"pairhw/h2c/F2/" + data + ctr.to_bytes(4, "big")).digest(nbytes)
+            x = int.from_bytes(digest, "little") & F.mask
+            c = F.mul(F.sqr(x), x) ^ x ^ self.b
+            y = F.solve_quadratic(c)
+            if y is None:
+                continue
+            P = self.mul(self.cofactor, (x, y))
+            if P is not None:
+                return P
+        raise RuntimeError("hash_to_point: no point found")  # pragma: no cover
+
+    def point_from_seed(self, seed: int):
+        """P_S = hash_to_point(b"point" ‖ decimal S): the documented deterministic point of order r."""
+        return self.hash_to_point(b"point" + str(int(seed)).encode())
+
+    # -- encoding ----------------------------------------------------------------------------------
+    def point_to_hex(self, P):
+        return "inf" if P is None else [self.F.to_hex(P[0]), self.F.to_hex(P[1])]
