@@ -84,6 +84,17 @@ def clmul(a: int, b: int) -> int:
     return acc
 
 
+def schoolbook_check(a: int, b: int) -> int:
+    """Carry-less product bit by bit (slow; an independent check of :func:`clmul`)."""
+    c = 0
+    i = 0
+    while a >> i:
+        if (a >> i) & 1:
+            c ^= b << i
+        i += 1
+    return c
+
+
 def poly_degree(a: int) -> int:
     return a.bit_length() - 1
 

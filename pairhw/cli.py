@@ -1,0 +1,257 @@
+"""The ``pairhw`` command.
+
+Exit codes: 0 success, 2 bad input (one line on stderr saying what is wrong), 1 internal failure.
+Field elements of F_2^m are hex of sum a_i 2^i, most significant digit first, ⌈m/4⌉ digits;
+F_{2^4m} values are four such coefficients c0 c1 c2 c3 of c0 + c1·s + c2·t + c3·s·t
+(s² = s + 1, t² = t + s).  Points are ``X,Y`` in hex, or ``inf``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+from . import params
+from .math import opcount as opc
+from .math import pairing2
+from .math.ec2 import PointError
+from .math.gf2m import FieldError
+
+
+class UsageError(Exception):
+    """Bad input: reported as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2 (argparse prints usage + message by default)
+        raise UsageError(message)
+
+
+PAIR_ALGORITHMS = ("etat", "etat-seed000", "tate-alg1", "tate-alg2", "tate-reference")
+ALGORITHM_HELP = (
+    "etat: pairhw's reduced ηT e(P,Q) = t_r(P,ψ(Q))^(2^m), closed-form loop + seed 000 Alg. 2 "
+    "(default); etat-seed000: seed 000 Alg. 1 literally (m ≡ 7 mod 8, b = 0 only), equals e; "
+    "tate-alg1 / tate-alg2: seed 001 Alg. 1 / Alg. 2, equal t_r(P,ψ(Q)) = e^(2^(3m)); "
+    "tate-reference: plain Miller loop over r, t_r(P,ψ(Q)) (slow)."
+)
+
+
+def _curve(name: str):
+    try:
+        p = params.get(name)
+    except params.UnknownParamSet:
+        raise UsageError(f"unknown curve {name!r}; known: {', '.join(params.names())}") from None
+    print(f"warning: {name} is not secure: {p.security}", file=sys.stderr)
+    return p, params.curve(name)
+
+
+def _parse_point(C, text: str, what: str):
+    t = text.strip()
+    if t.lower() == "inf":
+        return None
+    parts = t.split(",")
+    if len(parts) != 2:
+        raise UsageError(f"{what}: expected X,Y in hex or 'inf', got {text!r}")
+    try:
+        P = (C.F.from_hex(parts[0]), C.F.from_hex(parts[1]))
+    except FieldError as e:
+        raise UsageError(f"{what}: {e}") from None
+    try:
+        C.check(P)
+    except PointError as e:
+        raise UsageError(f"{what}: {e}") from None
+    return P
+
+
+def _gt_hex(C, e):
+    return [C.F.to_hex(c) for c in e]
+
+
+def _emit(args, obj, human: str) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(obj))
+    else:
+        print(human)
+
+
+# ---------------------------------------------------------------------------------------------
+# verbs
+
+
+def cmd_curves(args) -> int:
+    rows = []
+    for name in params.names():
+        p = params.get(name)
+        rows.append({
+            "name": name, "field": p.field_str(), "curve": p.curve_str(), "m": p.m,
+            "order": str(p.order), "r": str(p.r), "r_bits": p.r.bit_length(),
+            "cofactor": str(p.cofactor), "embedding_degree": p.data["embedding_degree"],
+            "source": p.data["source"], "security": p.security,
+        })
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print(f"{'name':9} {'field':32} {'curve':22} {'r bits':>6} {'cofactor':>8}  source")
+    for r in rows:
+        print(f"{r['name']:9} {r['field']:32} {r['curve']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
+    print("\nsecurity: every binary set here is broken or a toy (Granger-Kleinjung-Zumbragel 2014 put "
+          "F_2^(4*1223) at about 59 bits). Use them to study hardware, not to protect data.")
+    return 0
+
+
+def cmd_point(args) -> int:
+    _, C = _curve(args.curve)
+    P = C.point_from_seed(args.seed)
+    K = C.mul(args.scalar, P)
+    out = {"curve": args.curve, "seed": args.seed, "scalar": args.scalar,
+           "point": C.point_to_hex(K)}
+    human = "inf" if K is None else f"{out['point'][0]},{out['point'][1]}"
+    _emit(args, out, human)
+    return 0
+
+
+def cmd_pair(args) -> int:
+    _, C = _curve(args.curve)
+    P = _parse_point(C, args.p, "--p")
+    Q = _parse_point(C, args.q, "--q")
+    fn = pairing2.ALGORITHMS[args.algorithm]
+    try:
+        e = fn(C, P, Q)
+    except ValueError as ex:  # e.g. etat-seed000 on a set of another class
+        raise UsageError(f"--algorithm {args.algorithm}: {ex}") from None
+    out = {"curve": args.curve, "algorithm": args.algorithm, "e": _gt_hex(C, e)}
+    _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(out["e"])))
+    return 0
+
+
+def vector_points(C, seed: int, i: int):
+    """The i-th vector pair of ``pairhw vectors --seed S``: hash_to_point of
+    b"vectors/S/i/p" and b"vectors/S/i/q" (documented, reproducible by other tools)."""
+    P = C.hash_to_point(f"vectors/{seed}/{i}/p".encode())
+    Q = C.hash_to_point(f"vectors/{seed}/{i}/q".encode())
+    return P, Q
+
+
+def cmd_vectors(args) -> int:
+    _, C = _curve(args.curve)
+    if args.n < 0:
+        raise UsageError("-n must be non-negative")
+    lines = []
+    for i in range(args.n):
+        P, Q = vector_points(C, args.seed, i)
+        e = pairing2.etat(C, P, Q)
+        lines.append(json.dumps({"curve": args.curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q),
+                                 "e": _gt_hex(C, e)}))
+        if args.output and args.n >= 10 and (i + 1) % max(1, args.n // 10) == 0:
+            print(f"vectors: {i + 1}/{args.n}", file=sys.stderr)
+    text = "".join(line + "\n" for line in lines)
+    if args.output:
+        # write atomically: nothing half-written on failure
+        d = os.path.dirname(os.path.abspath(args.output))
+        if not os.path.isdir(d):
+            raise UsageError(f"-o: directory {d} does not exist")
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".vectors-")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, args.output)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_opcount(args) -> int:
+    _, C = _curve(args.curve)
+    P, Q = vector_points(C, 0, 0)
+    try:
+        cf = opc.count_pairing(C, pairing2.ALGORITHMS[args.algorithm], P, Q)
+    except ValueError as ex:
+        raise UsageError(f"--algorithm {args.algorithm}: {ex}") from None
+    phases = {k: dict(cf.counts[k]) for k in sorted(cf.counts)}
+    totals = {"miller": dict(cf.total("miller")), "final_exp": dict(cf.total("final_exp")),
+              "total": dict(cf.total())}
+    out = {"curve": args.curve, "algorithm": args.algorithm, "totals": totals, "phases": phases}
+    if args.algorithm in ("etat", "etat-seed000"):
+        steps = {}
+        for s in range(1, 8):
+            c = cf.total(f"final_exp/step{s}")
+            steps[f"step{s}"] = {"add": c["add"], "sqr+sqrt": c["sqr"] + c["sqrt"], "mul": c["mul"]}
+        out["final_exp_steps"] = steps
+        out["seed000_table3"] = opc.SEED000_TABLE3
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{args.curve}, {args.algorithm}: F_2^m operations")
+    print(f"{'phase':12} {'add':>7} {'mul':>6} {'sqr':>6} {'sqrt':>6} {'inv':>4}")
+    for k, c in totals.items():
+        print(f"{k:12} {c['add']:>7} {c['mul']:>6} {c['sqr']:>6} {c['sqrt']:>6} {c['inv']:>4}")
+    if "final_exp_steps" in out:
+        print("\nfinal exponentiation by step of seed 000 Alg. 2 (ours | seed 000 Table 3)")
+        print(f"{'step':6} {'add':>11} {'sqr+sqrt':>13} {'mul':>9}")
+        for s, c in out["final_exp_steps"].items():
+            p = opc.SEED000_TABLE3[s]
+            print(f"{s:6} {c['add']:>5} | {p['add']:<4} {c['sqr+sqrt']:>6} | {p['sqr+sqrt']:<5} "
+                  f"{c['mul']:>3} | {p['mul']:<3}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="pairhw", description=__doc__,
+                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="verb", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("curves", help="list the parameter sets")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_curves)
+
+    p = sub.add_parser("point", help="K·P_S for the deterministic point P_S of order r")
+    p.add_argument("curve")
+    p.add_argument("--seed", type=int, required=True, help="P_S = hash_to_point(b'point' + decimal S)")
+    p.add_argument("--scalar", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_point)
+
+    p = sub.add_parser("pair", help="pair two points of order r")
+    p.add_argument("curve")
+    p.add_argument("--p", required=True, metavar="X,Y", help="first point, hex X,Y or inf")
+    p.add_argument("--q", required=True, metavar="X,Y", help="second point, hex X,Y or inf")
+    p.add_argument("--algorithm", choices=PAIR_ALGORITHMS, default="etat", help=ALGORITHM_HELP)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_pair)
+
+    p = sub.add_parser("vectors", help="JSON-lines test vectors {curve, p, q, e} of the reduced ηT")
+    p.add_argument("curve")
+    p.add_argument("-n", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("-o", "--output", help="file to write (atomically); default stdout")
+    p.set_defaults(func=cmd_vectors)
+
+    p = sub.add_parser("opcount", help="F_2^m operations per phase of one pairing")
+    p.add_argument("curve")
+    p.add_argument("--algorithm", choices=PAIR_ALGORITHMS, default="etat", help=ALGORITHM_HELP)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_opcount)
+    return ap
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except UsageError as e:
+        print(f"pairhw: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+    except Exception as e:  # pragma: no cover - a bug, not bad input
+        print(f"pairhw: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,23 @@
+import random
+
+import pytest
+
+from pairhw import params
+
+SMALL = ["f2-11", "f2-17", "f2-29", "f2-47", "f2-79", "f2-89", "f2-113"]
+MEDIUM = ["f2-239", "f2-283"]
+ALL_BINARY = SMALL + MEDIUM + ["f2-1223"]
+
+
+@pytest.fixture
+def rng():
+    return random.Random(20261121)
+
+
+def random_point(C, rng):
+    """A random point of order r: a random multiple of a deterministic generator."""
+    return C.mul(rng.randrange(1, C.r), C.point_from_seed(0))
+
+
+def curve(name):
+    return params.curve(name)
