@@ -94,9 +94,9 @@ def cmd_curves(args) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    print(f"{'name':9} {'field':32} {'curve':22} {'r bits':>6} {'cofactor':>8}  source")
+    print(f"{'name':9} {'field':38} {'curve':22} {'r bits':>6} {'cofactor':>8}  source")
     for r in rows:
-        print(f"{r['name']:9} {r['field']:32} {r['curve']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
+        print(f"{r['name']:9} {r['field']:38} {r['curve']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
     print("\nsecurity: every binary set here is broken or a toy (Granger-Kleinjung-Zumbragel 2014 put "
           "F_2^(4*1223) at about 59 bits). Use them to study hardware, not to protect data.")
     return 0

@@ -302,8 +302,8 @@ def final_exp_seed001_alg1(C: Curve2, c):
 def tate_alg1(C: Curve2, P, Q):
     """Seed 001 Alg. 1 with its final exponentiation c^(q²-1) (§5.2).
 
-    Its output equals e(P, Q)^(2·(q + 1 - ν·2^((m+1)/2)) / h)·... — see the tests: on every parameter
-    set it is t_r(P, ψQ)^k for the fixed k given by :func:`tate_alg1_exponent`.
+    The output is the reduced Tate pairing t_r(P, ψ(Q)) itself, i.e. e(P, Q)^(2^(3m)) = e^(-2^m)
+    (on μ_r, x^(q²) = x⁻¹); the tests assert this on every parameter set.
     """
     T4 = _tower(C)
     if P is None or Q is None:
@@ -365,7 +365,7 @@ def final_exp_seed001_alg2(C: Curve2, c):
 
 
 def tate_alg2(C: Curve2, P, Q):
-    """Seed 001 Alg. 2 with its final exponentiation C^(MT) (eq. (8))."""
+    """Seed 001 Alg. 2 with its final exponentiation C^(MT) (eq. (8)); equals t_r(P, ψ(Q))."""
     T4 = _tower(C)
     if P is None or Q is None:
         return T4.ONE
