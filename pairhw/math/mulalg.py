@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .gf2m import GF2m, clmul
+from .gf2m import GF2m, clmul, schoolbook_check
 
 
 def _mask(n: int) -> int:
@@ -32,11 +32,7 @@ def _mask(n: int) -> int:
 
 def schoolbook(a: int, b: int, n: int) -> int:
     """Product of two polynomials of < n bits by n² AND / XOR terms (bit by bit)."""
-    c = 0
-    for i in range(n):
-        if (a >> i) & 1:
-            c ^= b << i
-    return c
+    return schoolbook_check(a & _mask(n), b)
 
 
 def karatsuba(a: int, b: int, n: int, schedule=(), base: int = 1) -> int:

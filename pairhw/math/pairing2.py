@@ -174,6 +174,18 @@ def etat_seed000(C: Curve2, P, Q):
         return final_exp_seed000(C, f)
 
 
+def _run(C: Curve2, P, Q, miller, final_exp):
+    """∞ pairs to 1; otherwise ``final_exp(C, miller(C, P, Q))``, each in its counted phase."""
+    T4 = _tower(C)
+    if P is None or Q is None:
+        return T4.ONE
+    F = C.F
+    with F.phase("miller"):
+        f = miller(C, P, Q)
+    with F.phase("final_exp"):
+        return final_exp(C, f)
+
+
 def _eps(i: int) -> int:
     """ε_i of seed 001 §3: φ^i(x, y) = (x + i, y + i·x + ε_i), ε_i = 1 iff i ≡ 2, 3 (mod 4)."""
     return 1 if i % 4 in (2, 3) else 0
@@ -237,17 +249,11 @@ def etat(C: Curve2, P, Q):
     it is e itself; for ν = -1 the natural output is the inverse, which is conjugated
     (x ↦ x^(q²), free in hardware; DESIGN.md).
     """
-    T4 = _tower(C)
-    if P is None or Q is None:
-        return T4.ONE
-    F = C.F
-    with F.phase("miller"):
-        f = etat_miller(C, P, Q)
-    with F.phase("final_exp"):
+    def final(C, f):
         e = final_exp_seed000(C, f)
-        if order_sign(C) == -1:
-            e = T4.conj_q2(e)
-    return e
+        return _tower(C).conj_q2(e) if order_sign(C) == -1 else e
+
+    return _run(C, P, Q, etat_miller, final)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,14 +311,7 @@ def tate_alg1(C: Curve2, P, Q):
     The output is the reduced Tate pairing t_r(P, ψ(Q)) itself, i.e. e(P, Q)^(2^(3m)) = e^(-2^m)
     (on μ_r, x^(q²) = x⁻¹); the tests assert this on every parameter set.
     """
-    T4 = _tower(C)
-    if P is None or Q is None:
-        return T4.ONE
-    F = C.F
-    with F.phase("miller"):
-        c = tate_alg1_miller(C, P, Q)
-    with F.phase("final_exp"):
-        return final_exp_seed001_alg1(C, c)
+    return _run(C, P, Q, tate_alg1_miller, final_exp_seed001_alg1)
 
 
 def tate_alg2_miller(C: Curve2, P, Q):
@@ -353,27 +352,14 @@ def final_exp_seed001_alg2(C: Curve2, c):
     z^(2^((m+1)/2) + ν) = z^(ν·q): one Frobenius (and a conjugation when ν = +1).
     """
     T4 = _tower(C)
-    m = C.F.m
-    nu = order_sign(C)
-    U = T4.mul4(T4.conj_q2(c), T4.inv4(c))  # c^(q²-1), unitary
-    Up = T4.frobenius_by_sqrt(U, (m + 1) // 2)  # U^(2^((m+1)/2))
-    if nu == 1:
-        Up = T4.conj_q2(Up)
-    z = T4.mul4(T4.mul4(T4.frob_q(U), U), Up)  # U^(q + 1 - ν 2^((m+1)/2))
+    z = final_exp_seed000(C, c)  # the M part is exactly seed 000 Alg. 2
     z = T4.frob_q(z)
-    return T4.conj_q2(z) if nu == 1 else z
+    return T4.conj_q2(z) if order_sign(C) == 1 else z
 
 
 def tate_alg2(C: Curve2, P, Q):
     """Seed 001 Alg. 2 with its final exponentiation C^(MT) (eq. (8)); equals t_r(P, ψ(Q))."""
-    T4 = _tower(C)
-    if P is None or Q is None:
-        return T4.ONE
-    F = C.F
-    with F.phase("miller"):
-        c = tate_alg2_miller(C, P, Q)
-    with F.phase("final_exp"):
-        return final_exp_seed001_alg2(C, c)
+    return _run(C, P, Q, tate_alg2_miller, final_exp_seed001_alg2)
 
 
 ALGORITHMS = {
