@@ -1,0 +1,1 @@
+"""Amaranth hardware generated from the golden model (see :mod:`pairhw.rtl.units`)."""

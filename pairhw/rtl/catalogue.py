@@ -1,0 +1,116 @@
+"""The multiplier kinds of ``pairhw unit``: names → configured units (seed 000, 001, 003)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pairhw.math.gf2m import GF2m, is_irreducible
+
+from .plan import poly_plan, tmvp_plan
+from .units import DigitSerialMul, IterKaratsubaMul, ParallelMul, SequentialMul
+
+KINDS = {
+    "schoolbook": "fully parallel schoolbook product + reduction",
+    "karatsuba": "fully parallel recursive Karatsuba (--schedule) + reduction",
+    "tmvp": "fully parallel TMVP C = swap(T_A·B), seed 000 §3.1 (--schedule)",
+    "hybrid-tmvp3": "seed 000 §3.2: three-way TMVP, six sequential 408-bit TMVPs at m = 1223",
+    "hybrid-tmvp2": "seed 000: two two-way TMVP levels, nine sequential 306-bit TMVPs",
+    "hybrid-kara306": "Ghosh et al.: nine sequential 306-bit Karatsuba products + 1 reduction cycle",
+    "iter-karatsuba": "seed 003: iterative Karatsuba from single-port memories (--core 153|77)",
+    "lsd": "seed 003 Alg. 1: least-significant-digit-first digit-serial (--digit D)",
+    "msd": "seed 001 §5.1.2: most-significant-digit-first digit-serial (--digit D)",
+    "lsb": "seed 003: bit-serial (LSD with D = 1)",
+}
+
+#: ``--core`` of iter-karatsuba: the seed 003 core width at m = 1223 → number of Karatsuba steps.
+ITER_CORES = {153: 3, 77: 4}
+
+
+class KindError(ValueError):
+    """A unit request that cannot be built (unknown kind, missing or bad option)."""
+
+
+def default_schedule(n: int) -> tuple:
+    """Seed 000 §3.2's rule: three-way splits while the size exceeds 24, then two-way down to ≤ 8
+    (408 → 136 → 46 → 16 → 8)."""
+    out = []
+    while n > 24:
+        out.append(3)
+        n = -(-n // 3)
+    while n > 8:
+        out.append(2)
+        n = -(-n // 2)
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def binary_field(m: int) -> GF2m:
+    """F_2^m of a parameter set with this m, else the trinomial x^m + x^k + 1 with least k, else the
+    pentanomial x^m + x^k3 + x^k2 + x^k1 + 1 with least (k3, k2, k1)."""
+    from pairhw import params
+
+    if m < 2:
+        raise KindError(f"m must be at least 2, not {m}")
+    for name in params.names():
+        p = params.get(name)
+        if p.family.startswith("binary") and p.m == m:
+            return GF2m(m, p.data["field"]["middle"])
+    for k in range(1, m):
+        if is_irreducible((1 << m) | (1 << k) | 1):
+            return GF2m(m, [k])
+    for k3 in range(3, m):
+        for k2 in range(2, k3):
+            for k1 in range(1, k2):
+                if is_irreducible((1 << m) | (1 << k3) | (1 << k2) | (1 << k1) | 1):
+                    return GF2m(m, [k3, k2, k1])
+    raise KindError(f"no irreducible trinomial or pentanomial of degree {m}")
+
+
+def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None):
+    """Build the multiplier ``kind`` over ``F``.
+
+    ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
+    core for the hybrid ones); default :func:`default_schedule`.
+    """
+    if kind not in KINDS:
+        raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
+    if schedule is not None and any(k not in (2, 3) for k in schedule):
+        raise KindError(f"schedule splits must be 2 or 3, not {','.join(map(str, schedule))}")
+    if kind in ("lsd", "msd") and digit is None:
+        raise KindError(f"{kind} needs --digit D")
+    if digit is not None and kind not in ("lsd", "msd"):
+        raise KindError(f"--digit applies to lsd and msd, not {kind}")
+    if core is not None and kind != "iter-karatsuba":
+        raise KindError("--core applies to iter-karatsuba only")
+    if digit is not None and not 1 <= digit <= F.m:
+        raise KindError(f"digit size must be between 1 and m = {F.m}, not {digit}")
+    trinomial = len(F.middle) == 1
+    if "tmvp" in kind and not trinomial:
+        raise KindError(f"{kind} needs a trinomial field (seed 000 §3.1); F_2^{F.m} uses {F.poly_str()}")
+
+    def sched(n):
+        return tuple(schedule) if schedule is not None else default_schedule(n)
+
+    if kind in ("schoolbook", "karatsuba", "tmvp"):
+        if kind == "schoolbook" and schedule:
+            raise KindError("schoolbook takes no --schedule")
+        return ParallelMul(F, kind, () if kind == "schoolbook" else sched(F.m))
+    if kind in ("hybrid-tmvp3", "hybrid-tmvp2"):
+        plan = tmvp_plan(F.m, (3,) if kind == "hybrid-tmvp3" else (2, 2))
+        label = "HybridTmvp3" if kind == "hybrid-tmvp3" else "HybridTmvp2"
+        return SequentialMul(F, plan, sched(plan.h), label=label)
+    if kind == "hybrid-kara306":
+        plan = poly_plan(F.m, (2, 2))
+        return SequentialMul(F, plan, sched(plan.h), reduce_cycle=True, label="HybridKara")
+    if kind == "iter-karatsuba":
+        core = 153 if core is None else core
+        if core not in ITER_CORES:
+            raise KindError(f"--core must be 153 or 77, not {core}")
+        levels = ITER_CORES[core]
+        if F.m < 2 << levels:
+            raise KindError(f"iter-karatsuba --core {core} needs m ≥ {2 << levels}")
+        word = -(-F.m // (1 << levels))
+        return IterKaratsubaMul(F, word, levels, sched(word))
+    if kind == "lsb":
+        return DigitSerialMul(F, 1, "lsd")
+    return DigitSerialMul(F, digit, kind)

@@ -1,0 +1,171 @@
+"""Combinational network builders: each adds logic to a :class:`amaranth.hdl.Module` and returns a
+``Signal`` holding the result.
+
+Every recursion level drives its own named ``Signal`` (DESIGN.md: a pure expression tree re-emits
+shared sub-expressions and explodes); the structure mirrors :mod:`pairhw.math.mulalg` line by line,
+so each net computes exactly the model function of the same name.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import xor
+
+from amaranth.hdl import Cat, Const, Module, Signal
+
+
+def xor_tree(values):
+    """Balanced XOR of a list of Values (each used once, so a plain expression is safe)."""
+    values = list(values)
+    if not values:
+        return Const(0, 1)
+    while len(values) > 1:
+        values = [values[i] ^ values[i + 1] if i + 1 < len(values) else values[i]
+                  for i in range(0, len(values), 2)]
+    return values[0]
+
+
+def linear_net(m: Module, x, columns, n_out: int, name: str) -> Signal:
+    """y = M·x over F_2, M given by its columns: ``columns[j]`` (int) is the image of input bit j.
+
+    Output bit i is the XOR of the input bits whose column has bit i set (one gate per extra term,
+    no sharing: :func:`linear_xor_count` is the gate count of this net).
+    """
+    rows = [[] for _ in range(n_out)]
+    for j, col in enumerate(columns):
+        while col:
+            low = col & -col
+            rows[low.bit_length() - 1].append(j)
+            col ^= low
+    y = Signal(n_out, name=name)
+    bits = [reduce(xor, [x[j] for j in r]) if r else Const(0, 1) for r in rows]
+    m.d.comb += y.eq(Cat(*bits))
+    return y
+
+
+def linear_xor_count(columns, n_out: int) -> int:
+    """Two-input XOR gates of :func:`linear_net` for these columns (Σ over outputs of terms − 1)."""
+    counts = [0] * n_out
+    for col in columns:
+        while col:
+            low = col & -col
+            counts[low.bit_length() - 1] += 1
+            col ^= low
+    return sum(max(c - 1, 0) for c in counts)
+
+
+def window_value(x, width: int, off: int, length: int):
+    """Bits ``off .. off+length-1`` of a ``width``-bit Value, zero outside ``0 .. width-1``."""
+    lo, hi = max(off, 0), min(off + length, width)
+    if hi <= lo:
+        return Const(0, length)
+    parts = []
+    if off < 0:
+        parts.append(Const(0, lo - off))
+    parts.append(x[lo:hi])
+    return Cat(*parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# polynomial products
+
+
+def schoolbook_net(m: Module, a, b, n: int, name: str) -> Signal:
+    """a·b for a, b of n bits: XOR over j of (b_j ? a·x^j : 0), as n shifted n-bit rows."""
+    out = Signal(2 * n - 1, name=name)
+    rows = [(a[:n] & b[j].replicate(n)) << j for j in range(n)]
+    m.d.comb += out.eq(xor_tree(rows))
+    return out
+
+
+def karatsuba_net(m: Module, a, b, n: int, schedule, name: str) -> Signal:
+    """Recursive Karatsuba (:func:`pairhw.math.mulalg.karatsuba`), zero-padding each level."""
+    if not schedule:
+        return schoolbook_net(m, a, b, n, name)
+    k, rest = schedule[0], tuple(schedule[1:])
+    h = -(-n // k)
+    aa = Signal(k * h, name=f"{name}_a")
+    bb = Signal(k * h, name=f"{name}_b")
+    m.d.comb += [aa.eq(a[:n]), bb.eq(b[:n])]
+    A = [aa[i * h:(i + 1) * h] for i in range(k)]
+    B = [bb[i * h:(i + 1) * h] for i in range(k)]
+    cnt = [0]
+
+    def sub(x, y):
+        i = cnt[0]
+        cnt[0] += 1
+        xs = Signal(h, name=f"{name}_x{i}")
+        ys = Signal(h, name=f"{name}_y{i}")
+        m.d.comb += [xs.eq(x), ys.eq(y)]
+        return karatsuba_net(m, xs, ys, h, rest, f"{name}_{i}")
+
+    out = Signal(2 * n - 1, name=name)
+    w = 2 * k * h
+    if k == 2:
+        p0, p1, p2 = sub(A[0], B[0]), sub(A[0] ^ A[1], B[0] ^ B[1]), sub(A[1], B[1])
+        acc = [p0.as_unsigned(), (p0 ^ p1 ^ p2) << h, p2 << (2 * h)]
+    elif k == 3:
+        p00, p11, p22 = (sub(A[i], B[i]) for i in range(3))
+        p01, p02, p12 = sub(A[0] ^ A[1], B[0] ^ B[1]), sub(A[0] ^ A[2], B[0] ^ B[2]), sub(A[1] ^ A[2], B[1] ^ B[2])
+        acc = [p00.as_unsigned(), (p01 ^ p00 ^ p11) << h, (p02 ^ p00 ^ p22 ^ p11) << (2 * h),
+               (p12 ^ p11 ^ p22) << (3 * h), p22 << (4 * h)]
+    else:
+        raise ValueError(f"split must be 2 or 3, not {k}")
+    full = Signal(w, name=f"{name}_full")
+    m.d.comb += full.eq(xor_tree(acc))
+    m.d.comb += out.eq(full[:2 * n - 1])
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Toeplitz matrix-vector products
+
+
+def tmvp_schoolbook_net(m: Module, t, v, n: int, name: str) -> Signal:
+    """T·V by columns: column j of T is diagonals n-1-j .. 2n-2-j, so W = XOR_j v_j·col_j."""
+    out = Signal(n, name=name)
+    cols = [t[n - 1 - j:2 * n - 1 - j] & v[j].replicate(n) for j in range(n)]
+    m.d.comb += out.eq(xor_tree(cols))
+    return out
+
+
+def tmvp_net(m: Module, t, v, n: int, schedule, name: str) -> Signal:
+    """Seed 000 formulas (1) and (2), recursively (:func:`pairhw.math.mulalg.tmvp`)."""
+    if not schedule:
+        return tmvp_schoolbook_net(m, t, v, n, name)
+    k, rest = schedule[0], tuple(schedule[1:])
+    h = -(-n // k)
+    pad = k * h - n
+    tt = Signal((2 * k - 1) * h + h - 1, name=f"{name}_t")
+    vv = Signal(k * h, name=f"{name}_v")
+    m.d.comb += [tt.eq(Cat(Const(0, pad), t[:2 * n - 1]) if pad else t[:2 * n - 1]), vv.eq(v[:n])]
+    T = [tt[d * h:d * h + 2 * h - 1] for d in range(2 * k - 1)]
+    V = [vv[i * h:(i + 1) * h] for i in range(k)]
+    cnt = [0]
+
+    def sub(x, y):
+        i = cnt[0]
+        cnt[0] += 1
+        xs = Signal(2 * h - 1, name=f"{name}_t{i}")
+        ys = Signal(h, name=f"{name}_v{i}")
+        m.d.comb += [xs.eq(x), ys.eq(y)]
+        return tmvp_net(m, xs, ys, h, rest, f"{name}_{i}")
+
+    if k == 2:
+        p0 = sub(T[0] ^ T[1], V[1])
+        p1 = sub(T[1], V[0] ^ V[1])
+        p2 = sub(T[1] ^ T[2], V[0])
+        blocks = [p0 ^ p1, p2 ^ p1]
+    elif k == 3:
+        p0 = sub(T[0] ^ T[1] ^ T[2], V[2])
+        p1 = sub(T[1] ^ T[2] ^ T[3], V[1])
+        p2 = sub(T[2] ^ T[3] ^ T[4], V[0])
+        p3 = sub(T[1], V[1] ^ V[2])
+        p4 = sub(T[2], V[0] ^ V[2])
+        p5 = sub(T[3], V[0] ^ V[1])
+        blocks = [p0 ^ p3 ^ p4, p1 ^ p3 ^ p5, p2 ^ p4 ^ p5]
+    else:
+        raise ValueError(f"split must be 2 or 3, not {k}")
+    out = Signal(n, name=name)
+    m.d.comb += out.eq(Cat(*blocks)[:n])
+    return out

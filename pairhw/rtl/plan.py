@@ -1,0 +1,232 @@
+"""Sequential plans: a large product as a fixed list of smaller products, derived from the formulas.
+
+A hybrid sequential/parallel multiplier (seed 000 §3.2; Ghosh et al. CHES 2011; seed 003 §IV) applies
+the first levels of a split formula *in time*: one parallel core computes the sub-products one after
+another, and an accumulator adds each into place.  This module derives, from the same formulas as
+:mod:`pairhw.math.mulalg`, the exact list of sub-products: for each, which windows of the operands are
+XORed into the core's inputs and where its output is added.  The hardware is generated from a plan and
+:meth:`Plan.evaluate` runs the plan in Python, so a test can check the plan against the field product
+before any RTL exists.
+
+Operand terms are ``(offset, length)`` windows: bits ``offset .. offset+length-1`` of the operand,
+zero-extended to the core size (bits outside ``0 .. width-1`` of the operand read as zero).  Toeplitz
+matrix terms are diagonal windows of fixed length ``2h - 1`` given by their offset only: when a split
+pads a matrix (§3.2, "extending the diagonal"), the extension may hold any value because it only meets
+padded zeros of the vector or output rows that are dropped, so the window simply starts ``pad`` bits
+lower in the parent's diagonals.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from pairhw.math import mulalg
+from pairhw.math.gf2m import GF2m
+
+
+def _mask(n: int) -> int:
+    return (1 << n) - 1
+
+
+def _xor_terms(*lists):
+    """XOR of term lists: a term present an even number of times cancels."""
+    c = Counter(t for lst in lists for t in lst)
+    return tuple(sorted(t for t, k in c.items() if k % 2))
+
+
+def _clip(terms, start: int, length: int):
+    """Sub-window ``start .. start+length-1`` of each window term (empty parts dropped)."""
+    out = []
+    for off, ln in terms:
+        ln2 = min(length, ln - start)
+        if ln2 > 0:
+            out.append((off + start, ln2))
+    return tuple(out)
+
+
+def window(x: int, off: int, length: int) -> int:
+    """Bits ``off .. off+length-1`` of ``x`` (bits below 0 read as zero)."""
+    if off < 0:
+        return (x << -off) & _mask(length)
+    return (x >> off) & _mask(length)
+
+
+@dataclass(frozen=True)
+class SubProduct:
+    """One core product: ``core(XOR of a_terms, XOR of b_terms)`` added at every output term.
+
+    For a TMVP plan ``a_terms`` are diagonal-window offsets (ints) of the Toeplitz matrix; for a
+    polynomial (Karatsuba) plan they are ``(offset, length)`` windows of the first operand.
+    ``out_terms`` are ``(offset, length)``: the core result's low ``length`` bits are XORed into the
+    accumulator at ``offset``.
+    """
+
+    a_terms: tuple
+    b_terms: tuple
+    out_terms: tuple
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A product of size ``n`` as ``len(products)`` core products of size ``h``.
+
+    Attributes
+    ----------
+    kind : str
+        ``"tmvp"`` (Toeplitz matrix-vector, seed 000 formulas (1), (2)) or ``"poly"`` (Karatsuba).
+    n : int
+        Operand size (bits of the vector / polynomial operands).
+    splits : tuple of int
+        The sequential splits, outermost first.
+    h : int
+        Core size.
+    acc_width : int
+        Accumulator width: n for TMVP (rows), the highest product bit + 1 for polynomials.
+    """
+
+    kind: str
+    n: int
+    splits: tuple
+    h: int
+    products: tuple
+    acc_width: int
+
+    @property
+    def core_out_width(self) -> int:
+        return self.h if self.kind == "tmvp" else 2 * self.h - 1
+
+    @property
+    def a_width(self) -> int:
+        """Width of the first operand: 2n - 1 diagonals for TMVP, n bits for a polynomial."""
+        return 2 * self.n - 1 if self.kind == "tmvp" else self.n
+
+    def operand_a(self, a: int, p: SubProduct) -> int:
+        if self.kind == "tmvp":
+            w = 2 * self.h - 1
+            x = 0
+            for off in p.a_terms:
+                x ^= window(a & _mask(self.a_width), off, w)
+            return x
+        return self.operand_b(a, p.a_terms)
+
+    def operand_b(self, b: int, terms) -> int:
+        x = 0
+        for off, ln in terms:
+            x ^= window(b & _mask(self.n), off, ln)
+        return x
+
+    def place(self, acc: int, p: SubProduct, r: int) -> int:
+        for off, ln in p.out_terms:
+            acc ^= (r & _mask(ln)) << off
+        return acc & _mask(self.acc_width)
+
+    def evaluate(self, a: int, b: int, core) -> int:
+        """Run the plan: ``core(x, y)`` computes one sub-product of size ``h``."""
+        acc = 0
+        for p in self.products:
+            r = core(self.operand_a(a, p), self.operand_b(b, p.b_terms))
+            acc = self.place(acc, p, r)
+        return acc
+
+
+def tmvp_plan(n: int, splits) -> Plan:
+    """Seed 000 §3.2: apply TMVP splits (2 → formula (1), 3 → formula (2)) sequentially.
+
+    Three-way: P0 = (T0+T1+T2)V2, P1 = (T1+T2+T3)V1, P2 = (T2+T3+T4)V0, P3 = T1(V1+V2), P4 = T2(V0+V2),
+    P5 = T3(V0+V1); W = [P0+P3+P4; P1+P3+P5; P2+P4+P5].  Two-way: P0 = (T0+T1)V1, P1 = T1(V0+V1),
+    P2 = (T1+T2)V0; W = [P0+P1; P2+P1].  Block T_d is the diagonal window at d·h.
+    """
+    splits = tuple(splits)
+    prods = []
+
+    def rec(size, rest, tw, vw, ow):
+        if not rest:
+            prods.append(SubProduct(tuple(tw), tuple(vw), tuple(ow)))
+            return size
+        k = rest[0]
+        h = -(-size // k)
+        pad = k * h - size
+        base = [o - pad for o in tw]
+
+        def T(*ds):
+            return _xor_terms(*[[o + d * h for o in base] for d in ds])
+
+        def V(*ids):
+            return tuple(t for i in ids for t in _clip(vw, i * h, h))
+
+        def O(*ids):
+            return tuple(t for i in ids for t in _clip(ow, i * h, h))
+
+        if k == 2:
+            subs = [(T(0, 1), V(1), O(0)), (T(1), V(0, 1), O(0, 1)), (T(1, 2), V(0), O(1))]
+        elif k == 3:
+            subs = [(T(0, 1, 2), V(2), O(0)), (T(1, 2, 3), V(1), O(1)), (T(2, 3, 4), V(0), O(2)),
+                    (T(1), V(1, 2), O(0, 1)), (T(2), V(0, 2), O(0, 2)), (T(3), V(0, 1), O(1, 2))]
+        else:
+            raise ValueError(f"split must be 2 or 3, not {k}")
+        hs = {rec(h, rest[1:], *s) for s in subs}
+        return hs.pop()
+
+    h = rec(n, splits, [0], [(0, n)], [(0, n)])
+    return Plan("tmvp", n, splits, h, tuple(prods), n)
+
+
+def poly_plan(n: int, splits) -> Plan:
+    """Karatsuba splits applied sequentially (Ghosh et al.; seed 003 §IV-A), as in
+    :func:`pairhw.math.mulalg.karatsuba`: two-way P0 = a0b0 at X^0, X^h; P1 = (a0+a1)(b0+b1) at X^h;
+    P2 = a1b1 at X^h, X^2h.  Three-way with six products.  ``n`` is the (padded) operand size.
+    """
+    splits = tuple(splits)
+    prods = []
+
+    def rec(size, rest, aw, bw, shifts):
+        if not rest:
+            prods.append(SubProduct(tuple(aw), tuple(bw), tuple((s, 2 * size - 1) for s in shifts)))
+            return size
+        k = rest[0]
+        h = -(-size // k)
+
+        def A(*ids):
+            return tuple(t for i in ids for t in _clip(aw, i * h, h))
+
+        def B(*ids):
+            return tuple(t for i in ids for t in _clip(bw, i * h, h))
+
+        def S(*ps):
+            return _xor_terms(*[[s + p * h for s in shifts] for p in ps])
+
+        if k == 2:
+            subs = [(A(0), B(0), S(0, 1)), (A(0, 1), B(0, 1), S(1)), (A(1), B(1), S(1, 2))]
+        elif k == 3:
+            subs = [(A(0), B(0), S(0, 1, 2)), (A(1), B(1), S(1, 2, 3)), (A(2), B(2), S(2, 3, 4)),
+                    (A(0, 1), B(0, 1), S(1)), (A(0, 2), B(0, 2), S(2)), (A(1, 2), B(1, 2), S(3))]
+        else:
+            raise ValueError(f"split must be 2 or 3, not {k}")
+        hs = {rec(h, rest[1:], *s) for s in subs}
+        return hs.pop()
+
+    h = rec(n, splits, [(0, n)], [(0, n)], [0])
+    width = max(off + ln for p in prods for off, ln in p.out_terms)
+    return Plan("poly", n, splits, h, tuple(prods), width)
+
+
+def tmvp_core(h: int, schedule):
+    """The model's parallel core of a TMVP plan (for :meth:`Plan.evaluate`)."""
+    return lambda t, v: mulalg.tmvp(t, v, h, schedule)
+
+
+def poly_core(h: int, schedule):
+    return lambda a, b: mulalg.karatsuba(a, b, h, schedule)
+
+
+def field_mul_by_plan(F: GF2m, plan: Plan, a: int, b: int, core_schedule=()) -> int:
+    """The field product computed through ``plan`` (TMVP: swap(T_A·B); poly: reduce(A·B))."""
+    if plan.kind == "tmvp":
+        t = mulalg.field_toeplitz(F, a)
+        cp = plan.evaluate(t, b, tmvp_core(plan.h, core_schedule))
+        k = F.middle[0]
+        m = F.m
+        cp &= F.mask
+        return ((cp << k) | (cp >> (m - k))) & F.mask
+    return F.reduce(plan.evaluate(a, b, poly_core(plan.h, core_schedule)))

@@ -1,0 +1,569 @@
+"""F_2^m arithmetic units as Amaranth components, each generated from the golden model.
+
+Multiplier contract (every :class:`MulUnit`): ``a`` and ``b`` are sampled in the cycle where
+``start`` is high; ``c`` holds the product from ``latency`` cycles later, when ``done`` pulses for one
+cycle, until the next result.  ``start`` may be raised again every ``initiation_interval`` cycles
+(earlier is not allowed).  The cycle count never depends on the operand values.
+
+Combinational units (:class:`Adder`, :class:`Squarer`, :class:`SquareRoot`) have latency 0: the
+datapath registers around them.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from pairhw.math import mulalg
+from pairhw.math.gf2m import GF2m
+
+from . import nets
+from .plan import Plan, field_mul_by_plan, poly_plan, tmvp_plan
+
+
+def _sched_str(schedule) -> str:
+    return "".join(str(k) for k in schedule) or "0"
+
+
+def reduction_columns(F: GF2m, width: int) -> list[int]:
+    """Columns of the reduction map F_2[x]_{<width} → F_2^m: x^j ↦ x^j mod f."""
+    return [F.reduce(1 << j) for j in range(width)]
+
+
+def toeplitz_columns(F: GF2m) -> list[int]:
+    """Columns of the CONVERTOR map a ↦ diagonals of T_A (seed 000 §3.1, Fig. 1)."""
+    return [mulalg.field_toeplitz(F, 1 << j) for j in range(F.m)]
+
+
+# ---------------------------------------------------------------------------------------------
+# combinational units
+
+
+class LinearUnit(wiring.Component):
+    """c = L(a) for an F_2-linear map L given by the images of the basis (latency 0).
+
+    Attributes
+    ----------
+    xor_count : int
+        Two-input XOR gates of the network (no sharing between output bits).
+    """
+
+    latency = 0
+    initiation_interval = 1
+
+    def __init__(self, F: GF2m, columns, name: str):
+        self.F = F
+        self.columns = list(columns)
+        self.name = name
+        super().__init__({"a": In(F.m), "c": Out(F.m)})
+
+    @property
+    def xor_count(self) -> int:
+        return nets.linear_xor_count(self.columns, self.F.m)
+
+    def elaborate(self, platform):
+        m = Module()
+        y = nets.linear_net(m, self.a, self.columns, self.F.m, "y")
+        m.d.comb += self.c.eq(y)
+        return m
+
+
+class Squarer(LinearUnit):
+    """k-fold squarer a ↦ a^(2^k) in one combinational XOR network (seed 000 §2).
+
+    The network is derived from the model: column j is ``F.sqr_k(x^j, k)``.
+    """
+
+    def __init__(self, F: GF2m, k: int = 1):
+        self.k = k
+        super().__init__(F, [F.sqr_k(1 << j, k) for j in range(F.m)], f"Sqr_m{F.m}_k{k}")
+
+    def emulate(self, a: int) -> int:
+        return self.F.sqr_k(a, self.k)
+
+
+class SquareRoot(LinearUnit):
+    """k-fold square root a ↦ a^(2^-k) in one combinational XOR network (seed 000 §2)."""
+
+    def __init__(self, F: GF2m, k: int = 1):
+        self.k = k
+        super().__init__(F, [F.sqrt_k(1 << j, k) for j in range(F.m)], f"Sqrt_m{F.m}_k{k}")
+
+    def emulate(self, a: int) -> int:
+        return self.F.sqrt_k(a, self.k)
+
+
+class Adder(wiring.Component):
+    """c = a + b in F_2^m: m XOR gates, latency 0."""
+
+    latency = 0
+    initiation_interval = 1
+
+    def __init__(self, F: GF2m):
+        self.F = F
+        self.name = f"Add_m{F.m}"
+        super().__init__({"a": In(F.m), "b": In(F.m), "c": Out(F.m)})
+
+    @property
+    def xor_count(self) -> int:
+        return self.F.m
+
+    def emulate(self, a: int, b: int) -> int:
+        return a ^ b
+
+    def elaborate(self, platform):
+        m = Module()
+        m.d.comb += self.c.eq(self.a ^ self.b)
+        return m
+
+
+# ---------------------------------------------------------------------------------------------
+# multipliers
+
+
+class MulUnit(wiring.Component):
+    """Base of the F_2^m multipliers: ports ``a``, ``b``, ``start`` in; ``c``, ``done`` out."""
+
+    def __init__(self, F: GF2m):
+        self.F = F
+        super().__init__({"a": In(F.m), "b": In(F.m), "start": In(1), "c": Out(F.m), "done": Out(1)})
+
+    def emulate(self, a: int, b: int) -> int:
+        """The model's product along the same algorithm (for tests and vector files)."""
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        return {"name": self.name, "m": self.F.m, "field": self.F.poly_str(),
+                "latency": self.latency, "ii": self.initiation_interval}
+
+
+def _final_rotate(F: GF2m, cp):
+    """C from C' = T_A·B: C_i = C'_((i - k) mod m) (seed 000 §3.1, the swap U⁻¹)."""
+    m, k = F.m, F.middle[0]
+    return Cat(cp[m - k:m], cp[0:m - k])
+
+
+def _require_trinomial(F: GF2m, what: str):
+    if len(F.middle) != 1:
+        raise ValueError(f"{what} needs a trinomial field (seed 000 §3.1); {F.poly_str()} is not one")
+
+
+class ParallelMul(MulUnit):
+    """Fully parallel multiplier: one product per cycle, latency 1 (output register).
+
+    Parameters
+    ----------
+    F : GF2m
+    method : {"schoolbook", "karatsuba", "tmvp"}
+        Polynomial product then reduction (schoolbook, Karatsuba) or seed 000's
+        C = swap(T_A·B) with a recursive TMVP.
+    schedule : tuple of int
+        Splits (2 or 3) outermost first, down to a schoolbook base; seed 000 §3.2 uses
+        (3, 3, 3, 2) for 408 → 136 → 46 → 16 → 8.
+    """
+
+    latency = 1
+    initiation_interval = 1
+
+    def __init__(self, F: GF2m, method: str = "karatsuba", schedule=()):
+        if method == "tmvp":
+            _require_trinomial(F, "a TMVP multiplier")
+        if method not in ("schoolbook", "karatsuba", "tmvp"):
+            raise ValueError(f"unknown parallel method {method!r}")
+        self.method = method
+        self.schedule = tuple(schedule) if method != "schoolbook" else ()
+        self.name = f"{method.capitalize()}Mul_m{F.m}_s{_sched_str(self.schedule)}"
+        super().__init__(F)
+
+    def emulate(self, a: int, b: int) -> int:
+        if self.method == "tmvp":
+            return mulalg.field_mul_tmvp(self.F, a, b, self.schedule)
+        if self.method == "karatsuba":
+            return mulalg.field_mul_karatsuba(self.F, a, b, self.schedule)
+        return mulalg.field_mul_schoolbook(self.F, a, b)
+
+    def elaborate(self, platform):
+        m = Module()
+        F = self.F
+        if self.method == "tmvp":
+            t = nets.linear_net(m, self.a, toeplitz_columns(F), 2 * F.m - 1, "tdiag")
+            cp = nets.tmvp_net(m, t, self.b, F.m, self.schedule, "tmvp")
+            res = _final_rotate(F, cp)
+        else:
+            p = nets.karatsuba_net(m, self.a, self.b, F.m, self.schedule, "pm")
+            res = nets.linear_net(m, p, reduction_columns(F, 2 * F.m - 1), F.m, "red")
+        done = Signal()
+        c = Signal(F.m)
+        with m.If(self.start):
+            m.d.sync += c.eq(res)
+        m.d.sync += done.eq(self.start)
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+        return m
+
+
+class SequentialMul(MulUnit):
+    """Hybrid sequential/parallel multiplier: a :class:`~pairhw.rtl.plan.Plan` on one parallel core.
+
+    Pipeline (seed 000 Fig. 1): input registers (Tin/Rin); per step the Tnet/Vnet XOR networks feed
+    registered core operands (Tint/Rint); the core's output is registered; OUTnet adds it into the
+    accumulator (cleared by the first sub-product, so consecutive products overlap).  Latency
+    ``S + 3`` and initiation interval ``S`` for S sub-products; with ``reduce_cycle`` (Ghosh et al.:
+    nine products and one cycle to recombine and reduce) one more cycle of each.
+
+    Parameters
+    ----------
+    F : GF2m
+    plan : Plan
+        ``tmvp_plan(m, splits)`` (trinomials) or ``poly_plan(n, splits)``.
+    core_schedule : tuple of int
+        Splits of the parallel core (TMVP or Karatsuba, as the plan) down to a schoolbook base.
+    reduce_cycle : bool
+        Spend an extra cycle per product on the final reduction (polynomial plans).
+    """
+
+    def __init__(self, F: GF2m, plan: Plan, core_schedule=(), reduce_cycle: bool = False,
+                 label: str = "SeqMul"):
+        if plan.kind == "tmvp":
+            _require_trinomial(F, "a TMVP multiplier")
+        self.plan = plan
+        self.core_schedule = tuple(core_schedule)
+        self.reduce_cycle = reduce_cycle
+        self.name = (f"{label}_m{F.m}_p{_sched_str(plan.splits)}_h{plan.h}"
+                     f"_c{_sched_str(self.core_schedule)}")
+        super().__init__(F)
+
+    @property
+    def steps(self) -> int:
+        return len(self.plan.products) + (1 if self.reduce_cycle else 0)
+
+    @property
+    def initiation_interval(self) -> int:
+        return self.steps
+
+    @property
+    def latency(self) -> int:
+        return self.steps + 3
+
+    def emulate(self, a: int, b: int) -> int:
+        if self.plan.kind == "tmvp":
+            return mulalg.field_mul_tmvp(self.F, a, b, self.plan.splits + self.core_schedule)
+        return mulalg.field_mul_karatsuba(self.F, a, b, self.plan.splits + self.core_schedule)
+
+    # -- pieces shared with IterKaratsubaMul ------------------------------------------------------
+    def _operand_sources(self, m, areg, breg):
+        P, F = self.plan, self.F
+        if P.kind == "tmvp":
+            return nets.linear_net(m, areg, toeplitz_columns(F), 2 * F.m - 1, "tdiag"), 2 * F.m - 1
+        return areg, F.m
+
+    def _core(self, m, x, y):
+        P = self.plan
+        if P.kind == "tmvp":
+            return nets.tmvp_net(m, x, y, P.h, self.core_schedule, "core")
+        return nets.karatsuba_net(m, x, y, P.h, self.core_schedule, "core")
+
+    def _accumulate(self, m, v, idx, pr):
+        """OUTnet: add the tagged core result into the accumulator; drive ``c``/``done``."""
+        F, P = self.F, self.plan
+        S = len(P.products)
+        acc = Signal(P.acc_width, name="acc")
+        contrib = Signal(P.acc_width, name="contrib")
+        with m.Switch(idx):
+            for s, p in enumerate(P.products):
+                with m.Case(s):
+                    m.d.comb += contrib.eq(nets.xor_tree(
+                        [pr[:ln].as_unsigned() << off for off, ln in p.out_terms]))
+        acc_next = Signal(P.acc_width, name="acc_next")
+        m.d.comb += acc_next.eq(Mux(idx == 0, 0, acc) ^ contrib)
+        with m.If(v):
+            m.d.sync += acc.eq(acc_next)
+        last = Signal(name="last")
+        # the last product issued closes the accumulation (the plan's last one, or the tail M
+        # product of the iterative Karatsuba microcode)
+        m.d.comb += last.eq(v & (idx == getattr(self, "tail_issue", S - 1)))
+        c = Signal(F.m, name="c_reg")
+        done = Signal(name="done_reg")
+        if self.reduce_cycle:
+            src = Signal(P.acc_width, name="acc_final")
+            fire = Signal(name="final_valid")
+            with m.If(last):
+                m.d.sync += src.eq(acc_next)
+            m.d.sync += fire.eq(last)
+        else:
+            src, fire = acc_next, last
+        if P.kind == "poly":
+            final_src = nets.linear_net(m, src, reduction_columns(F, P.acc_width), F.m, "red")
+        else:
+            final_src = _final_rotate(F, src)
+        with m.If(fire):
+            m.d.sync += c.eq(final_src)
+        m.d.sync += done.eq(fire)
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+
+    def elaborate(self, platform):
+        m = Module()
+        F, P = self.F, self.plan
+        S = len(P.products)
+        steps = self.steps
+        areg = Signal(F.m, name="tin")
+        breg = Signal(F.m, name="rin")
+        busy = Signal(name="busy")
+        step = Signal(range(max(steps, 2)), name="step")
+        with m.If(busy):
+            m.d.sync += step.eq(step + 1)
+            with m.If(step == steps - 1):
+                m.d.sync += [busy.eq(0), step.eq(0)]
+        with m.If(self.start):
+            m.d.sync += [areg.eq(self.a), breg.eq(self.b), busy.eq(1), step.eq(0)]
+
+        asrc, awidth = self._operand_sources(m, areg, breg)
+        xw = 2 * P.h - 1 if P.kind == "tmvp" else P.h
+        xs = Signal(xw, name="tnet")
+        ys = Signal(P.h, name="vnet")
+        with m.Switch(step):
+            for s, p in enumerate(P.products):
+                with m.Case(s):
+                    if P.kind == "tmvp":
+                        xa = [nets.window_value(asrc, awidth, off, xw) for off in p.a_terms]
+                    else:
+                        xa = [nets.window_value(asrc, awidth, off, ln) for off, ln in p.a_terms]
+                    yb = [nets.window_value(breg, F.m, off, ln) for off, ln in p.b_terms]
+                    m.d.comb += [xs.eq(nets.xor_tree(xa)), ys.eq(nets.xor_tree(yb))]
+        xr = Signal(xw, name="tint")
+        yr = Signal(P.h, name="rint")
+        v1 = Signal(name="v1")
+        s1 = Signal(range(max(S, 2)), name="s1")
+        m.d.sync += [xr.eq(xs), yr.eq(ys), v1.eq(busy & (step < S)), s1.eq(step)]
+        core = self._core(m, xr, yr)
+        pr = Signal(P.core_out_width, name="preg")
+        v2 = Signal(name="v2")
+        s2 = Signal(range(max(S, 2)), name="s2")
+        m.d.sync += [pr.eq(core), v2.eq(v1), s2.eq(s1)]
+        self._accumulate(m, v2, s2, pr)
+        return m
+
+
+class IterKaratsubaMul(SequentialMul):
+    """Seed 003's iterative Karatsuba multiplier (K153: three steps, 27 partial products of 153 bits;
+    K77: four steps, 81 of 77 bits), after Dyka and Langendoerfer.
+
+    The operands are read one w-bit word per cycle from two single-port memories (one per operand,
+    modelled as registers with a word-select read port).  Each core operand is formed in a
+    pre-multiplication XOR register X (load, or XOR in a word); one PMX register pair keeps the
+    innermost level's low half so that the middle operand X_L + X_H costs one cycle.  A group of
+    last-level products (L, H, M) whose operands are sums of k words costs 2k + 1 cycles; the
+    microcode (a ROM, derived here from the plan) is the concatenation of the groups, and the final
+    M product overlaps the next multiplication's first read.  The 2n-1-bit result register then
+    takes one cycle to reduce.  Initiation interval Σ(2k + 1) (41 for K153), latency II + 4.
+    """
+
+    OPS = {"ld": 0, "acc": 1, "save_ld": 2, "xor_p": 3}
+
+    def __init__(self, F: GF2m, word: int = 153, levels: int | None = None, core_schedule=()):
+        if levels is None:
+            levels = 1
+            while word * (1 << levels) < F.m:
+                levels += 1
+        n = word << levels
+        if n < F.m or (word << (levels - 1)) >= F.m + word:
+            raise ValueError(f"{levels} Karatsuba steps of {word}-bit words do not fit m = {F.m}")
+        self.word = word
+        self.levels = levels
+        plan = poly_plan(n, (2,) * levels)
+        super().__init__(F, plan, core_schedule, reduce_cycle=True, label=f"IterKara{word}")
+        self.microcode = self._microcode()
+
+    def _words(self, terms):
+        out = []
+        for off, ln in terms:
+            if off % self.word or ln != self.word:
+                raise AssertionError("iterative Karatsuba terms must be whole memory words")
+            out.append(off // self.word)
+        return out
+
+    def _microcode(self):
+        """List of (a_word, b_word, op, issue) per cycle; ``issue`` is a product index or None."""
+        P = self.plan
+        code = []
+        pending = None  # the M product of the previous group, issued in this group's first cycle
+        for g in range(len(P.products) // 3):
+            pl, pm, ph = P.products[3 * g:3 * g + 3]
+            la, lb = self._words(pl.a_terms), self._words(pl.b_terms)
+            ha, hb = self._words(ph.a_terms), self._words(ph.b_terms)
+            k = len(la)
+            if sorted(pm.a_terms) != sorted(pl.a_terms + ph.a_terms):
+                raise AssertionError("plan order is not (L, M, H) per innermost group")
+            for i in range(k):
+                code.append((la[i], lb[i], "ld" if i == 0 else "acc", pending if i == 0 else None))
+            for i in range(k):
+                code.append((ha[i], hb[i], "save_ld" if i == 0 else "acc", 3 * g if i == 0 else None))
+            code.append((0, 0, "xor_p", 3 * g + 2))
+            pending = 3 * g + 1
+        self.tail_issue = pending
+        return code
+
+    @property
+    def initiation_interval(self) -> int:
+        return len(self.microcode)
+
+    @property
+    def latency(self) -> int:
+        return self.initiation_interval + 4
+
+    def emulate(self, a: int, b: int) -> int:
+        return field_mul_by_plan(self.F, self.plan, a, b, self.core_schedule)
+
+    def elaborate(self, platform):
+        m = Module()
+        F, P, w = self.F, self.plan, self.word
+        S = len(P.products)
+        U = len(self.microcode)
+        nwords = P.n // w
+        abits = (nwords - 1).bit_length() or 1
+        ibits = S.bit_length()
+        rom_init = []
+        for aw, bw, op, issue in self.microcode:
+            iss = 0 if issue is None else (1 << (ibits)) | issue
+            rom_init.append(aw | (bw << abits) | (self.OPS[op] << (2 * abits)) | (iss << (2 * abits + 2)))
+        width = 2 * abits + 2 + ibits + 1
+        m.submodules.rom = rom = Memory(shape=width, depth=U, init=rom_init)
+        upc = Signal(range(max(U, 2)), name="upc")
+        rd = rom.read_port(domain="comb")
+        m.d.comb += rd.addr.eq(upc)
+        word = rd.data
+        a_addr, b_addr = word[0:abits], word[abits:2 * abits]
+        op = word[2 * abits:2 * abits + 2]
+        iss_v = word[2 * abits + 2 + ibits]
+        iss_i = word[2 * abits + 2:2 * abits + 2 + ibits]
+
+        areg = Signal(F.m, name="mem_a")
+        breg = Signal(F.m, name="mem_b")
+        busy = Signal(name="busy")
+        tail = Signal(name="tail")
+        m.d.sync += tail.eq(busy & (upc == U - 1))
+        with m.If(busy):
+            m.d.sync += upc.eq(upc + 1)
+            with m.If(upc == U - 1):
+                m.d.sync += [busy.eq(0), upc.eq(0)]
+        with m.If(self.start):
+            m.d.sync += [areg.eq(self.a), breg.eq(self.b), busy.eq(1), upc.eq(0)]
+
+        # single-port memory read: one word of each operand per cycle
+        ra = Signal(w, name="rd_a")
+        rb = Signal(w, name="rd_b")
+        with m.Switch(a_addr):
+            for i in range(nwords):
+                with m.Case(i):
+                    m.d.comb += ra.eq(nets.window_value(areg, F.m, i * w, w))
+        with m.Switch(b_addr):
+            for i in range(nwords):
+                with m.Case(i):
+                    m.d.comb += rb.eq(nets.window_value(breg, F.m, i * w, w))
+        xa, xb = Signal(w, name="x_a"), Signal(w, name="x_b")
+        pa, pb = Signal(w, name="pmx_a"), Signal(w, name="pmx_b")
+        with m.If(busy):
+            with m.Switch(op):
+                with m.Case(self.OPS["ld"]):
+                    m.d.sync += [xa.eq(ra), xb.eq(rb)]
+                with m.Case(self.OPS["acc"]):
+                    m.d.sync += [xa.eq(xa ^ ra), xb.eq(xb ^ rb)]
+                with m.Case(self.OPS["save_ld"]):
+                    m.d.sync += [pa.eq(xa), pb.eq(xb), xa.eq(ra), xb.eq(rb)]
+                with m.Case(self.OPS["xor_p"]):
+                    m.d.sync += [xa.eq(xa ^ pa), xb.eq(xb ^ pb)]
+        # the core multiplies X in the issue cycle; result and tag registered
+        core = self._core(m, xa, xb)
+        pr = Signal(P.core_out_width, name="preg")
+        v2 = Signal(name="v2")
+        s2 = Signal(range(max(S, 2)), name="s2")
+        m.d.sync += pr.eq(core)
+        m.d.sync += [v2.eq((busy & iss_v) | tail), s2.eq(Mux(tail, self.tail_issue, iss_i))]
+        self._accumulate(m, v2, s2, pr)
+        return m
+
+
+class DigitSerialMul(MulUnit):
+    """Digit-serial multiplier, ⌈m/D⌉ cycles per product (latency + 1 for the output register).
+
+    ``order="lsd"``: seed 003 Alg. 1 (least significant digit first, interleaved reduction of A,
+    C of m + D - 1 bits reduced at the end); D = 1 is the bit-serial LSB multiplier.
+    ``order="msd"``: seed 001 §5.1.2 (most significant digit first, C ← C·x^D mod f + Σ a_j x^j B,
+    the x^j B mod f shared XOR array).
+    """
+
+    def __init__(self, F: GF2m, digit: int, order: str = "lsd"):
+        if digit < 1 or digit > F.m:
+            raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
+        if order not in ("lsd", "msd"):
+            raise ValueError(f"unknown digit order {order!r}")
+        self.digit = digit
+        self.order = order
+        self.name = f"{order.capitalize()}Mul_m{F.m}_d{digit}"
+        super().__init__(F)
+
+    @property
+    def initiation_interval(self) -> int:
+        return -(-self.F.m // self.digit)
+
+    @property
+    def latency(self) -> int:
+        return self.initiation_interval + 1
+
+    def emulate(self, a: int, b: int) -> int:
+        fn = mulalg.lsd if self.order == "lsd" else mulalg.msd
+        return fn(self.F, a, b, self.digit)
+
+    def elaborate(self, platform):
+        m = Module()
+        F, D = self.F, self.digit
+        T = self.initiation_interval
+        busy = Signal(name="busy")
+        cnt = Signal(range(max(T, 2)), name="cnt")
+        last = Signal(name="last")
+        m.d.comb += last.eq(busy & (cnt == T - 1))
+        with m.If(busy):
+            m.d.sync += cnt.eq(cnt + 1)
+            with m.If(last):
+                m.d.sync += [busy.eq(0), cnt.eq(0)]
+        c = Signal(F.m, name="c_reg")
+        done = Signal(name="done_reg")
+        if self.order == "lsd":
+            areg = Signal(F.m, name="areg")
+            breg = Signal(T * D, name="breg")
+            creg = Signal(F.m + D - 1, name="creg")
+            rows = [(areg & breg[j].replicate(F.m)).as_unsigned() << j for j in range(D)]
+            cnext = Signal(F.m + D - 1, name="cnext")
+            m.d.comb += cnext.eq(creg ^ nets.xor_tree(rows))
+            ashift = nets.linear_net(m, areg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, "axd")
+            with m.If(busy):
+                m.d.sync += [creg.eq(cnext), areg.eq(ashift), breg.eq(breg >> D)]
+            red = nets.linear_net(m, cnext, reduction_columns(F, F.m + D - 1), F.m, "red")
+            with m.If(last):
+                m.d.sync += c.eq(red)
+            with m.If(self.start):
+                m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
+        else:
+            areg = Signal(T * D, name="areg")
+            breg = Signal(F.m, name="breg")
+            creg = Signal(F.m, name="creg")
+            xb = [nets.linear_net(m, breg, [F.reduce(1 << (j + i)) for j in range(F.m)], F.m, f"xb{i}")
+                  for i in range(D)]
+            digit = areg[T * D - D:T * D]
+            cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, "cxd")
+            cnext = Signal(F.m, name="cnext")
+            m.d.comb += cnext.eq(cx ^ nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
+            with m.If(busy):
+                m.d.sync += [creg.eq(cnext), areg.eq(areg << D)]
+            with m.If(last):
+                m.d.sync += c.eq(cnext)
+            with m.If(self.start):
+                m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
+        with m.If(self.start):
+            m.d.sync += [busy.eq(1), cnt.eq(0)]
+        m.d.sync += done.eq(last)
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+        return m

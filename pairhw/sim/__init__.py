@@ -1,0 +1,1 @@
+"""Simulation flows: the Amaranth simulator for small units, Verilator for full-size ones."""
