@@ -236,6 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--algorithm", choices=PAIR_ALGORITHMS, default="etat", help=ALGORITHM_HELP)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_opcount)
+
+    from . import cli_unit
+
+    cli_unit.register(sub, UsageError)
     return ap
 
 

