@@ -21,3 +21,13 @@ def random_point(C, rng):
 
 def curve(name):
     return params.curve(name)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory):
+    """Verilator builds and synthesis results go to a per-run cache, never the user's."""
+    import os
+
+    if "PAIRHW_CACHE" not in os.environ:
+        os.environ["PAIRHW_CACHE"] = str(tmp_path_factory.mktemp("pairhw-cache"))
+    yield
