@@ -293,10 +293,10 @@ class SequentialMul(MulUnit):
         c = Signal(F.m, name="c_reg")
         done = Signal(name="done_reg")
         if self.reduce_cycle:
-            src = Signal(P.acc_width, name="acc_final")
+            # the extra cycle reduces straight from the accumulator: the next product's first
+            # result lands no earlier than two cycles after the last one (II ≥ S + 1)
+            src = acc
             fire = Signal(name="final_valid")
-            with m.If(last):
-                m.d.sync += src.eq(acc_next)
             m.d.sync += fire.eq(last)
         else:
             src, fire = acc_next, last
