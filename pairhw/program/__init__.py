@@ -1,0 +1,1 @@
+"""Pairings as programs of base-field operations (traced from the golden model)."""
