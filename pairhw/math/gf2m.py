@@ -314,6 +314,9 @@ class GF2m:
         """Context manager naming the phase that following operations belong to."""
         return _NULL_PHASE
 
+    def mark(self, label: str) -> None:
+        """Mark a loop-iteration boundary (no-op; :mod:`pairhw.program.trace` folds loops at marks)."""
+
     # -- representation -----------------------------------------------------------------------
     def __repr__(self) -> str:
         terms = " + ".join(f"x^{k}" for k in self.middle)

@@ -163,6 +163,7 @@ def etat_seed000(C: Curve2, P, Q):
         t = add(x1, 1)
         f = (add(add(mul(t, add(add(x1, x2), 1)), y1), y2), add(t, x2), 1, 0)
         for _ in range((F.m + 1) // 2):
+            F.mark("iteration")
             t = x1
             x1 = F.sqrt(x1)
             y1 = F.sqrt(y1)
@@ -219,6 +220,7 @@ def etat_miller(C: Curve2, P, Q):
     # ℓ(ψQ) = Y + β + σ + λ(X + α), X = x + 1 + s, Y = y + s·x + t
     f = (add(add(add(y, beta), sigma), mul(lam, add(add(x, 1), alpha))), add(x, lam), 1, 0)
     for j in range(n + 1):
+        F.mark("iteration")
         if j:
             alpha, beta = F.sqrt(alpha), F.sqrt(beta)
             x, y = F.sqr(x), F.sqr(y)
@@ -276,6 +278,7 @@ def tate_alg1_miller(C: Curve2, P, Q):
     v = add(x2, 1)
     theta = mul(alpha, v)
     for _ in range(m):
+        F.mark("iteration")
         a0 = add(add(beta, theta), u)
         a1 = add(alpha, v)
         Cacc = T4.sparse_mul(T4.sqr4(Cacc), a0, a1)
@@ -330,6 +333,7 @@ def tate_alg2_miller(C: Curve2, P, Q):
     v = add(x, 1)
     theta = mul(alpha, v)
     for i in range(n + 1):
+        F.mark("iteration")
         a0 = add(add(beta, theta), u)
         a1 = add(add(alpha, v), 1)
         Cacc = T4.sparse_mul(T4.sqr4(Cacc), a0, a1)

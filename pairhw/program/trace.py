@@ -79,6 +79,7 @@ class Program:
     inputs: list
     ops: list = field(default_factory=list)
     outputs: list = field(default_factory=list)
+    marks: list = field(default_factory=list)  # op indices where a loop iteration starts
 
     def counts(self, prefix: str = "") -> Counter:
         """Ops per kind (squarings and square roots weighted by k) under a phase prefix."""
@@ -153,6 +154,10 @@ class TraceField:
 
     def phase(self, name: str):
         return self._ctx(name)
+
+    def mark(self, label: str) -> None:
+        """A loop iteration starts here (see :func:`pairhw.program.loop.fold_loop`)."""
+        self.program.marks.append(len(self.program.ops))
 
     def input(self, name: str) -> Sym:
         self.program.inputs.append(name)

@@ -66,3 +66,18 @@ def test_listing_is_readable():
     assert text.startswith("; inputs: xP, yP, xQ, yQ")
     assert "; -- miller" in text and "; -- final_exp/step2" in text
     assert " = mul " in text and " = sqrt " in text
+
+
+@pytest.mark.parametrize("name", ["f2-47", "f2-79", "f2-113", "f2-1223"])
+def test_folded_loop_equals_model(name, rng):
+    from pairhw.program.loop import fold_loop
+
+    C = curve(name)
+    L = fold_loop(trace_pairing(C, pr.etat))
+    P, Q = random_point(C, rng), random_point(C, rng)
+    assert tuple(L.run({"xP": P[0], "yP": P[1], "xQ": Q[0], "yQ": Q[1]})) == tuple(pr.etat(C, P, Q))
+    # the body is four ηT iterations (the constants s^(2^j), t^(2^j) repeat every 4): 7 products each
+    assert L.period == 4
+    assert sum(op.kind == "mul" for op in L.body) == 28
+    if name == "f2-1223":
+        assert L.trips == 151  # 612 iterations: 1 + 4·151 + 3 peeled

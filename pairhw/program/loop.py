@@ -1,0 +1,168 @@
+"""Fold the traced Miller loop back into a loop: prologue, a body repeated ``trips`` times, epilogue.
+
+The model marks where each iteration starts (``F.mark``).  Iterations differ in their constants with
+a small period (the closed-form ηT adds s^(2^j), t^(2^j), which repeat every 4 iterations), so the body
+is ``period`` consecutive iterations.  Inside a body, an operand is either a value of the same body
+(``("local", i)``), a value of the previous trip (``("prev", i)``: loop-carried), or a value from
+before the loop (``("global", name)``: loop-invariant).  The first trip's ``prev`` operands come from
+``init`` (the prologue's names), and the epilogue reads the last trip's values through ``final``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .trace import Op, Program
+
+
+@dataclass(frozen=True)
+class BodyOp:
+    kind: str
+    srcs: tuple  # of ("local", i) | ("prev", i) | ("global", name)
+    k: int = 1
+    const: int | None = None
+
+
+@dataclass
+class LoopProgram:
+    program: Program
+    pre: list
+    body: list
+    trips: int
+    period: int
+    init: dict = field(default_factory=dict)   # body index -> global name (first trip's "prev")
+    final: dict = field(default_factory=dict)  # global name of the last trip's value -> body index
+    post: list = field(default_factory=list)
+
+    def run(self, values: dict) -> list:
+        """Interpret pre, the loop and post with the real field (the check that folding is exact)."""
+        P = self.program
+        env = dict(values)
+        _run_ops(P.F, self.pre, env)
+        prev = {i: env[name] for i, name in self.init.items()}
+        for _ in range(self.trips):
+            cur = []
+            for op in self.body:
+                args = []
+                for kind, ref in op.srcs:
+                    args.append(cur[ref] if kind == "local" else prev[ref] if kind == "prev" else env[ref])
+                cur.append(_apply(P.F, op.kind, args, op.k, op.const))
+            prev = dict(enumerate(cur))
+        for name, i in self.final.items():
+            env[name] = prev[i]
+        _run_ops(P.F, self.post, env)
+        return [env[o] if isinstance(o, str) else o for o in P.outputs]
+
+    def counts(self) -> dict:
+        body = {}
+        for op in self.body:
+            body[op.kind] = body.get(op.kind, 0) + 1
+        return {"pre": len(self.pre), "body": len(self.body), "trips": self.trips, "period": self.period,
+                "post": len(self.post), "body_ops": body}
+
+
+def _apply(F, kind, s, k, const):
+    if kind == "add":
+        return s[0] ^ s[1]
+    if kind == "addc":
+        return s[0] ^ const
+    if kind == "mul":
+        return F.mul(s[0], s[1])
+    if kind == "mulc":
+        return F.mul(s[0], const)
+    if kind == "sqr":
+        return F.sqr_k(s[0], k)
+    if kind == "sqrt":
+        return F.sqrt_k(s[0], k)
+    if kind == "const":
+        return const
+    raise ValueError(kind)  # pragma: no cover
+
+
+def _run_ops(F, ops, env):
+    for op in ops:
+        env[op.dst] = _apply(F, op.kind, [env[x] for x in op.srcs], op.k, op.const)
+
+
+def _canon(chunk, prev_chunk):
+    """Canonical body of ``chunk`` (a list of Ops) relative to the previous chunk."""
+    local = {op.dst: i for i, op in enumerate(chunk)}
+    prev = {op.dst: i for i, op in enumerate(prev_chunk)} if prev_chunk else {}
+    out = []
+    for op in chunk:
+        srcs = []
+        for s in op.srcs:
+            if s in local:
+                srcs.append(("local", local[s]))
+            elif s in prev:
+                srcs.append(("prev", prev[s]))
+            else:
+                srcs.append(("global", s))
+        out.append(BodyOp(op.kind, tuple(srcs), op.k, op.const))
+    return tuple(out)
+
+
+def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
+    """Find the longest run of identical ``period``-iteration chunks and make it the loop.
+
+    Tries periods 1, 2, 4, 8 (or the given one) and keeps the one with the most ops inside the loop.
+    """
+    marks = program.marks
+    if len(marks) < 2:
+        raise ValueError("the program has no marked loop")
+    ops = program.ops
+    # iteration i spans ops[marks[i]:marks[i+1]]; the last one ends where the next phase starts
+    ends = marks[1:] + [_loop_end(program, marks)]
+    iters = [(marks[i], ends[i]) for i in range(len(marks))]
+    best = None
+    for p in ([period] if period else [1, 2, 4, 8]):
+        for offset in range(p):
+            chunks = [(iters[i][0], iters[i + p - 1][1]) for i in range(offset, len(iters) - p + 1, p)]
+            if len(chunks) < 3:
+                continue
+            canon = [_canon(ops[a:b], ops[chunks[c - 1][0]:chunks[c - 1][1]] if c else None)
+                     for c, (a, b) in enumerate(chunks)]
+            # chunk 0 sees the prologue as "global"; the loop starts at chunk 1 unless chunk 0's
+            # structure matches once its globals are read as the previous trip's values
+            start = 1
+            run = 1
+            for c in range(2, len(chunks)):
+                if canon[c] == canon[1]:
+                    run += 1
+                else:
+                    break
+            trips = run
+            inside = trips * (chunks[1][1] - chunks[1][0])
+            if best is None or inside > best[0]:
+                best = (inside, p, chunks, start, trips, canon[1])
+    if best is None:
+        raise ValueError("no repeating loop body found")
+    _, p, chunks, start, trips, body = best
+    first, last = chunks[start], chunks[start + trips - 1]
+    pre = ops[:first[0]]
+    post = ops[last[1]:]
+    prev_chunk = ops[chunks[start - 1][0]:chunks[start - 1][1]]
+    init = {}
+    for op in body:
+        for kind, ref in op.srcs:
+            if kind == "prev":
+                init[ref] = prev_chunk[ref].dst
+    last_chunk = ops[last[0]:last[1]]
+    used_after = {s for op in post for s in op.srcs} | {o for o in program.outputs if isinstance(o, str)}
+    final = {op.dst: i for i, op in enumerate(last_chunk) if op.dst in used_after}
+    # values of earlier trips are not visible after the loop: the fold is exact only if the
+    # epilogue reads nothing but the last trip
+    inner = {op.dst for op in ops[first[0]:last[0]]}
+    if used_after & inner:
+        raise ValueError("the epilogue reads a value of an earlier loop trip")
+    return LoopProgram(program, list(pre), list(body), trips, p, init, final, list(post))
+
+
+def _loop_end(program: Program, marks) -> int:
+    """End of the last marked iteration: the first op after it in a different phase."""
+    ops = program.ops
+    ph = ops[marks[-1]].phase if marks[-1] < len(ops) else None
+    i = marks[-1]
+    while i < len(ops) and ops[i].phase == ph:
+        i += 1
+    return i
