@@ -35,7 +35,7 @@ def add_unit_args(p) -> None:
     p.add_argument("--digit", type=int, help="digit size D of lsd / msd")
     p.add_argument("--schedule", help="splits of the parallel part, outermost first, e.g. 3,3,3,2 "
                    "(the whole multiplier for schoolbook/karatsuba/tmvp, the core for the others; "
-                   "default: three-way while > 24, then two-way down to ≤ 16)")
+                   "default: three-way while > 24, then two-way down to ≤ 8, as seed 000)")
     p.add_argument("--core", type=int, help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
 
 

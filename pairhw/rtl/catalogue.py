@@ -31,19 +31,18 @@ class KindError(ValueError):
 
 
 def default_schedule(n: int) -> tuple:
-    """Three-way splits while the size exceeds 24, then two-way down to a schoolbook base of ≤ 16
-    bits: 408 → 136 → 46 → 16, 306 → 102 → 34 → 12.
+    """Seed 000 §3.2's rule: three-way splits while the size exceeds 24, then two-way down to a
+    schoolbook base of ≤ 8 bits (408 → 136 → 46 → 16 → 8; 306 → 102 → 34 → 12 → 6).
 
-    Seed 000 §3.2 recurses one level further (408 → 136 → 46 → 16 → 8, ``--schedule 3,3,3,2``).  With
-    Yosys' LUT6 mapping the 16-bit base is smaller: a 136-bit TMVP core takes 6,169 LUTs as
-    (3, 3) and 6,925 as (3, 3, 2); a 102-bit one 3,773 as (3, 3), 4,462 as (3, 3, 2) and 5,702 as
-    plain schoolbook (measured with ``synth_xilinx -family xc7``).
+    Measured with ``synth_xilinx -family xc7`` at m = 1223, stopping one level earlier (base ≤ 16)
+    costs more LUTs: hybrid-tmvp3 50,673 instead of 46,988, hybrid-tmvp2 35,777 instead of 33,371,
+    although isolated 102- and 136-bit cores come out smaller with the 12- and 16-bit bases.
     """
     out = []
     while n > 24:
         out.append(3)
         n = -(-n // 3)
-    while n > 16:
+    while n > 8:
         out.append(2)
         n = -(-n // 2)
     return tuple(out)

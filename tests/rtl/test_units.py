@@ -69,15 +69,13 @@ def test_paper_cycle_counts_at_m_1223():
     assert make_unit("msd", F, digit=32).initiation_interval == 39
 
 
-def test_default_core_schedules():
-    assert default_schedule(408) == (3, 3, 3)  # 408 → 136 → 46 → 16
-    assert default_schedule(306) == (3, 3, 3)  # 306 → 102 → 34 → 12
-    assert default_schedule(12) == ()
-    unit = make_unit("hybrid-tmvp3", binary_field(1223))
-    assert unit.core_schedule == (3, 3, 3)
-    # seed 000 §3.2's exact recursion 408 → 136 → 46 → 16 → 8 on request
-    paper = make_unit("hybrid-tmvp3", binary_field(1223), schedule=(3, 3, 3, 2))
-    assert paper.core_schedule == (3, 3, 3, 2)
+def test_seed000_core_schedule_is_the_default():
+    assert default_schedule(408) == (3, 3, 3, 2)  # 408 → 136 → 46 → 16 → 8
+    assert default_schedule(306) == (3, 3, 3, 2)  # 306 → 102 → 34 → 12 → 6
+    assert default_schedule(8) == ()
+    assert make_unit("hybrid-tmvp3", binary_field(1223)).core_schedule == (3, 3, 3, 2)
+    shallow = make_unit("hybrid-tmvp3", binary_field(1223), schedule=(3, 3, 3))
+    assert shallow.core_schedule == (3, 3, 3)
 
 
 @pytest.mark.parametrize("schedule", [(), (2,), (3,), (3, 2), (2, 2, 2)])
