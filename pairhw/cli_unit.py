@@ -41,7 +41,6 @@ def add_unit_args(p) -> None:
 
 def _unit_from_args(args, UsageError):
     from pairhw import params
-    from pairhw.math.gf2m import GF2m
     from pairhw.rtl.catalogue import KindError, binary_field, make_unit
 
     if args.curve is not None:
@@ -51,7 +50,7 @@ def _unit_from_args(args, UsageError):
             raise UsageError(f"unknown curve {args.curve!r}; known: {', '.join(params.names())}") from None
         if not p.family.startswith("binary"):
             raise UsageError(f"{args.curve} is not a binary field")
-        F = GF2m(p.m, p.data["field"]["middle"])
+        F = p.gf2m()
     else:
         if args.m < 2 or args.m > 4096:
             raise UsageError(f"--m must be between 2 and 4096, not {args.m}")

@@ -167,9 +167,13 @@ def field_toeplitz(F: GF2m, a: int) -> int:
 
 def field_mul_tmvp(F: GF2m, a: int, b: int, schedule=()) -> int:
     """A·B mod f as C' = T_A·B, then C = C' with its top m - k and low k coefficients swapped."""
+    return tmvp_unswap(F, tmvp(field_toeplitz(F, a), b, F.m, schedule))
+
+
+def tmvp_unswap(F: GF2m, cp: int) -> int:
+    """C from C' = T_A·B: C'_i = C_((i+k) mod m), so rotate C' back by k (seed 000 §3.1)."""
     m, k = F.m, F.middle[0]
-    cp = tmvp(field_toeplitz(F, a), b, m, schedule)
-    # C'_i = C_((i+k) mod m): rotate back
+    cp &= F.mask
     return ((cp << k) | (cp >> (m - k))) & F.mask
 
 

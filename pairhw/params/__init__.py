@@ -43,6 +43,12 @@ class ParamSet:
     def security(self) -> str:
         return self.data["security"]
 
+    def gf2m(self):
+        """The binary field F_2^m of this set (:class:`pairhw.math.gf2m.GF2m`)."""
+        from pairhw.math.gf2m import GF2m
+
+        return GF2m(self.m, self.data["field"]["middle"])
+
     def field_str(self) -> str:
         f = self.data["field"]
         terms = [f"x^{f['m']}"] + [f"x^{k}" for k in f["middle"]] + ["1"]
@@ -73,8 +79,7 @@ def get(name: str) -> ParamSet:
 def curve(name: str):
     """The :class:`pairhw.math.ec2.Curve2` of a binary parameter set (cached)."""
     from pairhw.math.ec2 import Curve2
-    from pairhw.math.gf2m import GF2m
 
     p = get(name)
-    F = GF2m(p.m, p.data["field"]["middle"])
+    F = p.gf2m()
     return Curve2(F, p.data["curve"]["b"], p.order, p.r, name=name)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .trace import Op, Program
+from .trace import Program, apply_op, run_ops
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class LoopProgram:
         """Interpret pre, the loop and post with the real field (the check that folding is exact)."""
         P = self.program
         env = dict(values)
-        _run_ops(P.F, self.pre, env)
+        run_ops(P.F, self.pre, env)
         prev = {i: env[name] for i, name in self.init.items()}
         for _ in range(self.trips):
             cur = []
@@ -46,11 +46,11 @@ class LoopProgram:
                 args = []
                 for kind, ref in op.srcs:
                     args.append(cur[ref] if kind == "local" else prev[ref] if kind == "prev" else env[ref])
-                cur.append(_apply(P.F, op.kind, args, op.k, op.const))
+                cur.append(apply_op(P.F, op.kind, args, op.k, op.const))
             prev = dict(enumerate(cur))
         for name, i in self.final.items():
             env[name] = prev[i]
-        _run_ops(P.F, self.post, env)
+        run_ops(P.F, self.post, env)
         return [env[o] if isinstance(o, str) else o for o in P.outputs]
 
     def counts(self) -> dict:
@@ -61,33 +61,10 @@ class LoopProgram:
                 "post": len(self.post), "body_ops": body}
 
 
-def _apply(F, kind, s, k, const):
-    if kind == "add":
-        return s[0] ^ s[1]
-    if kind == "addc":
-        return s[0] ^ const
-    if kind == "mul":
-        return F.mul(s[0], s[1])
-    if kind == "mulc":
-        return F.mul(s[0], const)
-    if kind == "sqr":
-        return F.sqr_k(s[0], k)
-    if kind == "sqrt":
-        return F.sqrt_k(s[0], k)
-    if kind == "const":
-        return const
-    raise ValueError(kind)  # pragma: no cover
-
-
-def _run_ops(F, ops, env):
-    for op in ops:
-        env[op.dst] = _apply(F, op.kind, [env[x] for x in op.srcs], op.k, op.const)
-
-
 def _canon(chunk, prev_chunk):
     """Canonical body of ``chunk`` (a list of Ops) relative to the previous chunk."""
     local = {op.dst: i for i, op in enumerate(chunk)}
-    prev = {op.dst: i for i, op in enumerate(prev_chunk)} if prev_chunk else {}
+    prev = {op.dst: i for i, op in enumerate(prev_chunk)}
     out = []
     for op in chunk:
         srcs = []
@@ -120,28 +97,25 @@ def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
             chunks = [(iters[i][0], iters[i + p - 1][1]) for i in range(offset, len(iters) - p + 1, p)]
             if len(chunks) < 3:
                 continue
-            canon = [_canon(ops[a:b], ops[chunks[c - 1][0]:chunks[c - 1][1]] if c else None)
-                     for c, (a, b) in enumerate(chunks)]
-            # chunk 0 sees the prologue as "global"; the loop starts at chunk 1 unless chunk 0's
-            # structure matches once its globals are read as the previous trip's values
-            start = 1
-            run = 1
-            for c in range(2, len(chunks)):
-                if canon[c] == canon[1]:
-                    run += 1
-                else:
-                    break
-            trips = run
+
+            def chunk(c):
+                return ops[chunks[c][0]:chunks[c][1]]
+
+            # chunk 0 reads the prologue's values, not a previous trip's: the loop starts at chunk 1
+            body = _canon(chunk(1), chunk(0))
+            trips = 1
+            while trips + 1 < len(chunks) and _canon(chunk(trips + 1), chunk(trips)) == body:
+                trips += 1
             inside = trips * (chunks[1][1] - chunks[1][0])
             if best is None or inside > best[0]:
-                best = (inside, p, chunks, start, trips, canon[1])
+                best = (inside, p, chunks, trips, body)
     if best is None:
         raise ValueError("no repeating loop body found")
-    _, p, chunks, start, trips, body = best
-    first, last = chunks[start], chunks[start + trips - 1]
+    _, p, chunks, trips, body = best
+    first, last = chunks[1], chunks[trips]
     pre = ops[:first[0]]
     post = ops[last[1]:]
-    prev_chunk = ops[chunks[start - 1][0]:chunks[start - 1][1]]
+    prev_chunk = ops[chunks[0][0]:chunks[0][1]]
     init = {}
     for op in body:
         for kind, ref in op.srcs:

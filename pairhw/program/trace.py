@@ -71,6 +71,31 @@ class Op:
         return f"{self.dst} = {self.kind} {', '.join(self.srcs)}"
 
 
+def apply_op(F: GF2m, kind: str, args, k: int = 1, const: int | None = None) -> int:
+    """The value of one op on concrete operands ``args``."""
+    if kind == "add":
+        return args[0] ^ args[1]
+    if kind == "addc":
+        return args[0] ^ const
+    if kind == "mul":
+        return F.mul(args[0], args[1])
+    if kind == "mulc":
+        return F.mul(args[0], const)
+    if kind == "sqr":
+        return F.sqr_k(args[0], k)
+    if kind == "sqrt":
+        return F.sqrt_k(args[0], k)
+    if kind == "const":
+        return const
+    raise ValueError(f"unknown op {kind!r}")  # pragma: no cover - ops are made by TraceField
+
+
+def run_ops(F: GF2m, ops, env: dict) -> None:
+    """Interpret ``ops`` in order, reading and writing values by name in ``env``."""
+    for op in ops:
+        env[op.dst] = apply_op(F, op.kind, [env[x] for x in op.srcs], op.k, op.const)
+
+
 @dataclass
 class Program:
     """A straight-line program: ``inputs`` are names, ``outputs`` are names or constants (ints)."""
@@ -91,27 +116,8 @@ class Program:
 
     def run(self, values: dict) -> list:
         """Interpret the program with the real field (the check that tracing lost nothing)."""
-        F = self.F
         env = dict(values)
-        for op in self.ops:
-            s = [env[x] for x in op.srcs]
-            if op.kind == "add":
-                v = s[0] ^ s[1]
-            elif op.kind == "addc":
-                v = s[0] ^ op.const
-            elif op.kind == "mul":
-                v = F.mul(s[0], s[1])
-            elif op.kind == "mulc":
-                v = F.mul(s[0], op.const)
-            elif op.kind == "sqr":
-                v = F.sqr_k(s[0], op.k)
-            elif op.kind == "sqrt":
-                v = F.sqrt_k(s[0], op.k)
-            elif op.kind == "const":
-                v = op.const
-            else:  # pragma: no cover - ops are made by TraceField
-                raise ValueError(op.kind)
-            env[op.dst] = v
+        run_ops(self.F, self.ops, env)
         return [env[o] if isinstance(o, str) else o for o in self.outputs]
 
     def listing(self) -> str:
@@ -219,21 +225,20 @@ class TraceField:
             return a if b == 1 else self._emit("mulc", (a,), const=b)
         return self._emit("mul", (a, b))
 
-    def sqr_k(self, a, k: int):
+    def _repeat(self, kind: str, a, k: int):
+        """k single squarings or square roots (constants fold through the real field)."""
         a = self._check(a)
         if isinstance(a, int):
-            return self._F.sqr_k(a, k)
+            return apply_op(self._F, kind, [a], k)
         for _ in range(k):
-            a = self._emit("sqr", (a,))
+            a = self._emit(kind, (a,))
         return a
 
+    def sqr_k(self, a, k: int):
+        return self._repeat("sqr", a, k)
+
     def sqrt_k(self, a, k: int):
-        a = self._check(a)
-        if isinstance(a, int):
-            return self._F.sqrt_k(a, k)
-        for _ in range(k):
-            a = self._emit("sqrt", (a,))
-        return a
+        return self._repeat("sqrt", a, k)
 
     def sqr(self, a):
         return self.sqr_k(a, 1)

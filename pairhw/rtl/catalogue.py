@@ -59,7 +59,7 @@ def binary_field(m: int) -> GF2m:
     for name in params.names():
         p = params.get(name)
         if p.family.startswith("binary") and p.m == m:
-            return GF2m(m, p.data["field"]["middle"])
+            return p.gf2m()
     for k in range(1, m):
         if is_irreducible((1 << m) | (1 << k) | 1):
             return GF2m(m, [k])
@@ -87,12 +87,15 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError(f"--digit applies to lsd and msd, not {kind}")
     if core is not None and kind != "iter-karatsuba":
         raise KindError("--core applies to iter-karatsuba only")
-    if digit is not None and not 1 <= digit <= F.m:
-        raise KindError(f"digit size must be between 1 and m = {F.m}, not {digit}")
-    trinomial = len(F.middle) == 1
-    if "tmvp" in kind and not trinomial:
-        raise KindError(f"{kind} needs a trinomial field (seed 000 §3.1); F_2^{F.m} uses {F.poly_str()}")
+    try:
+        return _build(kind, F, digit, schedule, core)
+    except KindError:
+        raise
+    except ValueError as e:  # the units' own checks (digit range, trinomial field)
+        raise KindError(str(e)) from None
 
+
+def _build(kind, F, digit, schedule, core):
     def sched(n):
         return tuple(schedule) if schedule is not None else default_schedule(n)
 

@@ -66,6 +66,22 @@ def window_value(x, width: int, off: int, length: int):
     return Cat(*parts)
 
 
+def _sub_builder(m: Module, name: str, xw: int, yw: int, rec):
+    """``sub(x, y)``: drive the i-th sub-problem's operands into named Signals and recurse on them
+    (one Signal per recursion level, DESIGN.md)."""
+    count = [0]
+
+    def sub(x, y):
+        i = count[0]
+        count[0] += 1
+        xs = Signal(xw, name=f"{name}_x{i}")
+        ys = Signal(yw, name=f"{name}_y{i}")
+        m.d.comb += [xs.eq(x), ys.eq(y)]
+        return rec(xs, ys, f"{name}_{i}")
+
+    return sub
+
+
 # ---------------------------------------------------------------------------------------------
 # polynomial products
 
@@ -89,15 +105,7 @@ def karatsuba_net(m: Module, a, b, n: int, schedule, name: str) -> Signal:
     m.d.comb += [aa.eq(a[:n]), bb.eq(b[:n])]
     A = [aa[i * h:(i + 1) * h] for i in range(k)]
     B = [bb[i * h:(i + 1) * h] for i in range(k)]
-    cnt = [0]
-
-    def sub(x, y):
-        i = cnt[0]
-        cnt[0] += 1
-        xs = Signal(h, name=f"{name}_x{i}")
-        ys = Signal(h, name=f"{name}_y{i}")
-        m.d.comb += [xs.eq(x), ys.eq(y)]
-        return karatsuba_net(m, xs, ys, h, rest, f"{name}_{i}")
+    sub = _sub_builder(m, name, h, h, lambda x, y, nm: karatsuba_net(m, x, y, h, rest, nm))
 
     out = Signal(2 * n - 1, name=name)
     w = 2 * k * h
@@ -141,15 +149,7 @@ def tmvp_net(m: Module, t, v, n: int, schedule, name: str) -> Signal:
     m.d.comb += [tt.eq(Cat(Const(0, pad), t[:2 * n - 1]) if pad else t[:2 * n - 1]), vv.eq(v[:n])]
     T = [tt[d * h:d * h + 2 * h - 1] for d in range(2 * k - 1)]
     V = [vv[i * h:(i + 1) * h] for i in range(k)]
-    cnt = [0]
-
-    def sub(x, y):
-        i = cnt[0]
-        cnt[0] += 1
-        xs = Signal(2 * h - 1, name=f"{name}_t{i}")
-        ys = Signal(h, name=f"{name}_v{i}")
-        m.d.comb += [xs.eq(x), ys.eq(y)]
-        return tmvp_net(m, xs, ys, h, rest, f"{name}_{i}")
+    sub = _sub_builder(m, name, 2 * h - 1, h, lambda t, v, nm: tmvp_net(m, t, v, h, rest, nm))
 
     if k == 2:
         p0 = sub(T[0] ^ T[1], V[1])

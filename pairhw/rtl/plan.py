@@ -10,7 +10,7 @@ before any RTL exists.
 
 Operand terms are ``(offset, length)`` windows: bits ``offset .. offset+length-1`` of the operand,
 zero-extended to the core size (bits outside ``0 .. width-1`` of the operand read as zero).  Toeplitz
-matrix terms are diagonal windows of fixed length ``2h - 1`` given by their offset only: when a split
+matrix terms are diagonal windows of length ``2h - 1``: when a split
 pads a matrix (§3.2, "extending the diagonal"), the extension may hold any value because it only meets
 padded zeros of the vector or output rows that are dropped, so the window simply starts ``pad`` bits
 lower in the parent's diagonals.
@@ -56,8 +56,8 @@ def window(x: int, off: int, length: int) -> int:
 class SubProduct:
     """One core product: ``core(XOR of a_terms, XOR of b_terms)`` added at every output term.
 
-    For a TMVP plan ``a_terms`` are diagonal-window offsets (ints) of the Toeplitz matrix; for a
-    polynomial (Karatsuba) plan they are ``(offset, length)`` windows of the first operand.
+    ``a_terms`` and ``b_terms`` are ``(offset, length)`` windows of the two operands: for a TMVP plan
+    the first operand is the Toeplitz matrix's diagonals and each window has length 2h - 1.
     ``out_terms`` are ``(offset, length)``: the core result's low ``length`` bits are XORed into the
     accumulator at ``offset``.
     """
@@ -101,20 +101,18 @@ class Plan:
         """Width of the first operand: 2n - 1 diagonals for TMVP, n bits for a polynomial."""
         return 2 * self.n - 1 if self.kind == "tmvp" else self.n
 
-    def operand_a(self, a: int, p: SubProduct) -> int:
-        if self.kind == "tmvp":
-            w = 2 * self.h - 1
-            x = 0
-            for off in p.a_terms:
-                x ^= window(a & _mask(self.a_width), off, w)
-            return x
-        return self.operand_b(a, p.a_terms)
+    @property
+    def x_width(self) -> int:
+        """Width of the core's first operand: 2h - 1 diagonals for TMVP, h bits for a polynomial."""
+        return 2 * self.h - 1 if self.kind == "tmvp" else self.h
 
-    def operand_b(self, b: int, terms) -> int:
-        x = 0
+    @staticmethod
+    def operand(x: int, width: int, terms) -> int:
+        """XOR of the windows ``terms`` of the ``width``-bit operand ``x``."""
+        out = 0
         for off, ln in terms:
-            x ^= window(b & _mask(self.n), off, ln)
-        return x
+            out ^= window(x & _mask(width), off, ln)
+        return out
 
     def place(self, acc: int, p: SubProduct, r: int) -> int:
         for off, ln in p.out_terms:
@@ -125,7 +123,7 @@ class Plan:
         """Run the plan: ``core(x, y)`` computes one sub-product of size ``h``."""
         acc = 0
         for p in self.products:
-            r = core(self.operand_a(a, p), self.operand_b(b, p.b_terms))
+            r = core(self.operand(a, self.a_width, p.a_terms), self.operand(b, self.n, p.b_terms))
             acc = self.place(acc, p, r)
         return acc
 
@@ -142,7 +140,7 @@ def tmvp_plan(n: int, splits) -> Plan:
 
     def rec(size, rest, tw, vw, ow):
         if not rest:
-            prods.append(SubProduct(tuple(tw), tuple(vw), tuple(ow)))
+            prods.append(SubProduct(tuple((o, 2 * size - 1) for o in tw), tuple(vw), tuple(ow)))
             return size
         k = rest[0]
         h = -(-size // k)
@@ -224,9 +222,5 @@ def field_mul_by_plan(F: GF2m, plan: Plan, a: int, b: int, core_schedule=()) -> 
     """The field product computed through ``plan`` (TMVP: swap(T_A·B); poly: reduce(A·B))."""
     if plan.kind == "tmvp":
         t = mulalg.field_toeplitz(F, a)
-        cp = plan.evaluate(t, b, tmvp_core(plan.h, core_schedule))
-        k = F.middle[0]
-        m = F.m
-        cp &= F.mask
-        return ((cp << k) | (cp >> (m - k))) & F.mask
+        return mulalg.tmvp_unswap(F, plan.evaluate(t, b, tmvp_core(plan.h, core_schedule)))
     return F.reduce(plan.evaluate(a, b, poly_core(plan.h, core_schedule)))

@@ -11,9 +11,7 @@ datapath registers around them.
 
 from __future__ import annotations
 
-from functools import cached_property
-
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -22,7 +20,7 @@ from pairhw.math import mulalg
 from pairhw.math.gf2m import GF2m
 
 from . import nets
-from .plan import Plan, field_mul_by_plan, poly_plan, tmvp_plan
+from .plan import Plan, field_mul_by_plan, poly_plan
 
 
 def _sched_str(schedule) -> str:
@@ -259,9 +257,15 @@ class SequentialMul(MulUnit):
         return mulalg.field_mul_karatsuba(self.F, a, b, self.plan.splits + self.core_schedule)
 
     # -- pieces shared with IterKaratsubaMul ------------------------------------------------------
-    def _operand_sources(self, m, areg, breg):
-        P, F = self.plan, self.F
-        if P.kind == "tmvp":
+    @property
+    def last_issue(self) -> int:
+        """Index of the sub-product issued last, whose accumulation completes a product."""
+        return len(self.plan.products) - 1
+
+    def _operand_source(self, m, areg):
+        """The first operand as the plan windows it: T_A's diagonals (CONVERTOR) or A itself."""
+        F = self.F
+        if self.plan.kind == "tmvp":
             return nets.linear_net(m, areg, toeplitz_columns(F), 2 * F.m - 1, "tdiag"), 2 * F.m - 1
         return areg, F.m
 
@@ -274,7 +278,6 @@ class SequentialMul(MulUnit):
     def _accumulate(self, m, v, idx, pr):
         """OUTnet: add the tagged core result into the accumulator; drive ``c``/``done``."""
         F, P = self.F, self.plan
-        S = len(P.products)
         acc = Signal(P.acc_width, name="acc")
         contrib = Signal(P.acc_width, name="contrib")
         with m.Switch(idx):
@@ -287,9 +290,7 @@ class SequentialMul(MulUnit):
         with m.If(v):
             m.d.sync += acc.eq(acc_next)
         last = Signal(name="last")
-        # the last product issued closes the accumulation (the plan's last one, or the tail M
-        # product of the iterative Karatsuba microcode)
-        m.d.comb += last.eq(v & (idx == getattr(self, "tail_issue", S - 1)))
+        m.d.comb += last.eq(v & (idx == self.last_issue))
         c = Signal(F.m, name="c_reg")
         done = Signal(name="done_reg")
         if self.reduce_cycle:
@@ -325,17 +326,14 @@ class SequentialMul(MulUnit):
         with m.If(self.start):
             m.d.sync += [areg.eq(self.a), breg.eq(self.b), busy.eq(1), step.eq(0)]
 
-        asrc, awidth = self._operand_sources(m, areg, breg)
-        xw = 2 * P.h - 1 if P.kind == "tmvp" else P.h
+        asrc, awidth = self._operand_source(m, areg)
+        xw = P.x_width
         xs = Signal(xw, name="tnet")
         ys = Signal(P.h, name="vnet")
         with m.Switch(step):
             for s, p in enumerate(P.products):
                 with m.Case(s):
-                    if P.kind == "tmvp":
-                        xa = [nets.window_value(asrc, awidth, off, xw) for off in p.a_terms]
-                    else:
-                        xa = [nets.window_value(asrc, awidth, off, ln) for off, ln in p.a_terms]
+                    xa = [nets.window_value(asrc, awidth, off, ln) for off, ln in p.a_terms]
                     yb = [nets.window_value(breg, F.m, off, ln) for off, ln in p.b_terms]
                     m.d.comb += [xs.eq(nets.xor_tree(xa)), ys.eq(nets.xor_tree(yb))]
         xr = Signal(xw, name="tint")
@@ -368,11 +366,7 @@ class IterKaratsubaMul(SequentialMul):
 
     OPS = {"ld": 0, "acc": 1, "save_ld": 2, "xor_p": 3}
 
-    def __init__(self, F: GF2m, word: int = 153, levels: int | None = None, core_schedule=()):
-        if levels is None:
-            levels = 1
-            while word * (1 << levels) < F.m:
-                levels += 1
+    def __init__(self, F: GF2m, word: int, levels: int, core_schedule=()):
         n = word << levels
         if n < F.m or (word << (levels - 1)) >= F.m + word:
             raise ValueError(f"{levels} Karatsuba steps of {word}-bit words do not fit m = {F.m}")
@@ -408,8 +402,12 @@ class IterKaratsubaMul(SequentialMul):
                 code.append((ha[i], hb[i], "save_ld" if i == 0 else "acc", 3 * g if i == 0 else None))
             code.append((0, 0, "xor_p", 3 * g + 2))
             pending = 3 * g + 1
-        self.tail_issue = pending
+        self._tail_issue = pending
         return code
+
+    @property
+    def last_issue(self) -> int:
+        return self._tail_issue
 
     @property
     def initiation_interval(self) -> int:
@@ -486,7 +484,7 @@ class IterKaratsubaMul(SequentialMul):
         v2 = Signal(name="v2")
         s2 = Signal(range(max(S, 2)), name="s2")
         m.d.sync += pr.eq(core)
-        m.d.sync += [v2.eq((busy & iss_v) | tail), s2.eq(Mux(tail, self.tail_issue, iss_i))]
+        m.d.sync += [v2.eq((busy & iss_v) | tail), s2.eq(Mux(tail, self.last_issue, iss_i))]
         self._accumulate(m, v2, s2, pr)
         return m
 

