@@ -1,91 +1,206 @@
-"""List scheduling of straight-line programs onto functional units (the first piece of the engine).
+"""Scheduling a :class:`~pairhw.program.lower.Flow` onto a :class:`~pairhw.program.datapath.Datapath`.
 
-A :class:`Datapath` names functional units, each executing some op kinds with a latency and an
-initiation interval (issue 6 will add register banks and connectivity).  :func:`list_schedule`
-places every op at the earliest cycle where its operands are ready and a unit is free, preferring
-the ops on the longest path to the end (critical-path priority).
+Straight-line blocks are list-scheduled (critical-path priority).  The loop body is modulo-scheduled
+(Rau's iterative modulo scheduling without backtracking): one trip starts every ``ii`` cycles, so the
+products of consecutive trips overlap.  Every value of the body lives in one register across trips,
+which the scheduler guarantees with register anti-dependences: a read of trip i's value must happen
+before trip i + 1 overwrites it.  A dependence edge ``(src, dst, delay, distance)`` means
+``t[dst] ≥ t[src] + delay − distance·ii``.
+
+The timing model is the core's: an op issued in cycle t on a unit of hardware latency L has its
+result on the unit's output in cycle t + L, written to its register at the end of that cycle, and
+readable by an op issued in cycle t + L + 1.
 """
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class Unit:
-    name: str
-    kinds: tuple
-    latency: int
-    ii: int = 1
-    count: int = 1
+from .datapath import Datapath, UnitSpec
 
 
-@dataclass(frozen=True)
-class Datapath:
-    units: tuple
+class ScheduleError(ValueError):
+    """No schedule exists under the datapath's constraints."""
 
-    def unit_for(self, kind: str) -> Unit:
-        for u in self.units:
-            if kind in u.kinds:
-                return u
-        raise ValueError(f"no unit executes {kind!r}")
+
+def unit_of(dp: Datapath, op) -> UnitSpec:
+    return dp.unit_for(op.kind, op.k)
 
 
 @dataclass
-class Schedule:
-    start: dict = field(default_factory=dict)  # op index -> cycle
-    unit: dict = field(default_factory=dict)  # op index -> (unit name, instance)
-    cycles: int = 0
+class BlockSchedule:
+    """Issue cycle and unit instance of each op of a straight-line block; ``length`` cycles long."""
 
-    def report(self, program, dp: Datapath) -> dict:
-        mul = dp.unit_for("mul")
-        products = sum(op.kind in mul.kinds for op in program.ops)
-        bound = products * mul.ii // mul.count
-        return {"cycles": self.cycles, "products": products, "multiplier_bound": bound,
-                "multiplier_utilisation": round(bound / self.cycles, 4) if self.cycles else 0.0}
+    start: list
+    inst: list
+    length: int
 
 
-def list_schedule(program, dp: Datapath) -> Schedule:
-    ops = program.ops
+@dataclass
+class LoopSchedule:
+    """Issue cycle (relative to the trip's start) and instance of each body op; a trip starts every
+    ``ii`` cycles and spans ``stages`` windows of ``ii`` cycles."""
+
+    start: list
+    inst: list
+    ii: int
+    stages: int
+    mii: int
+    edges: list = field(default_factory=list)
+
+
+def list_schedule(ops, dp: Datapath) -> BlockSchedule:
+    """Critical-path list scheduling of a straight-line block; values from outside are ready at 0."""
     producer = {op.dst: i for i, op in enumerate(ops)}
-    preds = [[producer[s] for s in op.srcs if s in producer] for op in ops]
-    lat = [dp.unit_for(op.kind).latency for op in ops]
+    units = [unit_of(dp, op) for op in ops]
+    preds = [[producer[s] for s, _ in op.srcs if s in producer] for op in ops]
     succs = [[] for _ in ops]
     for i, ps in enumerate(preds):
         for p in ps:
             succs[p].append(i)
     height = [0] * len(ops)
     for i in reversed(range(len(ops))):
-        height[i] = lat[i] + max((height[s] for s in succs[i]), default=0)
+        height[i] = units[i].delay + max((height[s] for s in succs[i]), default=0)
     ready_at = [0] * len(ops)
     waiting = [len(ps) for ps in preds]
-    busy: dict = {}  # (unit name, instance) -> first cycle it can accept a new op
-    sched = Schedule()
-    ready = [i for i in range(len(ops)) if waiting[i] == 0]
-    cycle = 0
-    done = 0
+    free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
+    start, inst = [0] * len(ops), [0] * len(ops)
+    ready = [(-height[i], i) for i in range(len(ops)) if waiting[i] == 0]
+    heapq.heapify(ready)
+    deferred, cycle, done, length = [], 0, 0, 0
     while done < len(ops):
-        ready.sort(key=lambda i: (-height[i], i))
-        issued = []
-        for i in ready:
-            if ready_at[i] > cycle:
+        while ready:
+            h, i = heapq.heappop(ready)
+            u = units[i]
+            slot = next((n for n in range(u.count) if free.get((u.name, n), 0) <= cycle), None)
+            if ready_at[i] > cycle or slot is None:
+                deferred.append((h, i))
                 continue
-            u = dp.unit_for(ops[i].kind)
-            for inst in range(u.count):
-                if busy.get((u.name, inst), 0) <= cycle:
-                    busy[(u.name, inst)] = cycle + u.ii
-                    sched.start[i], sched.unit[i] = cycle, (u.name, inst)
-                    issued.append(i)
-                    break
-        for i in issued:
-            ready.remove(i)
+            free[(u.name, slot)] = cycle + u.ii
+            start[i], inst[i] = cycle, slot
             done += 1
-            fin = cycle + lat[i]
-            sched.cycles = max(sched.cycles, fin)
+            length = max(length, cycle + max(u.delay, u.ii))
             for s in succs[i]:
-                ready_at[s] = max(ready_at[s], fin)
+                ready_at[s] = max(ready_at[s], cycle + u.delay)
                 waiting[s] -= 1
                 if waiting[s] == 0:
-                    ready.append(s)
+                    deferred.append((-height[s], s))
+        for item in deferred:
+            heapq.heappush(ready, item)
+        deferred = []
         cycle += 1
-    return sched
+    return BlockSchedule(start, inst, length)
+
+
+def body_edges(body, dp: Datapath) -> list:
+    """Dependence edges ``(src, dst, delay, distance)`` of a loop body: true dependences and the
+    register anti-dependences that let each value keep one register across trips."""
+    idx = {op.dst: i for i, op in enumerate(body)}
+    edges = []
+    for u, op in enumerate(body):
+        for name, dist in op.srcs:
+            if name not in idx:
+                continue  # loop-invariant
+            j = idx[name]
+            d = unit_of(dp, body[j]).delay
+            edges.append((j, u, d, dist))  # read after the value is written
+            edges.append((u, j, 1 - d, 1 - dist))  # ... and before the next trip overwrites it
+    return edges
+
+
+def _res_mii(body, dp: Datapath) -> int:
+    load: dict = {}
+    for op in body:
+        u = unit_of(dp, op)
+        load[u.name] = load.get(u.name, 0) + u.ii
+    return max([1] + [-(-v // next(u.count for u in dp.units if u.name == n)) for n, v in load.items()])
+
+
+def _topo(n, edges, prio):
+    """Topological order over the distance-0 edges, highest priority first among the ready ops."""
+    succ = [[] for _ in range(n)]
+    indeg = [0] * n
+    for s, d, _, dist in edges:
+        if dist == 0 and s != d:
+            succ[s].append(d)
+            indeg[d] += 1
+    heap = [(-prio[i], i) for i in range(n) if indeg[i] == 0]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        _, i = heapq.heappop(heap)
+        order.append(i)
+        for s in succ[i]:
+            indeg[s] -= 1
+            if indeg[s] == 0:
+                heapq.heappush(heap, (-prio[s], s))
+    if len(order) != n:
+        raise ScheduleError("the loop body reads a value both before and after the trip redefines it; "
+                            "one register per value cannot hold both (a move would be needed)")
+    return order
+
+
+def modulo_schedule(body, dp: Datapath, max_ii: int | None = None) -> LoopSchedule:
+    """Modulo-schedule a loop body at the smallest initiation interval the greedy placement finds,
+    starting from the resource bound (MII)."""
+    n = len(body)
+    units = [unit_of(dp, op) for op in body]
+    edges = body_edges(body, dp)
+    height = [0] * n
+    for _ in range(n):  # longest path to a sink over distance-0 edges with positive delay
+        changed = False
+        for s, d, delay, dist in edges:
+            if dist == 0 and delay > 0 and height[s] < delay + height[d]:
+                height[s], changed = delay + height[d], True
+        if not changed:
+            break
+    height = [max(h, u.delay) for h, u in zip(height, units)]
+    order = _topo(n, edges, height)
+    into = [[] for _ in range(n)]
+    out = [[] for _ in range(n)]
+    for e in edges:
+        out[e[0]].append(e)
+        into[e[1]].append(e)
+    mii = _res_mii(body, dp)
+    limit = max_ii or (sum(u.delay + u.ii for u in units) + 1)
+    for ii in range(mii, limit + 1):
+        placed = _place(order, units, into, out, ii)
+        if placed:
+            start, inst = placed
+            last = max(start[i] + units[i].latency for i in range(n)) if n else 0
+            return LoopSchedule(start, inst, ii, last // ii + 1, mii, edges)
+    raise ScheduleError(f"no modulo schedule with an initiation interval up to {limit}")
+
+
+def _place(order, units, into, out, ii):
+    start: dict = {}
+    inst: dict = {}
+    mrt: dict = {}  # (unit name, instance, cycle mod ii) -> busy
+    for i in order:
+        if any(s == i and delay > dist * ii for s, _, delay, dist in into[i]):
+            return None  # a recurrence of the op on itself longer than ii
+        est, lst = 0, None
+        for s, _, delay, dist in into[i]:
+            if s in start:
+                est = max(est, start[s] + delay - dist * ii)
+        for _, d, delay, dist in out[i]:
+            if d in start and d != i:
+                v = start[d] - delay + dist * ii
+                lst = v if lst is None else min(lst, v)
+        u = units[i]
+        hi = est + ii - 1 if lst is None else min(lst, est + ii - 1)
+        if u.ii > ii:
+            return None
+        for t in range(est, hi + 1):
+            slot = next((k for k in range(u.count)
+                         if not any(mrt.get((u.name, k, (t + c) % ii)) for c in range(u.ii))), None)
+            if slot is not None:
+                for c in range(u.ii):
+                    mrt[(u.name, slot, (t + c) % ii)] = True
+                start[i], inst[i] = t, slot
+                break
+        else:
+            return None
+    n = len(units)
+    return [start[i] for i in range(n)], [inst[i] for i in range(n)]

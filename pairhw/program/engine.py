@@ -1,0 +1,67 @@
+"""The engine: trace → fold → lower → schedule → allocate → assemble, with the schedule report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .datapath import Datapath
+from .loop import fold_loop
+from .lower import Flow, lower
+from .microcode import Microcode, assemble
+from .regalloc import Allocation, Timeline, allocate
+from .schedule import BlockSchedule, LoopSchedule, list_schedule, modulo_schedule
+from .trace import trace_pairing
+
+
+@dataclass
+class Compiled:
+    flow: Flow
+    dp: Datapath
+    pre: BlockSchedule
+    loop: LoopSchedule
+    post: BlockSchedule
+    timeline: Timeline
+    alloc: Allocation
+    microcode: Microcode
+
+    def report(self) -> dict:
+        """Cycles, the multiplier bound (products × II / units), utilisation, registers, microcode."""
+        mul = self.dp.unit_for("mul")
+        products = self.flow.products()
+        bound = -(-products * mul.ii // mul.count)
+        mc = self.microcode
+        body_products = sum(op.kind == "mul" for op in self.flow.body)
+        tl = self.timeline
+        return {
+            "cycles": mc.cycles,
+            "products": products,
+            "multiplier": {"latency": mul.latency, "ii": mul.ii, "count": mul.count},
+            "multiplier_bound": bound,
+            "multiplier_utilisation": round(bound / mc.cycles, 4),
+            "phases": {"pre": tl.loop_start, "loop": tl.loop_end - tl.loop_start, "post": tl.end - tl.post_start},
+            "loop": {"trips": self.flow.trips, "ii": self.loop.ii, "mii": self.loop.mii,
+                     "stages": self.loop.stages, "body_ops": len(self.flow.body),
+                     "body_products": body_products,
+                     "body_multiplier_bound": -(-body_products * mul.ii // mul.count),
+                     "kernel_repeats": mc.loop.count if mc.loop else 0},
+            "registers": dict(self.alloc.used),
+            "loop_shared_registers": dict(self.alloc.loop_shared),
+            "microcode": {"words": len(mc.words), "width": mc.width},
+        }
+
+
+def compile_flow(flow: Flow, dp: Datapath) -> Compiled:
+    pre = list_schedule(flow.pre, dp)
+    loop = modulo_schedule(flow.body, dp)
+    post = list_schedule(flow.post, dp)
+    Ls = pre.length
+    Le = Ls + (flow.trips + loop.stages - 1) * loop.ii
+    tl = Timeline(Ls, Le, Le + post.length, Le)
+    alloc = allocate(flow, dp, pre, loop, post, tl)
+    mc = assemble(flow, dp, pre, loop, post, tl, alloc)
+    return Compiled(flow, dp, pre, loop, post, tl, alloc, mc)
+
+
+def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
+    """Trace ``algorithm`` on curve ``C`` and compile it for ``dp``."""
+    return compile_flow(lower(fold_loop(trace_pairing(C, algorithm))), dp)

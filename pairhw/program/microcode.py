@@ -1,0 +1,268 @@
+"""Microcode: one wide word per cycle, a hardware loop, a readable listing and a cycle-exact model.
+
+Fields of a word, per unit instance ``p`` (see :func:`fields`):
+
+* ``p.go`` (multipliers): start a product with the operands read this cycle;
+* ``p.a``, ``p.b`` (``p.a_bank``, ``p.b_bank`` when a port reads several banks): register addresses;
+* ``p.sel`` (constant units): index into the unit's constant table;
+* ``p.we``, ``p.w`` (``p.w_bank``): write the unit's output to a register at the end of this cycle.
+
+The sequencer runs the words in order; at ``loop.end`` it jumps back to ``loop.start`` until the
+kernel has run ``loop.count`` times.  :meth:`Microcode.run` executes the words cycle by cycle with the
+units' latencies, reading the operands and writing the results exactly as the core does, so it is
+the bit- and cycle-exact model the RTL is tested against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pairhw.math.gf2m import GF2m
+
+from .datapath import Datapath
+from .trace import apply_op
+
+PORT_NAMES = "ab"
+
+
+def _bits(n: int) -> int:
+    return max(1, (n - 1).bit_length())
+
+
+@dataclass(frozen=True)
+class Loop:
+    start: int
+    end: int
+    count: int  # times the kernel (words start..end) runs
+
+
+@dataclass
+class Microcode:
+    dp: Datapath
+    fields: list  # (name, width), least significant first
+    words: list  # dicts field -> value (absent: 0)
+    loop: Loop | None
+    sizes: dict  # bank -> registers
+    inputs: list  # (bank, index) of each input, in stream order
+    outputs: list  # (bank, index) of each output, in stream order
+    consts: dict  # const unit instance -> list of constants
+    comments: list = field(default_factory=list)  # per word, the ops issued/written (listing)
+
+    @property
+    def width(self) -> int:
+        return sum(w for _, w in self.fields)
+
+    @property
+    def cycles(self) -> int:
+        """Cycles from the first word to the last (the run phase, independent of the data)."""
+        extra = (self.loop.count - 1) * (self.loop.end - self.loop.start + 1) if self.loop else 0
+        return len(self.words) + extra
+
+    def offsets(self) -> dict:
+        out, o = {}, 0
+        for name, w in self.fields:
+            out[name] = (o, w)
+            o += w
+        return out
+
+    def packed(self) -> list[int]:
+        offs = self.offsets()
+        words = []
+        for wd in self.words:
+            v = 0
+            for k, x in wd.items():
+                o, w = offs[k]
+                assert 0 <= x < (1 << w), (k, x)
+                v |= x << o
+            words.append(v)
+        return words
+
+    def pc_trace(self):
+        """The sequence of word addresses executed."""
+        pc = 0
+        left = self.loop.count if self.loop else 0
+        while pc < len(self.words):
+            yield pc
+            if self.loop and pc == self.loop.end and left > 1:
+                left -= 1
+                pc = self.loop.start
+            else:
+                pc += 1
+
+    def run(self, values: list) -> tuple[list, int]:
+        """Execute the microcode on input values (stream order); returns (outputs, cycles)."""
+        F = self.dp.F
+        regs = {b: [0] * n for b, n in self.sizes.items()}
+        for (b, k), v in zip(self.inputs, values):
+            regs[b][k] = v
+        pending: dict = {}
+        cycle = 0
+        insts = instances(self.dp)
+        for pc in self.pc_trace():
+            wd = self.words[pc]
+            writes = []
+            for p, u in insts:
+                def src(port):
+                    name = PORT_NAMES[port]
+                    banks = self.dp.read_banks(u, port)
+                    return regs[banks[wd.get(f"{p}.{name}_bank", 0)]][wd.get(f"{p}.{name}", 0)]
+
+                if u.kind == "mul" and wd.get(f"{p}.go"):
+                    pending[(p, cycle + u.latency)] = F.mul(src(0), src(1))
+                if wd.get(f"{p}.we"):
+                    if u.kind == "mul":
+                        if (p, cycle) not in pending:
+                            raise RuntimeError(f"microcode writes {p} at cycle {cycle} with no result due")
+                        val = pending.pop((p, cycle))
+                    elif u.kind == "const":
+                        val = self.consts[p][wd.get(f"{p}.sel", 0)]
+                    else:
+                        val = apply_op(F, u.kind, [src(i) for i in range(u.ports)], u.k)
+                    banks = self.dp.write_banks(u)
+                    writes.append((banks[wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0), val))
+            seen = set()
+            for b, k, v in writes:
+                if (b, k) in seen:
+                    raise RuntimeError(f"two writes to {b}{k} at cycle {cycle}")
+                seen.add((b, k))
+                regs[b][k] = v
+            cycle += 1
+        return [regs[b][k] for b, k in self.outputs], cycle
+
+    def listing(self, title: str = "") -> str:
+        """Seed 003's "assembler-like metacode": one line per word, the loop marked."""
+        lines = []
+        if title:
+            lines.append(f"; {title}")
+        lines.append(f"; {len(self.words)} words × {self.width} bits, {self.cycles} cycles per run; registers "
+                     + ", ".join(f"{b}: {n}" for b, n in self.sizes.items()))
+        lines.append("; inputs  " + ", ".join(f"{b}{k}" for b, k in self.inputs))
+        for p, cs in self.consts.items():
+            lines.append(f"; {p} table: " + ", ".join(f"0x{self.dp.F.to_hex(c).lstrip('0') or '0'}" for c in cs))
+        for pc, wd in enumerate(self.words):
+            if self.loop and pc == self.loop.start:
+                lines.append(f"loop {self.loop.count} times {{")
+            text = " | ".join(self.comments[pc]) if pc < len(self.comments) else ""
+            lines.append(f"  {pc:05d}  {text or 'nop'}")
+            if self.loop and pc == self.loop.end:
+                lines.append("}")
+        lines.append("; outputs " + ", ".join(f"{b}{k}" for b, k in self.outputs))
+        return "\n".join(lines)
+
+
+def instances(dp: Datapath) -> list:
+    """(instance name, unit) of every unit instance, in datapath order."""
+    return [(p, u) for u in dp.units for p in u.instance_names()]
+
+
+def fields(dp: Datapath, sizes: dict) -> list:
+    """The word layout (field name, width) for a datapath whose banks have ``sizes`` registers."""
+    out = []
+    for p, u in instances(dp):
+        if u.kind == "mul":
+            out.append((f"{p}.go", 1))
+        if u.kind == "const":
+            out.append((f"{p}.sel", 8))  # narrowed by assemble to the table size
+        for port in range(u.ports):
+            banks = dp.read_banks(u, port)
+            out.append((f"{p}.{PORT_NAMES[port]}", _bits(max(sizes[b] for b in banks))))
+            if len(banks) > 1:
+                out.append((f"{p}.{PORT_NAMES[port]}_bank", _bits(len(banks))))
+        banks = dp.write_banks(u)
+        out.append((f"{p}.we", 1))
+        out.append((f"{p}.w", _bits(max(sizes[b] for b in banks))))
+        if len(banks) > 1:
+            out.append((f"{p}.w_bank", _bits(len(banks))))
+    return out
+
+
+def reg_text(r) -> str:
+    return f"{r[0]}{r[1]}"
+
+
+def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
+    """Words for ``pre``, the loop (prologue, kernel, epilogue), and ``post``."""
+    F: GF2m = flow.F
+    ii, S, trips = loop.ii, loop.stages, flow.trips
+    names = {id(u): u.instance_names() for u in dp.units}
+    consts: dict = {}
+    for ops in (flow.pre, flow.body, flow.post):
+        for op in ops:
+            if op.kind == "const":
+                u = dp.unit_for("const")
+                for p in u.instance_names():
+                    consts.setdefault(p, [])
+                # every instance holds the whole table (any instance may be scheduled)
+                for p in u.instance_names():
+                    if op.const not in consts[p]:
+                        consts[p].append(op.const)
+    sizes = {b.name: max(alloc.used.get(b.name, 0), 1) for b in dp.banks}
+    layout = fields(dp, sizes)
+    layout = [(n, _bits(max(len(consts.get(n[:-4], [])), 1)) if n.endswith(".sel") else w) for n, w in layout]
+    use_loop = trips >= S
+    n_words = tl.post_start + post.length
+    if use_loop:
+        n_words -= (trips - S) * ii  # the kernel is written once
+    words = [dict() for _ in range(n_words)]
+    notes = [[] for _ in range(n_words)]
+
+    def put(at, key, val):
+        wd = words[at]
+        if wd.get(key, val) != val:  # pragma: no cover - the scheduler rules this out
+            raise RuntimeError(f"microcode conflict at word {at} on {key}")
+        wd[key] = val
+
+    def emit(op, u, inst, issue_at, write_at):
+        p = names[id(u)][inst]
+        srcs = []
+        if issue_at is not None:
+            if u.kind == "mul":
+                put(issue_at, f"{p}.go", 1)
+            if u.kind == "const":
+                put(issue_at, f"{p}.sel", consts[p].index(op.const))
+            for port, (s, _) in enumerate(op.srcs):
+                b, k = alloc.reg[s]
+                banks = dp.read_banks(u, port)
+                put(issue_at, f"{p}.{PORT_NAMES[port]}", k)
+                if len(banks) > 1:
+                    put(issue_at, f"{p}.{PORT_NAMES[port]}_bank", banks.index(b))
+                srcs.append(reg_text((b, k)))
+            if u.latency:
+                notes[issue_at].append(f"{p} {' '.join(srcs)}")
+        if write_at is not None:
+            b, k = alloc.reg[op.dst]
+            banks = dp.write_banks(u)
+            put(write_at, f"{p}.we", 1)
+            put(write_at, f"{p}.w", k)
+            if len(banks) > 1:
+                put(write_at, f"{p}.w_bank", banks.index(b))
+            what = p if u.latency else (f"{u.kind}{'' if u.k == 1 else '^' + str(u.k)} {' '.join(srcs)}"
+                                         if u.kind != "const" else f"const #{consts[p].index(op.const)}")
+            notes[write_at].append(f"{reg_text((b, k))} <- {what}")
+
+    def straight(ops, sch, base):
+        for i, op in enumerate(ops):
+            u = dp.unit_for(op.kind, op.k)
+            t = base + sch.start[i]
+            emit(op, u, sch.inst[i], t, t + u.latency)
+
+    straight(flow.pre, pre, 0)
+    Ls = tl.loop_start
+    execs = list(range(trips + S - 1))
+    if use_loop:
+        execs = list(range(S)) + list(range(trips, trips + S - 1))
+    for slot, k in enumerate(execs):
+        base = Ls + slot * ii
+        for i, op in enumerate(flow.body):
+            u = dp.unit_for(op.kind, op.k)
+            t, w = loop.start[i], loop.start[i] + u.latency
+            issue = base + t % ii if 0 <= k - t // ii < trips else None
+            write = base + w % ii if 0 <= k - w // ii < trips else None
+            if issue is not None or write is not None:
+                emit(op, u, loop.inst[i], issue, write)
+    post_base = Ls + len(execs) * ii
+    straight(flow.post, post, post_base)
+    lp = Loop(Ls + (S - 1) * ii, Ls + S * ii - 1, trips - S + 1) if use_loop else None
+    inputs = [alloc.reg[x] for x in flow.inputs]
+    outputs = [alloc.reg[o] for o in flow.outputs]
+    return Microcode(dp, layout, words, lp, sizes, inputs, outputs, consts, notes)

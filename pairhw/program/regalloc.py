@@ -1,0 +1,173 @@
+"""Register allocation within the banks of a datapath, for a scheduled :class:`Flow`.
+
+The run is one timeline: ``pre`` in cycles [0, loop_start), trip j of the loop body's event at
+relative cycle τ in cycle loop_start + j·ii + τ, the loop's code ending at ``loop_end``
+= loop_start + (trips + stages − 1)·ii, then ``post`` and the unload at ``end``.  A value occupies
+its register from the cycle it becomes readable to its last read (both included); a value written
+at the end of a cycle may replace one whose last read is that cycle.
+
+* Loop-body values read only by their own trip share registers whenever their occupancy windows,
+  taken modulo ii, are disjoint (circular-arc first fit); the scheduler's anti-dependences keep
+  every window within ii cycles.
+* A loop-carried value (read by the next trip) or a value read after the loop keeps a register of
+  its own for the whole loop, shared with its initial value before the loop and its reader after.
+* Every other value (straight-line code, loop invariants, inputs, outputs) gets an interval, and the
+  intervals are coloured first-fit in order of their start (optimal for interval graphs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .datapath import Datapath
+from .schedule import ScheduleError, unit_of
+
+
+@dataclass
+class Allocation:
+    reg: dict = field(default_factory=dict)  # value name -> (bank, index)
+    used: dict = field(default_factory=dict)  # bank -> registers used
+    loop_shared: dict = field(default_factory=dict)  # bank -> registers shared by the loop's locals
+
+
+@dataclass
+class Timeline:
+    loop_start: int
+    loop_end: int
+    end: int
+    post_start: int
+
+
+def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
+    """Assign every value of ``flow`` a register; ``pre``/``post`` are block schedules, ``loop`` the
+    modulo schedule."""
+    ii = loop.ii
+    Ls, Le, end = tl.loop_start, tl.loop_end, tl.end
+    allowed: dict = {}  # value -> set of banks
+
+    def restrict(name, banks, why):
+        cur = allowed.get(name)
+        allowed[name] = set(banks) if cur is None else cur & set(banks)
+        if not allowed[name]:
+            raise ScheduleError(f"no register bank can hold {name}: {why} (check the datapath's reads/writes)")
+
+    for x in flow.inputs:
+        restrict(x, dp.bank_names(), "loaded")
+    for ops in (flow.pre, flow.body, flow.post):
+        for op in ops:
+            u = unit_of(dp, op)
+            restrict(op.dst, dp.write_banks(u), f"written by {u.name}")
+            for port, (s, _) in enumerate(op.srcs):
+                restrict(s, dp.read_banks(u, port), f"read by port {port} of {u.name}")
+    # a loop-carried value shares its register with its initial value and its reader after the loop
+    group = {b: {b} for b in flow.init} | {b: {b} for b in flow.final.values()}
+    for b, x in flow.init.items():
+        group[b].add(x)
+    for x, b in flow.final.items():
+        group[b].add(x)
+    for b, names in group.items():
+        banks = set.intersection(*(allowed[n] for n in names))
+        if not banks:
+            raise ScheduleError(f"no register bank can hold the loop-carried value {b} and {sorted(names)}")
+        for n in names:
+            allowed[n] = banks
+
+    # last reads on the timeline
+    last: dict = {}
+
+    def read(name, t):
+        last[name] = max(last.get(name, -1), t)
+
+    for i, op in enumerate(flow.pre):
+        for s, _ in op.srcs:
+            read(s, pre.start[i])
+    for op in flow.body:
+        for s, _ in op.srcs:
+            if not s.startswith("@"):
+                read(s, Le - 1)  # loop invariant: held for the whole loop
+    for i, op in enumerate(flow.post):
+        for s, _ in op.srcs:
+            read(s, tl.post_start + post.start[i])
+    for o in flow.outputs:
+        read(o, end)
+
+    written = {x: 0 for x in flow.inputs}
+    for i, op in enumerate(flow.pre):
+        written[op.dst] = pre.start[i] + unit_of(dp, op).delay
+    for i, op in enumerate(flow.post):
+        written[op.dst] = tl.post_start + post.start[i] + unit_of(dp, op).delay
+
+    entities = []  # (start, end, banks, names)
+    for b, names in sorted(group.items(), key=lambda kv: int(kv[0][1:]) if kv[0][1:].isdigit() else 0):
+        x = flow.init.get(b)
+        if x is not None and last.get(x, -1) >= Ls:
+            raise ScheduleError(f"{x} is the loop's initial value of {b} and is read after the loop starts; "
+                                "the engine would need a move")
+        s = written[x] if x is not None else Ls
+        e = max([Le - 1] + [last.get(n, -1) for n in names if n in flow.final])
+        entities.append((s, e, allowed[b], sorted(names)))
+
+    # loop-local values: circular-arc first fit per bank
+    body_idx = {op.dst: i for i, op in enumerate(flow.body)}
+    rlast: dict = {}
+    for u, op in enumerate(flow.body):
+        for s, dist in op.srcs:
+            if s in body_idx:
+                rlast[s] = max(rlast.get(s, -1), loop.start[u] + dist * ii)
+    arcs: dict = {}  # bank -> list of sets of cells
+    local_slot: dict = {}
+    locals_ = [op.dst for op in flow.body if op.dst not in group]
+    wb = {op.dst: loop.start[i] + unit_of(dp, op).delay for i, op in enumerate(flow.body)}
+    for v in sorted(locals_, key=lambda v: (wb[v], body_idx[v])):
+        w, r = wb[v], max(rlast.get(v, wb[v]), wb[v])
+        if r - w + 1 > ii:  # pragma: no cover - the anti-dependences rule this out
+            raise ScheduleError(f"{v} lives {r - w + 1} cycles, longer than the loop's ii {ii}")
+        cells = {(w + c) % ii for c in range(r - w + 1)}
+        bank = sorted(allowed[v], key=dp.bank_names().index)[0]
+        regs = arcs.setdefault(bank, [])
+        for k, occ in enumerate(regs):
+            if not occ & cells:
+                occ |= cells
+                break
+        else:
+            k = len(regs)
+            regs.append(set(cells))
+        local_slot[v] = (bank, k)
+    shared_ids = {}
+    for bank, regs in arcs.items():
+        for k in range(len(regs)):
+            shared_ids[(bank, k)] = f"<loop {bank}{k}>"
+            entities.append((Ls, Le - 1, {bank}, [shared_ids[(bank, k)]]))
+
+    for v, w in written.items():
+        if v in group or any(v in g for g in group.values()):
+            continue
+        entities.append((w, max(last.get(v, w), w), allowed[v], [v]))
+
+    alloc = Allocation()
+    free_at: dict = {b: [] for b in dp.bank_names()}  # bank -> per register, the last occupied cycle
+    size = {b.name: b.size for b in dp.banks}
+    order = dp.bank_names()
+    for s, e, banks, names in sorted(entities, key=lambda en: (en[0], en[1], en[3])):
+        for bank in sorted(banks, key=order.index):
+            regs = free_at[bank]
+            k = next((k for k, f in enumerate(regs) if f < s), None)
+            if k is None and (size[bank] is None or len(regs) < size[bank]):
+                k = len(regs)
+                regs.append(-1)
+            if k is not None:
+                regs[k] = e
+                for n in names:
+                    alloc.reg[n] = (bank, k)
+                break
+        else:
+            raise ScheduleError(f"register banks {sorted(banks)} are full at cycle {s} "
+                                f"(sizes {', '.join(f'{b}: {size[b]}' for b in sorted(banks))})")
+    for v, slot in local_slot.items():
+        alloc.reg[v] = alloc.reg[shared_ids[slot]]
+    for b, regs in free_at.items():
+        alloc.used[b] = len(regs)
+    alloc.loop_shared = {b: len(r) for b, r in arcs.items()}
+    for k in shared_ids.values():
+        del alloc.reg[k]
+    return alloc
