@@ -116,6 +116,8 @@ def build_datapath(F: GF2m, spec: dict) -> Datapath:
     for u in spec["units"]:
         kw = dict(name=u["name"], kind=u["kind"], count=u.get("count", 1), k=u.get("k", 1),
                   reads=tuple(tuple(r) for r in u.get("reads", ())), writes=tuple(u.get("writes", ())))
+        if u["kind"] == "mul" and "mul" not in u:
+            raise DatapathError(f"unit {u['name']}: a mul unit needs \"mul\": {{\"kind\": ...}}")
         if u["kind"] == "mul":
             opts = dict(u["mul"])
             mul_unit = make_unit(opts.pop("kind"), F, **opts)

@@ -107,6 +107,9 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
         e = max([Le - 1] + [last.get(n, -1) for n in names if n in flow.final])
         entities.append((s, e, allowed[b], sorted(names)))
 
+    # prefer the bank fewest ports read: widely read banks stay free for the values that need them
+    readers = {b: sum(b in dp.read_banks(u, p) for u in dp.units for p in range(u.ports)) for b in dp.bank_names()}
+    pref = sorted(dp.bank_names(), key=lambda b: (readers[b], dp.bank_names().index(b)))
     # loop-local values: circular-arc first fit per bank
     body_idx = {op.dst: i for i, op in enumerate(flow.body)}
     rlast: dict = {}
@@ -123,7 +126,7 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
         if r - w + 1 > ii:  # pragma: no cover - the anti-dependences rule this out
             raise ScheduleError(f"{v} lives {r - w + 1} cycles, longer than the loop's ii {ii}")
         cells = {(w + c) % ii for c in range(r - w + 1)}
-        bank = sorted(allowed[v], key=dp.bank_names().index)[0]
+        bank = min(allowed[v], key=pref.index)
         regs = arcs.setdefault(bank, [])
         for k, occ in enumerate(regs):
             if not occ & cells:
@@ -147,9 +150,8 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     alloc = Allocation()
     free_at: dict = {b: [] for b in dp.bank_names()}  # bank -> per register, the last occupied cycle
     size = {b.name: b.size for b in dp.banks}
-    order = dp.bank_names()
     for s, e, banks, names in sorted(entities, key=lambda en: (en[0], en[1], en[3])):
-        for bank in sorted(banks, key=order.index):
+        for bank in sorted(banks, key=pref.index):
             regs = free_at[bank]
             k = next((k for k, f in enumerate(regs) if f < s), None)
             if k is None and (size[bank] is None or len(regs) < size[bank]):

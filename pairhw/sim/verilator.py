@@ -82,3 +82,21 @@ def run(binary: Path, vectors: Path, timeout: float | None = None) -> dict:
     out = dict(zip(keys, map(int, m.groups())))
     out["mismatches"] = [ln for ln in proc.stdout.splitlines() if ln.startswith("PAIRHW MISMATCH")]
     return out
+
+
+_CORE = re.compile(r"PAIRHW CORE verified=(\d+) failed=(\d+) cycles_min=(\d+) cycles_max=(\d+)")
+_PAIRING = re.compile(r"PAIRHW PAIRING (\d+) cycles=(\d+) (ok|bad)")
+
+
+def run_core(binary: Path, vectors: Path, timeout: float | None = None) -> dict:
+    """Run a built core test bench (:func:`pairhw.rtl.emit.core_testbench`) on a vector file."""
+    proc = subprocess.run([str(binary), f"+vectors={vectors}"], capture_output=True, text=True,
+                          timeout=timeout, cwd=binary.parent)
+    m = _CORE.search(proc.stdout)
+    if not m:
+        raise SimError("test bench gave no result:\n" + (proc.stdout + proc.stderr)[-4000:])
+    out = dict(zip(("verified", "failed", "cycles_min", "cycles_max"), map(int, m.groups())))
+    out["pairings"] = [{"index": int(i), "cycles": int(c), "ok": s == "ok"}
+                       for i, c, s in _PAIRING.findall(proc.stdout)]
+    out["timeout"] = "timeout" in m.string[m.end():m.end() + 9]
+    return out

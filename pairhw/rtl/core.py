@@ -1,0 +1,178 @@
+"""The pairing core: sequencer + microcode ROM + register banks + units + stream I/O.
+
+The core is built from a :class:`pairhw.program.engine.Compiled` design: the ROM holds its microcode
+(:class:`pairhw.program.microcode.Microcode`), whose ``run`` is the bit- and cycle-exact model of
+this hardware.
+
+Protocol: in state LOAD the core accepts the inputs (xP, yP, xQ, yQ) on ``i`` as ⌈m/w⌉ words each,
+least significant word first; the cycle after the last input word it runs the microcode for exactly
+``microcode.cycles`` cycles (independent of the data), then streams the four output coefficients
+out on ``o`` in the same format and returns to LOAD.
+"""
+
+from __future__ import annotations
+
+from amaranth import Array, Cat, Const, Module, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from pairhw.program.microcode import PORT_NAMES, instances
+
+from .units import Adder, SquareRoot, Squarer
+
+
+class PairingCore(wiring.Component):
+    """A microcoded pairing processor (see the module docstring for the protocol).
+
+    Parameters
+    ----------
+    compiled : pairhw.program.engine.Compiled
+        The scheduled, allocated and assembled program with its datapath.
+    name : str
+        Verilog module name.
+    """
+
+    _MustUse__silence = True
+
+    def __init__(self, compiled, name: str = "PairingCore"):
+        self.compiled = compiled
+        self.mc = compiled.microcode
+        self.dp = compiled.dp
+        self.name = name
+        w = self.dp.io_width
+        super().__init__({"i": In(stream.Signature(w)), "o": Out(stream.Signature(w)), "busy": Out(1)})
+
+    @property
+    def cycles(self) -> int:
+        """Cycles of the run phase (from the cycle after the last input word)."""
+        return self.mc.cycles
+
+    def _unit(self, u):
+        from pairhw.rtl.catalogue import make_unit
+
+        F = self.dp.F
+        if u.kind == "mul":
+            opts = dict(u.options)
+            return make_unit(opts.pop("kind"), F, **opts)
+        if u.kind == "add":
+            return Adder(F)
+        if u.kind == "sqr":
+            return Squarer(F, u.k)
+        if u.kind == "sqrt":
+            return SquareRoot(F, u.k)
+        return None
+
+    def elaborate(self, platform):
+        m = Module()
+        mc, dp = self.mc, self.dp
+        mm, w, beats = dp.F.m, dp.io_width, dp.io_beats
+        words = mc.packed()
+        rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words)
+        rd = rom.read_port(domain="comb")
+        pc = Signal(range(max(len(words), 2)))
+        m.d.comb += rd.addr.eq(pc)
+        fld = {name: rd.data[o:o + n] for name, (o, n) in mc.offsets().items()}
+        run = Signal()
+
+        regs = {b: [Signal(mm, name=f"{b}{k}") for k in range(n)] for b, n in mc.sizes.items()}
+
+        def read(u, p, port):
+            banks = dp.read_banks(u, port)
+            pn = PORT_NAMES[port]
+            outs = []
+            for b in banks:
+                s = Signal(mm, name=f"{p}_{pn}_{b}")
+                m.d.comb += s.eq(Array(regs[b])[fld[f"{p}.{pn}"]])
+                outs.append(s)
+            if len(outs) == 1:
+                return outs[0]
+            s = Signal(mm, name=f"{p}_{pn}")
+            m.d.comb += s.eq(Array(outs)[fld[f"{p}.{pn}_bank"]])
+            return s
+
+        writers = []  # (we, bank select or None, addr, data, banks)
+        for p, u in instances(dp):
+            unit = self._unit(u)
+            out = Signal(mm, name=f"{p}_out")
+            if unit is not None:
+                m.submodules[p] = unit
+                for port in range(u.ports):
+                    m.d.comb += getattr(unit, PORT_NAMES[port]).eq(read(u, p, port))
+                if u.kind == "mul":
+                    m.d.comb += unit.start.eq(run & fld[f"{p}.go"])
+                m.d.comb += out.eq(unit.c)
+            else:  # constant table
+                table = [Const(c, mm) for c in mc.consts[p]]
+                m.d.comb += out.eq(Array(table)[fld[f"{p}.sel"]] if len(table) > 1 else table[0])
+            banks = dp.write_banks(u)
+            writers.append((run & fld[f"{p}.we"], fld.get(f"{p}.w_bank"), fld[f"{p}.w"], out, banks))
+
+        # stream input: an element is assembled from `beats` words, least significant first
+        acc = Signal(beats * w)
+        nxt = Signal(beats * w)
+        m.d.comb += nxt.eq(Cat(acc[w:], self.i.payload) if beats > 1 else self.i.payload)
+        elem = Signal(range(4 + 1))
+        beat = Signal(range(beats + 1))
+        load_we = Signal()
+        # outputs: selected register, word by word
+        osel = Signal(beats * w)
+        m.d.comb += osel.eq(Array([regs[b][k] for b, k in mc.outputs])[elem])
+        m.d.comb += self.o.payload.eq(osel.word_select(beat, w))
+
+        for b, rs in regs.items():
+            for k, r in enumerate(rs):
+                conds = [(load_we & (elem == e), nxt[:mm]) for e, reg in enumerate(mc.inputs) if reg == (b, k)]
+                for we, bsel, addr, data, banks in writers:
+                    if b in banks:
+                        c = we & (addr == k)
+                        conds.append((c if bsel is None else c & (bsel == banks.index(b)), data))
+                for n, (c, v) in enumerate(conds):
+                    with (m.If if n == 0 else m.Elif)(c):
+                        m.d.sync += r.eq(v)
+
+        loop = mc.loop
+        cnt = Signal(range((loop.count if loop else 0) + 2))
+        last = len(words) - 1
+        with m.FSM(name="seq"):
+            with m.State("LOAD"):
+                m.d.comb += self.i.ready.eq(1)
+                with m.If(self.i.valid):
+                    m.d.sync += acc.eq(nxt)
+                    with m.If(beat == beats - 1):
+                        m.d.comb += load_we.eq(1)
+                        m.d.sync += beat.eq(0)
+                        with m.If(elem == len(mc.inputs) - 1):
+                            m.d.sync += [elem.eq(0), pc.eq(0), cnt.eq(loop.count if loop else 0)]
+                            m.next = "RUN"
+                        with m.Else():
+                            m.d.sync += elem.eq(elem + 1)
+                    with m.Else():
+                        m.d.sync += beat.eq(beat + 1)
+            with m.State("RUN"):
+                m.d.comb += [run.eq(1), self.busy.eq(1)]
+                if loop:
+                    with m.If((pc == loop.end) & (cnt > 1)):
+                        m.d.sync += [pc.eq(loop.start), cnt.eq(cnt - 1)]
+                    with m.Elif(pc == last):
+                        m.next = "UNLOAD"
+                    with m.Else():
+                        m.d.sync += pc.eq(pc + 1)
+                else:
+                    with m.If(pc == last):
+                        m.next = "UNLOAD"
+                    with m.Else():
+                        m.d.sync += pc.eq(pc + 1)
+            with m.State("UNLOAD"):
+                m.d.comb += [self.o.valid.eq(1), self.busy.eq(1)]
+                with m.If(self.o.ready):
+                    with m.If(beat == beats - 1):
+                        m.d.sync += beat.eq(0)
+                        with m.If(elem == len(mc.outputs) - 1):
+                            m.d.sync += elem.eq(0)
+                            m.next = "LOAD"
+                        with m.Else():
+                            m.d.sync += elem.eq(elem + 1)
+                    with m.Else():
+                        m.d.sync += beat.eq(beat + 1)
+        return m
