@@ -237,9 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_opcount)
 
-    from . import cli_unit
+    from . import cli_design, cli_unit
 
-    cli_unit.register(sub, UsageError)
+    synth_sub = cli_unit.register(sub, UsageError)
+    cli_design.register(sub, synth_sub, UsageError)
     return ap
 
 

@@ -190,7 +190,8 @@ def cmd_synth_unit(args, UsageError) -> int:
     return 0
 
 
-def register(sub, UsageError) -> None:
+def register(sub, UsageError):
+    """Add ``unit`` and ``synth``; returns the ``synth`` sub-parsers (designs add theirs)."""
     from pairhw.synth.flows import TARGETS
 
     p = sub.add_parser("unit", help="F_2^m multiplier units: verify in simulation, build Verilog")
@@ -210,12 +211,13 @@ def register(sub, UsageError) -> None:
     q.add_argument("--seed", type=int, default=1)
     q.set_defaults(func=lambda a: cmd_unit_build(a, UsageError))
 
-    p = sub.add_parser("synth", help="synthesize with Yosys / nextpnr (results cached)")
+    p = sub.add_parser("synth", help="synthesize a unit or a design with Yosys / nextpnr (results cached)")
     ssub = p.add_subparsers(dest="synth_verb", required=True, parser_class=type(p))
-    q = ssub.add_parser("unit", help="synthesize a multiplier unit")
+    q = ssub.add_parser("unit", help="synthesize a multiplier unit (pairhw synth DESIGN: a pairing core)")
     add_unit_args(q)
     q.add_argument("--target", choices=TARGETS, default="xc7",
                    help="xc7: Yosys synth_xilinx (LUTs, FFs, depth); gates: gate equivalents; "
                         "ecp5: nextpnr-ecp5 Fmax on an LFE5U-85F")
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=lambda a: cmd_synth_unit(a, UsageError))
+    return ssub

@@ -238,7 +238,7 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
                 put(write_at, f"{p}.w_bank", banks.index(b))
             what = p if u.latency else (f"{u.kind}{'' if u.k == 1 else '^' + str(u.k)} {' '.join(srcs)}"
                                          if u.kind != "const" else f"const #{consts[p].index(op.const)}")
-            notes[write_at].append(f"{reg_text((b, k))} <- {what}")
+            notes[write_at].append(f"{reg_text((b, k))} <- {what} ({op.dst})")
 
     def straight(ops, sch, base):
         for i, op in enumerate(ops):
