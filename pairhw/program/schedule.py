@@ -165,7 +165,9 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None) -> LoopSchedu
     mii = _res_mii(body, dp)
     limit = max_ii or (sum(u.delay + u.ii for u in units) + 1)
     for ii in range(mii, limit + 1):
-        placed = _place(order, units, into, out, ii)
+        # first with multi-cycle units issuing only at multiples of their II, which packs the
+        # reservation table without gaps a later op could not use (a tight multiplier needs it)
+        placed = _place(order, units, into, out, ii, True) or _place(order, units, into, out, ii, False)
         if placed:
             start, inst = placed
             last = max(start[i] + units[i].latency for i in range(n)) if n else 0
@@ -173,34 +175,66 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None) -> LoopSchedu
     raise ScheduleError(f"no modulo schedule with an initiation interval up to {limit}")
 
 
-def _place(order, units, into, out, ii):
+def _place(order, units, into, out, ii, align):
+    """Place the ops in ``order`` at ``ii``; on a conflict, evict the ops in the way and place them
+    again later (iterative modulo scheduling, Rau 1994), within a budget of evictions."""
+    from collections import deque
+
     start: dict = {}
     inst: dict = {}
-    mrt: dict = {}  # (unit name, instance, cycle mod ii) -> busy
-    for i in order:
-        if any(s == i and delay > dist * ii for s, _, delay, dist in into[i]):
-            return None  # a recurrence of the op on itself longer than ii
+    mrt: dict = {}  # (unit name, instance, cycle mod ii) -> op
+    if any(s == i and delay > dist * ii for i in order for s, _, delay, dist in into[i]):
+        return None  # an op's recurrence on itself is longer than ii
+    budget = 6 * len(order)
+    todo = deque(order)
+    last_try: dict = {}
+
+    def unplace(v):
+        u = units[v]
+        for c in range(u.ii):
+            del mrt[(u.name, inst[v], (start[v] + c) % ii)]
+        del start[v], inst[v]
+        todo.append(v)
+
+    while todo:
+        i = todo.popleft()
+        u = units[i]
         est, lst = 0, None
         for s, _, delay, dist in into[i]:
-            if s in start:
+            if s in start and s != i:
                 est = max(est, start[s] + delay - dist * ii)
         for _, d, delay, dist in out[i]:
             if d in start and d != i:
                 v = start[d] - delay + dist * ii
                 lst = v if lst is None else min(lst, v)
-        u = units[i]
-        hi = est + ii - 1 if lst is None else min(lst, est + ii - 1)
-        if u.ii > ii:
-            return None
-        for t in range(est, hi + 1):
+        step = u.ii if align and u.ii > 1 and ii % u.ii == 0 else 1
+        lo = -(-est // step) * step
+        hi = lo + ii - 1 if lst is None else min(lst, lo + ii - 1)
+        for t in range(lo, hi + 1, step):
             slot = next((k for k in range(u.count)
-                         if not any(mrt.get((u.name, k, (t + c) % ii)) for c in range(u.ii))), None)
+                         if not any((u.name, k, (t + c) % ii) in mrt for c in range(u.ii))), None)
             if slot is not None:
                 for c in range(u.ii):
-                    mrt[(u.name, slot, (t + c) % ii)] = True
+                    mrt[(u.name, slot, (t + c) % ii)] = i
                 start[i], inst[i] = t, slot
                 break
         else:
-            return None
+            budget -= 1
+            if budget < 0:
+                return None
+            # place at the earliest time not tried before and evict whatever is in the way
+            t = max(lo, last_try.get(i, lo - step) + step)
+            last_try[i] = t
+            victims = {d for _, d, delay, dist in out[i]
+                       if d in start and d != i and start[d] - delay + dist * ii < t}
+            victims |= {mrt[(u.name, 0, (t + c) % ii)] for c in range(u.ii) if (u.name, 0, (t + c) % ii) in mrt}
+            victims |= {s for s, _, delay, dist in into[i] if s in start and s != i and start[s] + delay - dist * ii > t}
+            for v in victims:
+                unplace(v)
+            for c in range(u.ii):
+                mrt[(u.name, 0, (t + c) % ii)] = i
+            start[i], inst[i] = t, 0
     n = len(units)
+    if any(start[d] < start[s] + delay - dist * ii for i in order for s, d, delay, dist in out[i]):
+        return None  # pragma: no cover - every placement checks its edges
     return [start[i] for i in range(n)], [inst[i] for i in range(n)]

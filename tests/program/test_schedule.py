@@ -1,49 +1,131 @@
-"""The list scheduler respects dependences and unit limits, and reports the multiplier bound."""
+"""The scheduler: dependences, unit limits, loop-carried dependences and overlap of trips."""
 
 import pytest
 
 from pairhw.math import pairing2 as pr
-from pairhw.program.schedule import Datapath, Unit, list_schedule
+from pairhw.program.datapath import Bank, Datapath, DatapathError, UnitSpec
+from pairhw.program.engine import compile_flow
+from pairhw.program.loop import fold_loop
+from pairhw.program.lower import Flow, LOp, lower
+from pairhw.program.schedule import ScheduleError, list_schedule, modulo_schedule, unit_of
 from pairhw.program.trace import trace_pairing
 
 from ..conftest import curve
 
-DP = Datapath((Unit("mul", ("mul", "mulc"), latency=9, ii=6),
-               Unit("alu", ("add", "addc", "const"), latency=1),
-               Unit("sqr", ("sqr",), latency=1), Unit("sqrt", ("sqrt",), latency=1)))
+
+def dp_for(F, mul_latency=9, mul_ii=6, adders=1, banks=(Bank("r"),)):
+    return Datapath(F, (UnitSpec("mul", "mul", mul_latency, mul_ii), UnitSpec("add", "add", count=adders),
+                        UnitSpec("sqr", "sqr"), UnitSpec("sqrt", "sqrt"), UnitSpec("const", "const")), banks)
+
+
+def flow_of(name, alg=pr.etat):
+    return lower(fold_loop(trace_pairing(curve(name), alg)))
+
+
+def check_units(dp, ops, start, inst, ii=None):
+    """No unit instance accepts two ops within its II (modulo the loop's ii, if given)."""
+    busy = set()
+    for i, op in enumerate(ops):
+        u = unit_of(dp, op)
+        for c in range(u.ii):
+            t = start[i] + c
+            key = (u.name, inst[i], t % ii if ii else t)
+            assert key not in busy, f"{u.name}{inst[i]} double-booked at {t}"
+            busy.add(key)
 
 
 @pytest.mark.parametrize("name", ["f2-17", "f2-79"])
-def test_dependences_and_resources(name):
-    prog = trace_pairing(curve(name), pr.etat)
-    s = list_schedule(prog, DP)
-    producer = {op.dst: i for i, op in enumerate(prog.ops)}
-    for i, op in enumerate(prog.ops):
-        for src in op.srcs:
-            if src in producer:
-                p = producer[src]
-                assert s.start[i] >= s.start[p] + DP.unit_for(prog.ops[p].kind).latency
-    # one op per unit instance per II cycles
-    by_unit = {}
-    for i, (u, inst) in s.unit.items():
-        by_unit.setdefault((u, inst), []).append(s.start[i])
-    for (u, _), starts in by_unit.items():
-        ii = next(x.ii for x in DP.units if x.name == u)
-        starts.sort()
-        assert all(b - a >= ii for a, b in zip(starts, starts[1:]))
-    rep = s.report(prog, DP)
-    assert rep["cycles"] >= rep["multiplier_bound"] == rep["products"] * 6
-    assert 0 < rep["multiplier_utilisation"] <= 1
+def test_list_schedule_respects_dependences_and_units(name):
+    flow = flow_of(name)
+    dp = dp_for(flow.F)
+    for ops in (flow.pre, flow.post):
+        s = list_schedule(ops, dp)
+        where = {op.dst: i for i, op in enumerate(ops)}
+        for i, op in enumerate(ops):
+            for src, _ in op.srcs:
+                if src in where:
+                    p = where[src]
+                    assert s.start[i] >= s.start[p] + unit_of(dp, ops[p]).delay
+            assert s.start[i] + unit_of(dp, op).delay <= s.length
+        check_units(dp, ops, s.start, s.inst)
 
 
-def test_two_multipliers_halve_the_bound():
-    prog = trace_pairing(curve("f2-47"), pr.etat)
-    dp2 = Datapath((Unit("mul", ("mul", "mulc"), latency=9, ii=6, count=2),) + DP.units[1:])
-    one, two = list_schedule(prog, DP), list_schedule(prog, dp2)
-    assert two.report(prog, dp2)["multiplier_bound"] * 2 <= one.report(prog, DP)["multiplier_bound"] + 6
-    assert two.cycles < one.cycles
+@pytest.mark.parametrize("name,alg", [("f2-47", pr.etat), ("f2-79", pr.etat_seed000), ("f2-1223", pr.etat)])
+def test_modulo_schedule_respects_every_edge(name, alg):
+    flow = flow_of(name, alg)
+    dp = dp_for(flow.F)
+    ls = modulo_schedule(flow.body, dp)
+    assert ls.ii >= ls.mii >= sum(op.kind == "mul" for op in flow.body) * 6
+    for s, d, delay, dist in ls.edges:
+        assert ls.start[d] >= ls.start[s] + delay - dist * ls.ii
+    # loop-carried reads, checked directly: trip i + 1 reads trip i's value after it is written
+    where = {op.dst: i for i, op in enumerate(flow.body)}
+    carried = 0
+    for u, op in enumerate(flow.body):
+        for src, dist in op.srcs:
+            if dist == 1:
+                carried += 1
+                j = where[src]
+                assert ls.start[u] + ls.ii >= ls.start[j] + unit_of(dp, flow.body[j]).delay
+    assert carried > 0
+    check_units(dp, flow.body, ls.start, ls.inst, ls.ii)
 
 
-def test_unknown_op_kind_is_an_error():
-    with pytest.raises(ValueError, match="no unit"):
-        Datapath((Unit("alu", ("add",), 1),)).unit_for("mul")
+def _chain_flow(F, trips):
+    """x ← x² each trip (a 1-cycle recurrence) and three dependent products per trip."""
+    body = [LOp("@0", "sqr", (("@0", 1),)), LOp("@1", "mul", (("@0", 0), ("g", 0))),
+            LOp("@2", "mul", (("@1", 0), ("g", 0))), LOp("@3", "mul", (("@2", 0), ("g", 0)))]
+    pre = [LOp("x0", "add", (("a", 0), ("b", 0)))]
+    post = [LOp("y", "add", (("z", 0), ("w", 0)))]
+    return Flow(F, ["a", "b", "g", "w"], pre, body, trips, {"@0": "x0"}, {"z": "@3"}, post, ["y"])
+
+
+def test_trips_overlap_at_the_resource_bound():
+    F = curve("f2-17").F
+    dp = dp_for(F, mul_latency=9, mul_ii=1)
+    ls = modulo_schedule(_chain_flow(F, 10).body, dp)
+    assert (ls.ii, ls.mii) == (3, 3)  # three products per trip on one pipelined multiplier
+    assert ls.stages > 1  # a trip spans several ii windows: trips overlap
+
+
+def test_recurrence_bounds_the_initiation_interval():
+    F = curve("f2-17").F
+    dp = dp_for(F, mul_latency=9, mul_ii=1)
+    body = [LOp("@0", "mul", (("@0", 1), ("g", 0)))]  # x ← x·g: the product feeds the next trip
+    ls = modulo_schedule(body, dp)
+    assert ls.mii == 1 and ls.ii == 10  # latency 9 + the register write
+
+
+@pytest.mark.parametrize("trips", [1, 2, 3, 10])
+def test_overlapped_loop_runs_exactly(trips, rng):
+    """Prologue, kernel, epilogue (or the unrolled loop when trips < stages) compute the flow."""
+    F = curve("f2-17").F
+    flow = _chain_flow(F, trips)
+    cp = compile_flow(flow, dp_for(F, mul_latency=9, mul_ii=1))
+    assert (cp.microcode.loop is not None) == (trips >= cp.loop.stages)
+    for _ in range(5):
+        vals = [F.random(rng) for _ in flow.inputs]
+        out, cycles = cp.microcode.run(vals)
+        assert out == flow.run(dict(zip(flow.inputs, vals)))
+        assert cycles == cp.microcode.cycles == cp.timeline.end
+
+
+def test_reading_a_value_before_and_after_its_redefinition_is_refused():
+    F = curve("f2-17").F
+    body = [LOp("@0", "sqr", (("@1", 1),)), LOp("@1", "add", (("@0", 0), ("@1", 1))),
+            LOp("@2", "add", (("@1", 1), ("@1", 0)))]
+    with pytest.raises(ScheduleError, match="move"):
+        modulo_schedule(body, dp_for(F))
+
+
+def test_datapath_errors():
+    F = curve("f2-17").F
+    with pytest.raises(DatapathError, match="no unit for sqrt"):
+        Datapath(F, (UnitSpec("mul", "mul"),)).unit_for("sqrt")
+    with pytest.raises(DatapathError, match="unknown kind"):
+        Datapath(F, (UnitSpec("x", "div"),))
+    with pytest.raises(DatapathError, match="no bank"):
+        Datapath(F, (UnitSpec("add", "add", reads=(("q",), ("r",))),))
+    flow = flow_of("f2-17")
+    with pytest.raises(ScheduleError, match="full"):
+        compile_flow(flow, dp_for(F, banks=(Bank("r", size=4),)))

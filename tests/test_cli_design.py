@@ -1,0 +1,102 @@
+"""``pairhw designs | schedule | build | sim | synth DESIGN``."""
+
+import json
+
+import pytest
+
+from pairhw.cli import main
+
+D = "f2-47-etat-banked"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_designs_json_and_human(capsys):
+    code, out, _ = run(capsys, "designs", "--json")
+    assert code == 0
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert {"f2-79-etat-karatsuba", "f2-79-etat-tmvp3", D} <= set(rows)
+    assert rows["f2-79-etat-tmvp3"]["multiplier"] == "hybrid-tmvp3"
+    code, out, _ = run(capsys, "designs")
+    assert code == 0 and "f2-79-etat-tmvp3" in out and "mul bound" in out
+
+
+def test_schedule_report_and_listings(capsys):
+    code, out, _ = run(capsys, "schedule", "f2-79-etat-tmvp3", "--json")
+    rep = json.loads(out)
+    assert code == 0 and rep["multiplier_bound"] == rep["products"] * 6 <= rep["cycles"]
+    assert 0 < rep["multiplier_utilisation"] <= 1 and rep["registers"]["r"] > 0
+    code, out, _ = run(capsys, "schedule", "f2-79-etat-tmvp3")
+    assert f"cycles per pairing   {rep['cycles']}" in out and "multiplier bound" in out
+    code, out, _ = run(capsys, "schedule", D, "--listing", "microcode")
+    assert code == 0 and "loop " in out and "times {" in out
+    code, out, _ = run(capsys, "schedule", D, "--listing", "program")
+    assert code == 0 and "; -- loop × 4" in out
+
+
+def test_build_writes_everything(capsys, tmp_path):
+    code, out, err = run(capsys, "build", D, "-o", str(tmp_path / "b"), "-n", "3")
+    assert code == 0, err
+    names = sorted(p.name for p in (tmp_path / "b").iterdir())
+    top = "Pairing_f2_47_etat_banked"
+    assert names == sorted([f"{top}.v", f"tb_{top}.v", "vectors.txt", "microcode.lst", "program.lst",
+                            "manifest.json"])
+    man = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert man["top"] == top and man["schedule"]["cycles"] > 0 and len(man["files"]) == 5
+    assert len((tmp_path / "b" / "vectors.txt").read_text().splitlines()) == 3
+
+
+def test_sim_vectors_file_and_random(capsys, tmp_path):
+    vec = tmp_path / "v.jsonl"
+    assert run(capsys, "vectors", "f2-47", "-n", "3", "--seed", "5", "-o", str(vec))[0] == 0
+    code, out, err = run(capsys, "sim", D, "--vectors", str(vec), "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert (res["verified"], res["failed"], res["constant_time"]) == (3, 0, True)
+    assert set(res) >= {"cycles", "verified", "failed", "constant_time"}
+    # a wrong value in the file is a failure (exit 1), not an error
+    lines = vec.read_text().splitlines()
+    v = json.loads(lines[0])
+    v["e"][0] = v["e"][0][:-1] + ("0" if v["e"][0][-1] != "0" else "1")
+    lines[0] = json.dumps(v)
+    vec.write_text("\n".join(lines) + "\n")
+    code, out, _ = run(capsys, "sim", D, "--vectors", str(vec), "--json")
+    res = json.loads(out)
+    assert code == 1 and res["failed"] == 1 and res["model_disagrees_with_file"] == 1
+    code, out, _ = run(capsys, "sim", D, "-n", "2")
+    assert code == 0 and "2 of 2 pairings bit-exact" in out and "constant time: yes" in out
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["sim", "nope", "-n", "2"], "unknown design"),
+    (["sim", D], "one of -n N or --vectors"),
+    (["sim", D, "-n", "0"], "at least 1"),
+    (["sim", D, "--vectors", "/nonexistent/v"], "cannot read"),
+    (["build", "nope", "-o", "x"], "unknown design"),
+    (["schedule", "nope"], "unknown design"),
+    (["synth", "nope"], "invalid choice"),
+])
+def test_bad_input_exits_2(capsys, argv, msg):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and msg in err and "Traceback" not in err
+
+
+def test_sim_rejects_foreign_and_malformed_vectors(capsys, tmp_path):
+    vec = tmp_path / "v.jsonl"
+    run(capsys, "vectors", "f2-79", "-n", "1", "--seed", "1", "-o", str(vec))
+    code, _, err = run(capsys, "sim", D, "--vectors", str(vec))
+    assert code == 2 and "is on f2-47" in err
+    vec.write_text("{not json\n")
+    code, _, err = run(capsys, "sim", D, "--vectors", str(vec))
+    assert code == 2 and "line 1" in err
+
+
+def test_build_refuses_a_file_as_output(capsys, tmp_path):
+    f = tmp_path / "f"
+    f.write_text("x")
+    code, _, err = run(capsys, "build", D, "-o", str(f))
+    assert code == 2 and "not a directory" in err
