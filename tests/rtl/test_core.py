@@ -84,3 +84,15 @@ def test_amaranth_simulation_of_a_tiny_core_with_narrow_words(rng):
     for (P, Q), (out, n) in zip(pts, got):
         assert out == tuple(pr.etat(C, P, Q))
         assert n == core.cycles
+
+
+@pytest.mark.slow
+def test_core_synthesizes():
+    """The project's own flow: Yosys xc7 on the smallest core (about 2 minutes)."""
+    from pairhw.synth.flows import synthesize
+
+    d = designs.get("f2-47-etat-banked")
+    core = d.core()
+    res = synthesize(verilog.convert(core, name=d.top, emit_src=False), d.top, "xc7")
+    regs = sum(d.compile().alloc.used.values())
+    assert res["luts"] > 0 and res["ffs"] >= regs * d.curve().F.m
