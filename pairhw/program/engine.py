@@ -56,7 +56,7 @@ def compile_flow(flow: Flow, dp: Datapath) -> Compiled:
     post = list_schedule(flow.post, dp)
     Ls = pre.length
     Le = Ls + (flow.trips + loop.stages - 1) * loop.ii
-    tl = Timeline(Ls, Le, Le + post.length, Le)
+    tl = Timeline(Ls, Le, Le + post.length)
     alloc = allocate(flow, dp, pre, loop, post, tl)
     mc = assemble(flow, dp, pre, loop, post, tl, alloc)
     return Compiled(flow, dp, pre, loop, post, tl, alloc, mc)

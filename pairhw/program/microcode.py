@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pairhw.math.gf2m import GF2m
-
 from .datapath import Datapath
 from .trace import apply_op
 
@@ -182,20 +180,11 @@ def reg_text(r) -> str:
 
 def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
     """Words for ``pre``, the loop (prologue, kernel, epilogue), and ``post``."""
-    F: GF2m = flow.F
     ii, S, trips = loop.ii, loop.stages, flow.trips
     names = {id(u): u.instance_names() for u in dp.units}
-    consts: dict = {}
-    for ops in (flow.pre, flow.body, flow.post):
-        for op in ops:
-            if op.kind == "const":
-                u = dp.unit_for("const")
-                for p in u.instance_names():
-                    consts.setdefault(p, [])
-                # every instance holds the whole table (any instance may be scheduled)
-                for p in u.instance_names():
-                    if op.const not in consts[p]:
-                        consts[p].append(op.const)
+    table = list(dict.fromkeys(op.const for _, ops in flow.blocks() for op in ops if op.kind == "const"))
+    # every instance holds the whole table (any instance may be scheduled)
+    consts = {p: table for p in dp.unit_for("const").instance_names()} if table else {}
     sizes = {b.name: max(alloc.used.get(b.name, 0), 1) for b in dp.banks}
     layout = fields(dp, sizes)
     layout = [(n, _bits(max(len(consts.get(n[:-4], [])), 1)) if n.endswith(".sel") else w) for n, w in layout]

@@ -35,7 +35,11 @@ class Timeline:
     loop_start: int
     loop_end: int
     end: int
-    post_start: int
+
+    @property
+    def post_start(self) -> int:
+        """The epilogue starts where the loop's code ends."""
+        return self.loop_end
 
 
 def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
@@ -142,8 +146,9 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
             shared_ids[(bank, k)] = f"<loop {bank}{k}>"
             entities.append((Ls, Le - 1, {bank}, [shared_ids[(bank, k)]]))
 
+    grouped = set().union(*group.values())
     for v, w in written.items():
-        if v in group or any(v in g for g in group.values()):
+        if v in grouped:
             continue
         entities.append((w, max(last.get(v, w), w), allowed[v], [v]))
 

@@ -112,7 +112,7 @@ class PairingCore(wiring.Component):
         acc = Signal(beats * w)
         nxt = Signal(beats * w)
         m.d.comb += nxt.eq(Cat(acc[w:], self.i.payload) if beats > 1 else self.i.payload)
-        elem = Signal(range(4 + 1))
+        elem = Signal(range(max(len(mc.inputs), len(mc.outputs)) + 1))
         beat = Signal(range(beats + 1))
         load_we = Signal()
         # outputs: selected register, word by word

@@ -71,16 +71,22 @@ def build(sources: dict, log=None) -> Path:
 _RESULT = re.compile(r"PAIRHW RESULT verified=(\d+) failed=(\d+) latency=(\d+) ii=(\d+) cycles=(\d+)")
 
 
-def run(binary: Path, vectors: Path, timeout: float | None = None) -> dict:
-    """Run a built test bench on a vector file; returns the parsed ``PAIRHW RESULT`` line."""
+def _run_bench(binary: Path, vectors: Path, result: re.Pattern, timeout: float | None):
+    """Run a built test bench on a vector file; (its stdout, the match of its ``result`` line)."""
     proc = subprocess.run([str(binary), f"+vectors={vectors}"], capture_output=True, text=True,
                           timeout=timeout, cwd=binary.parent)
-    m = _RESULT.search(proc.stdout)
+    m = result.search(proc.stdout)
     if not m:
         raise SimError("test bench gave no result:\n" + (proc.stdout + proc.stderr)[-4000:])
+    return proc.stdout, m
+
+
+def run(binary: Path, vectors: Path, timeout: float | None = None) -> dict:
+    """Run a built test bench on a vector file; returns the parsed ``PAIRHW RESULT`` line."""
+    stdout, m = _run_bench(binary, vectors, _RESULT, timeout)
     keys = ("verified", "failed", "latency", "ii", "cycles")
     out = dict(zip(keys, map(int, m.groups())))
-    out["mismatches"] = [ln for ln in proc.stdout.splitlines() if ln.startswith("PAIRHW MISMATCH")]
+    out["mismatches"] = [ln for ln in stdout.splitlines() if ln.startswith("PAIRHW MISMATCH")]
     return out
 
 
@@ -90,13 +96,9 @@ _PAIRING = re.compile(r"PAIRHW PAIRING (\d+) cycles=(\d+) (ok|bad)")
 
 def run_core(binary: Path, vectors: Path, timeout: float | None = None) -> dict:
     """Run a built core test bench (:func:`pairhw.rtl.emit.core_testbench`) on a vector file."""
-    proc = subprocess.run([str(binary), f"+vectors={vectors}"], capture_output=True, text=True,
-                          timeout=timeout, cwd=binary.parent)
-    m = _CORE.search(proc.stdout)
-    if not m:
-        raise SimError("test bench gave no result:\n" + (proc.stdout + proc.stderr)[-4000:])
+    stdout, m = _run_bench(binary, vectors, _CORE, timeout)
     out = dict(zip(("verified", "failed", "cycles_min", "cycles_max"), map(int, m.groups())))
     out["pairings"] = [{"index": int(i), "cycles": int(c), "ok": s == "ok"}
-                       for i, c, s in _PAIRING.findall(proc.stdout)]
+                       for i, c, s in _PAIRING.findall(stdout)]
     out["timeout"] = "timeout" in m.string[m.end():m.end() + 9]
     return out
