@@ -4,9 +4,10 @@ A unit executes one op kind (``mul``, ``add``, ``sqr``, ``sqrt``, ``const``).  I
 ``latency`` is the cycle, counted from the issue cycle t, in which its result is on its output
 (0: combinational); the result is written to a register at the end of that cycle, so a consumer may
 issue at ``t + latency + 1`` (:attr:`UnitSpec.delay`).  ``ii`` is the initiation interval and ``count``
-the number of identical instances.  ``reads`` lists, per input port, the banks the port can read and
-``writes`` the banks the result can be written to (empty: every bank).  The stream loader writes and
-the unloader reads every bank.
+the number of identical instances.  A squarer or square-root unit raises to the powers 2^(±k) for
+each k in ``ks`` (one XOR network per k behind one read port; the word selects which).  ``reads``
+lists, per input port, the banks the port can read and ``writes`` the banks the result can be
+written to (empty: every bank).  The stream loader writes and the unloader reads every bank.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class UnitSpec:
     latency: int = 0
     ii: int = 1
     count: int = 1
-    k: int = 1
+    ks: tuple = (1,)  # sqr/sqrt: the k-fold powers x^(2^±k) the unit computes (selected per word)
     reads: tuple = ()
     writes: tuple = ()
     options: tuple = ()  # for kind "mul": (key, value) pairs of pairhw.rtl.catalogue.make_unit
@@ -76,18 +77,25 @@ class Datapath:
                     raise DatapathError(f"unit {u.name}: no bank {b!r}")
             if u.count < 1 or u.ii < 1 or u.latency < 0:
                 raise DatapathError(f"unit {u.name}: count and ii must be ≥ 1 and latency ≥ 0")
+            if not u.ks or len(set(u.ks)) != len(u.ks) or min(u.ks) < 1 \
+                    or (u.ks != (1,) and u.kind not in ("sqr", "sqrt")):
+                raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only sqr and sqrt take k")
         if self.io_width < 1:
             raise DatapathError("the I/O word width must be at least 1")
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         for u in self.units:
-            if u.kind == kind and (kind not in ("sqr", "sqrt") or u.k == k):
+            if u.kind == kind and (kind not in ("sqr", "sqrt") or k in u.ks):
                 return u
         what = kind if k == 1 or kind not in ("sqr", "sqrt") else f"{kind}^{k}"
         raise DatapathError(f"the datapath has no unit for {what}")
 
     def bank_names(self) -> list[str]:
         return [b.name for b in self.banks]
+
+    def powers(self, kind: str) -> tuple:
+        """The k of every k-fold ``kind`` (sqr or sqrt) some unit computes, largest first."""
+        return tuple(sorted({k for u in self.units if u.kind == kind for k in u.ks}, reverse=True))
 
     def read_banks(self, u: UnitSpec, port: int) -> tuple:
         return tuple(u.reads[port]) if u.reads else tuple(self.bank_names())
@@ -104,7 +112,8 @@ class Datapath:
 def build_datapath(F: GF2m, spec: dict) -> Datapath:
     """A :class:`Datapath` from a design's ``datapath`` dictionary.
 
-    ``spec["units"]`` is a list of ``{"name", "kind", ...}``; a ``mul`` unit names a multiplier of
+    ``spec["units"]`` is a list of ``{"name", "kind", ...}``; a ``sqr`` or ``sqrt`` unit may give
+``"k": 4`` or ``"k": [1, 2, 4]`` (the powers it computes, see :class:`UnitSpec`); a ``mul`` unit names a multiplier of
     :mod:`pairhw.rtl.catalogue` (``"mul": {"kind": "karatsuba", ...}``) whose latency and II are
     taken from the built unit.  ``spec["banks"]`` is a list of ``{"name", "size"}`` (default one
     unbounded bank ``r``), ``spec["io_width"]`` the stream word width (default 64).
@@ -114,7 +123,11 @@ def build_datapath(F: GF2m, spec: dict) -> Datapath:
     banks = tuple(Bank(b["name"], b.get("size")) for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
     for u in spec["units"]:
-        kw = dict(name=u["name"], kind=u["kind"], count=u.get("count", 1), k=u.get("k", 1),
+        k = u.get("k", 1)
+        ks = tuple(k) if isinstance(k, list) else (k,)
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in ks):
+            raise DatapathError(f"unit {u['name']}: k must be an integer or a list of integers")
+        kw = dict(name=u["name"], kind=u["kind"], count=u.get("count", 1), ks=ks,
                   reads=tuple(tuple(r) for r in u.get("reads", ())), writes=tuple(u.get("writes", ())))
         if u["kind"] == "mul" and "mul" not in u:
             raise DatapathError(f"unit {u['name']}: a mul unit needs \"mul\": {{\"kind\": ...}}")

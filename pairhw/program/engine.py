@@ -1,10 +1,11 @@
-"""The engine: trace → fold → lower → schedule → allocate → assemble, with the schedule report."""
+"""The engine: trace → fold → lower → fuse powers → schedule → allocate → assemble, with the schedule report."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from .datapath import Datapath
+from .fuse import fuse_powers
 from .loop import fold_loop
 from .lower import Flow, lower
 from .microcode import Microcode, assemble
@@ -51,6 +52,8 @@ class Compiled:
 
 
 def compile_flow(flow: Flow, dp: Datapath) -> Compiled:
+    """Fuse power chains for ``dp``'s units, schedule, allocate and assemble ``flow``."""
+    flow = fuse_powers(flow, dp)
     pre = list_schedule(flow.pre, dp)
     loop = modulo_schedule(flow.body, dp)
     post = list_schedule(flow.post, dp)

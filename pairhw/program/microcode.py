@@ -5,6 +5,7 @@ Fields of a word, per unit instance ``p`` (see :func:`fields`):
 * ``p.go`` (multipliers): start a product with the operands read this cycle;
 * ``p.a``, ``p.b`` (``p.a_bank``, ``p.b_bank`` when a port reads several banks): register addresses;
 * ``p.sel`` (constant units): index into the unit's constant table;
+* ``p.k`` (squarer/square-root units with several powers): index into the unit's ``ks``;
 * ``p.we``, ``p.w`` (``p.w_bank``): write the unit's output to a register at the end of this cycle.
 
 The sequencer runs the words in order; at ``loop.end`` it jumps back to ``loop.start`` until the
@@ -115,7 +116,7 @@ class Microcode:
                     elif u.kind == "const":
                         val = self.consts[p][wd.get(f"{p}.sel", 0)]
                     else:
-                        val = apply_op(F, u.kind, [src(i) for i in range(u.ports)], u.k)
+                        val = apply_op(F, u.kind, [src(i) for i in range(u.ports)], u.ks[wd.get(f"{p}.k", 0)])
                     banks = self.dp.write_banks(u)
                     writes.append((banks[wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0), val))
             seen = set()
@@ -161,6 +162,8 @@ def fields(dp: Datapath, sizes: dict) -> list:
             out.append((f"{p}.go", 1))
         if u.kind == "const":
             out.append((f"{p}.sel", 8))  # narrowed by assemble to the table size
+        if len(u.ks) > 1:
+            out.append((f"{p}.k", _bits(len(u.ks))))
         for port in range(u.ports):
             banks = dp.read_banks(u, port)
             out.append((f"{p}.{PORT_NAMES[port]}", _bits(max(sizes[b] for b in banks))))
@@ -209,6 +212,8 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
                 put(issue_at, f"{p}.go", 1)
             if u.kind == "const":
                 put(issue_at, f"{p}.sel", consts[p].index(op.const))
+            if len(u.ks) > 1:
+                put(issue_at, f"{p}.k", u.ks.index(op.k))
             for port, (s, _) in enumerate(op.srcs):
                 b, k = alloc.reg[s]
                 banks = dp.read_banks(u, port)
@@ -225,7 +230,7 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
             put(write_at, f"{p}.w", k)
             if len(banks) > 1:
                 put(write_at, f"{p}.w_bank", banks.index(b))
-            what = p if u.latency else (f"{u.kind}{'' if u.k == 1 else '^' + str(u.k)} {' '.join(srcs)}"
+            what = p if u.latency else (f"{u.kind}{'' if op.k == 1 else '^' + str(op.k)} {' '.join(srcs)}"
                                          if u.kind != "const" else f"const #{consts[p].index(op.const)}")
             notes[write_at].append(f"{reg_text((b, k))} <- {what} ({op.dst})")
 

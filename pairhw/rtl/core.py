@@ -19,7 +19,7 @@ from amaranth.lib.wiring import In, Out
 
 from pairhw.program.microcode import PORT_NAMES, instances
 
-from .units import Adder, SquareRoot, Squarer
+from .units import Adder, PowerUnit
 
 
 class PairingCore(wiring.Component):
@@ -57,10 +57,8 @@ class PairingCore(wiring.Component):
             return make_unit(opts.pop("kind"), F, **opts)
         if u.kind == "add":
             return Adder(F)
-        if u.kind == "sqr":
-            return Squarer(F, u.k)
-        if u.kind == "sqrt":
-            return SquareRoot(F, u.k)
+        if u.kind in ("sqr", "sqrt"):
+            return PowerUnit(F, u.kind, u.ks)
         return None
 
     def elaborate(self, platform):
@@ -101,6 +99,8 @@ class PairingCore(wiring.Component):
                     m.d.comb += getattr(unit, PORT_NAMES[port]).eq(read(u, p, port))
                 if u.kind == "mul":
                     m.d.comb += unit.start.eq(run & fld[f"{p}.go"])
+                if len(u.ks) > 1:
+                    m.d.comb += unit.sel.eq(fld[f"{p}.k"])
                 m.d.comb += out.eq(unit.c)
             else:  # constant table
                 table = [Const(c, mm) for c in mc.consts[p]]

@@ -97,6 +97,54 @@ class SquareRoot(LinearUnit):
         return self.F.sqrt_k(a, self.k)
 
 
+class PowerUnit(wiring.Component):
+    """c = a^(2^k) (``sqr``) or a^(2^-k) (``sqrt``) for k = ks[sel], latency 0.
+
+    One :class:`Squarer` or :class:`SquareRoot` network per k behind a shared input, and a mux
+    on ``sel`` (present only when ``ks`` has several powers).  Seed 000 §5's two squarers in
+    series are ``ks = (1, 2)`` built as two direct networks.
+    """
+
+    latency = 0
+    initiation_interval = 1
+    _MustUse__silence = True
+
+    def __init__(self, F: GF2m, kind: str, ks=(1,)):
+        if kind not in ("sqr", "sqrt"):
+            raise ValueError(f"a power unit is sqr or sqrt, not {kind!r}")
+        self.F, self.kind, self.ks = F, kind, tuple(ks)
+        cls = Squarer if kind == "sqr" else SquareRoot
+        self.nets = [cls(F, k) for k in self.ks]
+        self.name = f"{cls.__name__}_m{F.m}_k{'_'.join(map(str, self.ks))}"
+        sig = {"a": In(F.m), "c": Out(F.m)}
+        if len(self.ks) > 1:
+            sig["sel"] = In(range(len(self.ks)))
+        super().__init__(sig)
+
+    @property
+    def xor_count(self) -> int:
+        return sum(n.xor_count for n in self.nets)
+
+    def emulate(self, a: int, sel: int = 0) -> int:
+        return self.nets[sel].emulate(a)
+
+    def elaborate(self, platform):
+        m = Module()
+        outs = []
+        for k, net in zip(self.ks, self.nets):
+            m.submodules[f"k{k}"] = net
+            m.d.comb += net.a.eq(self.a)
+            outs.append(net.c)
+        if len(outs) == 1:
+            m.d.comb += self.c.eq(outs[0])
+        else:
+            with m.Switch(self.sel):
+                for i, o in enumerate(outs):
+                    with m.Case(i):
+                        m.d.comb += self.c.eq(o)
+        return m
+
+
 class Adder(wiring.Component):
     """c = a + b in F_2^m: m XOR gates, latency 0."""
 
