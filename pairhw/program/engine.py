@@ -11,7 +11,7 @@ from .lower import Flow, lower
 from .microcode import Microcode, assemble
 from .regalloc import Allocation, Timeline, allocate
 from .schedule import BlockSchedule, LoopSchedule, list_schedule, modulo_schedule
-from .trace import trace_pairing
+from .trace import trace_kernel, trace_pairing
 
 
 @dataclass
@@ -51,11 +51,12 @@ class Compiled:
         }
 
 
-def compile_flow(flow: Flow, dp: Datapath) -> Compiled:
-    """Fuse power chains for ``dp``'s units, schedule, allocate and assemble ``flow``."""
-    flow = fuse_powers(flow, dp)
+def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
+    """Fuse power chains for ``dp``'s units (``balance``: share concurrent chains between squarer
+    and square root, :func:`~pairhw.program.fuse.fuse_powers`), schedule, allocate and assemble."""
+    flow = fuse_powers(flow, dp, balance)
     pre = list_schedule(flow.pre, dp)
-    loop = modulo_schedule(flow.body, dp)
+    loop = modulo_schedule(flow.body, dp) if flow.body else LoopSchedule([], [], 1, 1, 0, [])
     post = list_schedule(flow.post, dp)
     Ls = pre.length
     Le = Ls + (flow.trips + loop.stages - 1) * loop.ii
@@ -68,3 +69,9 @@ def compile_flow(flow: Flow, dp: Datapath) -> Compiled:
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
     """Trace ``algorithm`` on curve ``C`` and compile it for ``dp``."""
     return compile_flow(lower(fold_loop(trace_pairing(C, algorithm))), dp)
+
+
+def compile_kernel(F, n_inputs: int, fn, dp: Datapath) -> Compiled:
+    """Compile one straight-line operation (:func:`~pairhw.program.trace.trace_kernel`) for ``dp``:
+    its ``cycles`` are the latency of that operation alone on the datapath."""
+    return compile_flow(lower(fold_loop(trace_kernel(F, n_inputs, fn))), dp)

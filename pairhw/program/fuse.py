@@ -5,6 +5,11 @@ rewritten as the fewest ops x^(2^k1), x^(2^k2), … with every k_i offered by a 
 x^(2^-n) for ``sqrt``).  Seed 000 §5 does this by hand for the Itoh–Tsujii chains, with two squarers
 in series (x^(2^2) in one cycle); a k-fold unit is one XOR network derived from the model's linear
 map (:class:`pairhw.rtl.units.Squarer`), so the same pass serves any k.
+
+In F_2^m, x^(2^-n) = x^(2^(m-n)), so a square-root chain may run on the squarer instead.  Seed 000
+Alg. 2 step 5 raises four coefficients to 2^-611 at the same time; with one squarer and one square
+root unit, :func:`fuse_powers` (``balance=True``) moves chains that would otherwise wait for the
+same unit to the other one, longest first, whenever that finishes the group sooner.
 """
 
 from __future__ import annotations
@@ -40,18 +45,63 @@ def decompose(n: int, ks: tuple) -> list[int]:
     return sorted(parts, reverse=True)
 
 
-def fuse_powers(flow: Flow, dp: Datapath) -> Flow:
+def _asap(ops, dp: Datapath) -> dict:
+    """Earliest issue cycle of each op's value by dependences alone (unit delays, unbounded units)."""
+    ready, issue = {}, {}
+    for op in ops:
+        t = max((ready.get(s, 0) for s, d in op.srcs if not d), default=0)
+        issue[op.dst] = t
+        ready[op.dst] = t + dp.unit_for(op.kind, op.k).delay if op.kind not in POWERS else t + 1
+    return issue
+
+
+def _balance(chains, m: int, powers: dict) -> None:
+    """Re-assign concurrent chains between sqr and sqrt (x^(2^-n) = x^(2^(m-n))), in place.
+
+    ``chains`` are dicts with ``kind``, ``n``, ``start`` (ASAP cycle of the first op).  Chains whose
+    spans overlap form a group; within it, longest first, each goes where the group's load on that
+    unit stays smallest.
+    """
+    def cost(kind, n):
+        try:
+            return len(decompose(n, powers[kind])) if 0 < n else None  # x^(2^0): a copy, not a power
+        except DatapathError:
+            return None
+
+    other = {"sqr": "sqrt", "sqrt": "sqr"}
+    long_ = sorted((c for c in chains if c["n"] > 1), key=lambda c: c["start"])
+    groups, end = [], -1
+    for c in long_:
+        span = cost(c["kind"], c["n"]) or 1
+        if not groups or c["start"] >= end:
+            groups.append([])
+        groups[-1].append(c)
+        end = max(end, c["start"] + span)
+    for g in groups:
+        if len(g) < 2:
+            continue
+        load = {"sqr": 0, "sqrt": 0}
+        for c in sorted(g, key=lambda c: -c["n"]):
+            own, alt = c["kind"], other[c["kind"]]
+            c_own, c_alt = cost(own, c["n"]), cost(alt, m - c["n"])
+            if c_alt is not None and (c_own is None or load[alt] + c_alt < load[own] + c_own):
+                c["kind"], c["n"] = alt, m - c["n"]
+            load[c["kind"]] += cost(c["kind"], c["n"]) or 0
+
+
+def fuse_powers(flow: Flow, dp: Datapath, balance: bool = True) -> Flow:
     """``flow`` with every sqr/sqrt chain re-cut into the powers ``dp``'s units offer.
 
     Values read by the loop across trips, before or after the loop, or as outputs end a chain; the
-    interpreted result (:meth:`Flow.run`) is unchanged.
+    interpreted result (:meth:`Flow.run`) is unchanged.  With ``balance``, concurrent chains of the
+    straight-line blocks are shared between the squarer and the square root (see :func:`_balance`).
     """
     readers = Counter(s for _, ops in flow.blocks() for op in ops for s, _ in op.srcs)
     keep = set(flow.outputs) | set(flow.init.values()) | set(flow.final.values())
     keep |= {s for op in flow.body for s, d in op.srcs if d}
     powers = {kind: dp.powers(kind) for kind in POWERS}
 
-    def block(ops):
+    def block(ops, balance):
         prod = {op.dst: i for i, op in enumerate(ops)}
 
         def link(op):
@@ -65,6 +115,18 @@ def fuse_powers(flow: Flow, dp: Datapath) -> Flow:
             return j
 
         absorbed = {j for op in ops if (j := link(op)) is not None}
+        chains = {}  # index of a chain's last op -> the chain
+        for i, op in enumerate(ops):
+            if op.kind in POWERS and i not in absorbed:
+                n, src, j, first = op.k, op.srcs[0], link(op), op
+                while j is not None:
+                    n, src, j, first = n + ops[j].k, ops[j].srcs[0], link(ops[j]), ops[j]
+                chains[i] = {"kind": op.kind, "n": n, "src": src, "first": first.dst}
+        if balance and chains and all(powers.values()):
+            asap = _asap(ops, dp)
+            for c in chains.values():
+                c["start"] = asap[c["first"]]
+            _balance(list(chains.values()), flow.F.m, powers)
         out = []
         for i, op in enumerate(ops):
             if i in absorbed:
@@ -72,17 +134,16 @@ def fuse_powers(flow: Flow, dp: Datapath) -> Flow:
             if op.kind not in POWERS:
                 out.append(op)
                 continue
-            n, src, j = op.k, op.srcs[0], link(op)
-            while j is not None:
-                n, src, j = n + ops[j].k, ops[j].srcs[0], link(ops[j])
-            if not powers[op.kind]:
-                raise DatapathError(f"the datapath has no unit for {op.kind}")
-            parts = decompose(n, powers[op.kind])
+            c = chains[i]
+            if not powers[c["kind"]]:
+                raise DatapathError(f"the datapath has no unit for {c['kind']}")
+            src = c["src"]
+            parts = decompose(c["n"], powers[c["kind"]])
             for idx, k in enumerate(parts):
                 dst = op.dst if idx == len(parts) - 1 else f"{op.dst}~{idx}"
-                out.append(LOp(dst, op.kind, (src,), k))
+                out.append(LOp(dst, c["kind"], (src,), k))
                 src = (dst, 0)
         return out
 
-    return Flow(flow.F, flow.inputs, block(flow.pre), block(flow.body), flow.trips, flow.init, flow.final,
-                block(flow.post), flow.outputs)
+    return Flow(flow.F, flow.inputs, block(flow.pre, balance), block(flow.body, False), flow.trips, flow.init,
+                flow.final, block(flow.post, balance), flow.outputs)

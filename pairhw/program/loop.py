@@ -83,10 +83,13 @@ def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
     """Find the longest run of identical ``period``-iteration chunks and make it the loop.
 
     Tries periods 1, 2, 4, 8 (or the given one) and keeps the one with the most ops inside the loop.
+    A program without marks (a kernel such as one inversion) is all prologue: no body, 0 trips.
     """
     marks = program.marks
+    if not marks:
+        return LoopProgram(program, list(program.ops), [], 0, 1)
     if len(marks) < 2:
-        raise ValueError("the program has no marked loop")
+        raise ValueError("the program has a single marked iteration: no loop to fold")
     ops = program.ops
     # iteration i spans ops[marks[i]:marks[i+1]]; the last one ends where the next phase starts
     ends = marks[1:] + [_loop_end(program, marks)]

@@ -259,6 +259,15 @@ class TraceField:
         return self._emit("const", (), const=c & self.mask)
 
 
+def trace_kernel(F: GF2m, n_inputs: int, fn, optimize: bool = True) -> Program:
+    """Trace ``fn(TF, a0, …, a(n-1))`` on symbolic field elements (inputs ``a0``…); ``fn`` returns
+    the outputs.  For measuring one operation on a datapath: an inversion, an F_{2^4m} product."""
+    TF = TraceField(F, optimize)
+    out = fn(TF, *[TF.input(f"a{i}") for i in range(n_inputs)])
+    TF.program.outputs = [o.name if isinstance(o, Sym) else o for o in out]
+    return TF.program
+
+
 def trace_pairing(C, algorithm, optimize: bool = True) -> Program:
     """Trace ``algorithm(C', P, Q)`` (a :data:`pairhw.math.pairing2.ALGORITHMS` function) with symbolic
     inputs ``xP, yP, xQ, yQ``; outputs are the four F_2^m coefficients of the pairing value.

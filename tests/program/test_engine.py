@@ -52,3 +52,22 @@ def test_listing_shows_the_loop():
     text = cp.microcode.listing("x")
     assert f"loop {cp.microcode.loop.count} times {{" in text and "mul" in text
     assert "; -- loop × 18" in cp.flow.listing()
+
+
+def test_a_kernel_compiles_to_straight_line_microcode(rng):
+    """compile_kernel: one F_2^m inversion and one F_{2^4m} product alone on a design's datapath."""
+    from pairhw.math.gf2_tower import Tower
+    from pairhw.program.engine import compile_kernel
+
+    d = designs.get("f2-79-etat-tmvp3")
+    F, dp = d.curve().F, d.datapath()
+    inv = compile_kernel(F, 1, lambda T, a: (T.inv(a),), dp)
+    mul4 = compile_kernel(F, 8, lambda T, *a: Tower(T).mul4(a[:4], a[4:]), dp)
+    assert inv.microcode.loop is None and inv.flow.trips == 0
+    assert inv.report()["products"] == sum(op.kind == "mul" for op in inv.flow.pre) > 0
+    for _ in range(3):
+        a = [rng.getrandbits(F.m) or 1 for _ in range(8)]
+        assert inv.microcode.run(a[:1]) == ([F.inv(a[0])], inv.microcode.cycles)
+        out, _ = mul4.microcode.run(a)
+        assert tuple(out) == tuple(Tower(F).mul4(tuple(a[:4]), tuple(a[4:])))
+    assert mul4.report()["products"] == 9  # seed 000 §4: Karatsuba-like F_{2^4m} product, 9 Mul

@@ -58,7 +58,9 @@ def _powers(flow):
 @pytest.mark.parametrize("sqr,sqrt", [((1, 2, 4), (1, 2, 4)), ((1, 4), (1,)), ((1, 3), (1, 2))])
 def test_fused_flow_computes_the_same_pairing(sqr, sqrt, rng):
     C, flow = _flow()
-    fused = fuse_powers(flow, build_datapath(C.F, spec(sqr, sqrt)))
+    dp = build_datapath(C.F, spec(sqr, sqrt))
+    fused = fuse_powers(flow, dp, balance=False)
+    balanced = fuse_powers(flow, dp)
     before, after = _powers(flow), _powers(fused)
     for key, (total, n) in before.items():
         assert after[key][0] == total  # the same power, in fewer ops
@@ -69,18 +71,32 @@ def test_fused_flow_computes_the_same_pairing(sqr, sqrt, rng):
     for _ in range(3):
         P, Q = random_point(C, rng), random_point(C, rng)
         args = {"xP": P[0], "yP": P[1], "xQ": Q[0], "yQ": Q[1]}
-        assert fused.run(args) == flow.run(args) == list(pr.etat_seed000(C, P, Q))
+        assert fused.run(args) == balanced.run(args) == flow.run(args) == list(pr.etat_seed000(C, P, Q))
 
 
 def test_the_final_exponentiation_square_roots_become_quarter_chains():
     """Seed 000 Alg. 2 step 5: four independent chains of 611 square roots at m = 1223; with
     powers {1, 2, 4} each is 152 × 2^-4, one 2^-2 and one 2^-1 (154 ops)."""
     C, flow = _flow("f2-1223")
-    fused = fuse_powers(flow, build_datapath(C.F, spec((1, 2, 4), (1, 2, 4))))
+    dp = build_datapath(C.F, spec((1, 2, 4), (1, 2, 4)))
+    fused = fuse_powers(flow, dp, balance=False)
     before = [op.k for op in flow.post if op.kind == "sqrt"]
     after = [op.k for op in fused.post if op.kind == "sqrt"]
     assert before.count(1) == len(before) == 4 * 611 + 2
     assert (after.count(4), after.count(2), after.count(1)) == (4 * 152, 4, 4 + 2)
+
+
+def test_balance_moves_two_of_the_four_chains_to_the_squarer():
+    """x^(2^-611) = x^(2^612) in F_2^1223: two chains become 153 × 2^4 on the squarer, so the four
+    run two by two; the square-root unit keeps two chains of 154 ops."""
+    C, flow = _flow("f2-1223")
+    dp = build_datapath(C.F, spec((1, 2, 4), (1, 2, 4)))
+    plain = fuse_powers(flow, dp, balance=False)
+    fused = fuse_powers(flow, dp)
+    ks = lambda f, kind: [op.k for op in f.post if op.kind == kind]  # noqa: E731
+    assert ks(fused, "sqrt").count(4) == 2 * 152
+    assert ks(fused, "sqr").count(4) == ks(plain, "sqr").count(4) + 2 * 153
+    assert compile_flow(flow, dp).microcode.cycles < compile_flow(flow, dp, balance=False).microcode.cycles - 250
 
 
 def test_values_read_elsewhere_end_a_chain():
