@@ -8,6 +8,11 @@ the number of identical instances.  A squarer or square-root unit raises to the 
 each k in ``ks`` (one XOR network per k behind one read port; the word selects which).  ``reads``
 lists, per input port, the banks the port can read and ``writes`` the banks the result can be
 written to (empty: every bank).  The stream loader writes and the unloader reads every bank.
+
+A bank with ``write_ports`` set is a RAM (LUTRAM on an FPGA) rather than a set of registers with
+their own multiplexers: at most that many results are written to it per cycle (a scheduling resource,
+:mod:`pairhw.program.schedule`), and every unit that writes it writes no other bank, so the scheduler
+knows which port a result takes.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ class DatapathError(ValueError):
 class Bank:
     name: str
     size: int | None = None  # registers; None: as many as the allocation needs
+    write_ports: int | None = None  # None: registers with per-register write multiplexers
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,14 @@ class Datapath:
             if not u.ks or len(set(u.ks)) != len(u.ks) or min(u.ks) < 1 \
                     or (u.ks != (1,) and u.kind not in ("sqr", "sqrt")):
                 raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only sqr and sqrt take k")
+        for b in self.banks:
+            if b.write_ports is not None and b.write_ports < 1:
+                raise DatapathError(f"bank {b.name}: write_ports must be ≥ 1")
+        for u in self.units:
+            wb = self.write_banks(u)
+            if len(wb) > 1 and any(self.bank(b).write_ports for b in wb):
+                raise DatapathError(f"unit {u.name} writes several banks, one of them with limited write "
+                                    "ports; give it \"writes\": [that bank]")
         if self.io_width < 1:
             raise DatapathError("the I/O word width must be at least 1")
 
@@ -89,6 +103,15 @@ class Datapath:
                 return u
         what = kind if k == 1 or kind not in ("sqr", "sqrt") else f"{kind}^{k}"
         raise DatapathError(f"the datapath has no unit for {what}")
+
+    def bank(self, name: str) -> Bank:
+        return next(b for b in self.banks if b.name == name)
+
+    def write_port(self, u: UnitSpec):
+        """(bank, ports) when ``u``'s results go through a bank's limited write ports, else None."""
+        wb = self.write_banks(u)
+        b = self.bank(wb[0])
+        return (b.name, b.write_ports) if len(wb) == 1 and b.write_ports else None
 
     def bank_names(self) -> list[str]:
         return [b.name for b in self.banks]
@@ -116,11 +139,11 @@ def build_datapath(F: GF2m, spec: dict) -> Datapath:
 ``"k": 4`` or ``"k": [1, 2, 4]`` (the powers it computes, see :class:`UnitSpec`); a ``mul`` unit names a multiplier of
     :mod:`pairhw.rtl.catalogue` (``"mul": {"kind": "karatsuba", ...}``) whose latency and II are
     taken from the built unit.  ``spec["banks"]`` is a list of ``{"name", "size"}`` (default one
-    unbounded bank ``r``), ``spec["io_width"]`` the stream word width (default 64).
+    unbounded bank ``r``; ``"write_ports": 1`` makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64).
     """
     from pairhw.rtl.catalogue import make_unit
 
-    banks = tuple(Bank(b["name"], b.get("size")) for b in spec.get("banks", [{"name": "r"}]))
+    banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports")) for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
     for u in spec["units"]:
         k = u.get("k", 1)

@@ -56,7 +56,7 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
     and square root, :func:`~pairhw.program.fuse.fuse_powers`), schedule, allocate and assemble."""
     flow = fuse_powers(flow, dp, balance)
     pre = list_schedule(flow.pre, dp)
-    loop = modulo_schedule(flow.body, dp) if flow.body else LoopSchedule([], [], 1, 1, 0, [])
+    loop = modulo_schedule(flow.body, dp, trips=flow.trips) if flow.body else LoopSchedule([], [], 1, 1, 0, [])
     post = list_schedule(flow.post, dp)
     Ls = pre.length
     Le = Ls + (flow.trips + loop.stages - 1) * loop.ii

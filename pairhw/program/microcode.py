@@ -125,6 +125,9 @@ class Microcode:
                     raise RuntimeError(f"two writes to {b}{k} at cycle {cycle}")
                 seen.add((b, k))
                 regs[b][k] = v
+            for bank in self.dp.banks:
+                if bank.write_ports and sum(b == bank.name for b, _, _ in writes) > bank.write_ports:
+                    raise RuntimeError(f"more than {bank.write_ports} writes to RAM bank {bank.name} at cycle {cycle}")
             cycle += 1
         return [regs[b][k] for b, k in self.outputs], cycle
 

@@ -65,6 +65,8 @@ def list_schedule(ops, dp: Datapath) -> BlockSchedule:
     ready_at = [0] * len(ops)
     waiting = [len(ps) for ps in preds]
     free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
+    writes: dict = {}  # (bank, cycle) -> results written through the bank's limited write ports
+    wport = [dp.write_port(u) for u in units]
     start, inst = [0] * len(ops), [0] * len(ops)
     ready = [(-height[i], i) for i in range(len(ops)) if waiting[i] == 0]
     heapq.heapify(ready)
@@ -74,9 +76,12 @@ def list_schedule(ops, dp: Datapath) -> BlockSchedule:
             h, i = heapq.heappop(ready)
             u = units[i]
             slot = next((n for n in range(u.count) if free.get((u.name, n), 0) <= cycle), None)
-            if ready_at[i] > cycle or slot is None:
+            wkey = (wport[i][0], cycle + u.latency) if wport[i] else None
+            if ready_at[i] > cycle or slot is None or (wkey and writes.get(wkey, 0) >= wport[i][1]):
                 deferred.append((h, i))
                 continue
+            if wkey:
+                writes[wkey] = writes.get(wkey, 0) + 1
             free[(u.name, slot)] = cycle + u.ii
             start[i], inst[i] = cycle, slot
             done += 1
@@ -111,10 +116,14 @@ def body_edges(body, dp: Datapath) -> list:
 
 def _res_mii(body, dp: Datapath) -> int:
     load: dict = {}
+    wload: dict = {}
     for op in body:
         u = unit_of(dp, op)
         load[u.name] = load.get(u.name, 0) + u.ii
-    return max([1] + [-(-v // next(u.count for u in dp.units if u.name == n)) for n, v in load.items()])
+        if (wp := dp.write_port(u)):
+            wload[wp] = wload.get(wp, 0) + 1
+    return max([1] + [-(-v // next(u.count for u in dp.units if u.name == n)) for n, v in load.items()]
+               + [-(-v // ports) for (_, ports), v in wload.items()])
 
 
 def _topo(n, edges, prio):
@@ -141,9 +150,10 @@ def _topo(n, edges, prio):
     return order
 
 
-def modulo_schedule(body, dp: Datapath, max_ii: int | None = None) -> LoopSchedule:
+def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | None = None) -> LoopSchedule:
     """Modulo-schedule a loop body at the smallest initiation interval the greedy placement finds,
-    starting from the resource bound (MII)."""
+    starting from the resource bound (MII).  With ``trips``, a larger II is taken when its fewer
+    stages make the whole loop, (trips + stages − 1)·II cycles, shorter (a loop of few trips)."""
     n = len(body)
     units = [unit_of(dp, op) for op in body]
     edges = body_edges(body, dp)
@@ -164,20 +174,30 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None) -> LoopSchedu
         into[e[1]].append(e)
     mii = _res_mii(body, dp)
     limit = max_ii or (sum(u.delay + u.ii for u in units) + 1)
+    wport = [dp.write_port(u) for u in units]
+    best = None
     for ii in range(mii, limit + 1):
+        if best and (trips is None or trips * ii >= (trips + best.stages - 1) * best.ii):
+            return best
         # first with multi-cycle units issuing only at multiples of their II, which packs the
         # reservation table without gaps a later op could not use (a tight multiplier needs it)
-        placed = _place(order, units, into, out, ii, True) or _place(order, units, into, out, ii, False)
+        placed = (_place(order, units, into, out, ii, True, wport)
+                  or _place(order, units, into, out, ii, False, wport))
         if placed:
             start, inst = placed
             last = max(start[i] + units[i].latency for i in range(n)) if n else 0
-            return LoopSchedule(start, inst, ii, last // ii + 1, mii, edges)
+            sch = LoopSchedule(start, inst, ii, last // ii + 1, mii, edges)
+            if best is None or (trips + sch.stages - 1) * ii < (trips + best.stages - 1) * best.ii:
+                best = sch
+    if best:
+        return best
     raise ScheduleError(f"no modulo schedule with an initiation interval up to {limit}")
 
 
-def _place(order, units, into, out, ii, align):
+def _place(order, units, into, out, ii, align, wport):
     """Place the ops in ``order`` at ``ii``; on a conflict, evict the ops in the way and place them
-    again later (iterative modulo scheduling, Rau 1994), within a budget of evictions."""
+    again later (iterative modulo scheduling, Rau 1994), within a budget of evictions.  ``wport[i]``
+    is the (bank, ports) whose write ports op i's result takes, at its issue + latency, or None."""
     from collections import deque
 
     start: dict = {}
@@ -185,16 +205,38 @@ def _place(order, units, into, out, ii, align):
     mrt: dict = {}  # (unit name, instance, cycle mod ii) -> op
     if any(s == i and delay > dist * ii for i in order for s, _, delay, dist in into[i]):
         return None  # an op's recurrence on itself is longer than ii
-    budget = 6 * len(order)
+    budget = 30 * len(order)
     todo = deque(order)
     last_try: dict = {}
+
+    def wkey(i, t, k):
+        return ("write", wport[i][0], k, (t + units[i].latency) % ii)
+
+    def wslot(i, t):
+        """A free write port of op i's bank for issue at t (0 when the bank is unlimited)."""
+        if not wport[i]:
+            return 0
+        return next((k for k in range(wport[i][1]) if wkey(i, t, k) not in mrt), None)
+
+    wused: dict = {}
 
     def unplace(v):
         u = units[v]
         for c in range(u.ii):
             del mrt[(u.name, inst[v], (start[v] + c) % ii)]
+        if wport[v]:
+            del mrt[wkey(v, start[v], wused.pop(v))]
         del start[v], inst[v]
         todo.append(v)
+
+    def put(i, t, slot, k):
+        u = units[i]
+        for c in range(u.ii):
+            mrt[(u.name, slot, (t + c) % ii)] = i
+        if wport[i]:
+            mrt[wkey(i, t, k)] = i
+            wused[i] = k
+        start[i], inst[i] = t, slot
 
     while todo:
         i = todo.popleft()
@@ -213,10 +255,9 @@ def _place(order, units, into, out, ii, align):
         for t in range(lo, hi + 1, step):
             slot = next((k for k in range(u.count)
                          if not any((u.name, k, (t + c) % ii) in mrt for c in range(u.ii))), None)
-            if slot is not None:
-                for c in range(u.ii):
-                    mrt[(u.name, slot, (t + c) % ii)] = i
-                start[i], inst[i] = t, slot
+            w = wslot(i, t)
+            if slot is not None and w is not None:
+                put(i, t, slot, w)
                 break
         else:
             budget -= 1
@@ -229,11 +270,12 @@ def _place(order, units, into, out, ii, align):
                        if d in start and d != i and start[d] - delay + dist * ii < t}
             victims |= {mrt[(u.name, 0, (t + c) % ii)] for c in range(u.ii) if (u.name, 0, (t + c) % ii) in mrt}
             victims |= {s for s, _, delay, dist in into[i] if s in start and s != i and start[s] + delay - dist * ii > t}
+            if wport[i] and wkey(i, t, 0) in mrt:
+                victims.add(mrt[wkey(i, t, 0)])
+            victims.discard(i)
             for v in victims:
                 unplace(v)
-            for c in range(u.ii):
-                mrt[(u.name, 0, (t + c) % ii)] = i
-            start[i], inst[i] = t, 0
+            put(i, t, 0, 0)
     n = len(units)
     if any(start[d] < start[s] + delay - dist * ii for i in order for s, d, delay, dist in out[i]):
         return None  # pragma: no cover - every placement checks its edges

@@ -73,16 +73,30 @@ class PairingCore(wiring.Component):
         fld = {name: rd.data[o:o + n] for name, (o, n) in mc.offsets().items()}
         run = Signal()
 
-        regs = {b: [Signal(mm, name=f"{b}{k}") for k in range(n)] for b, n in mc.sizes.items()}
+        # banks with limited write ports are RAMs (LUTRAM): one comb read port per reader, one
+        # write port; the others are registers with a write multiplexer each
+        rams = {b.name: b for b in dp.banks if b.write_ports}
+        for b in rams.values():
+            if b.write_ports != 1:
+                raise ValueError(f"bank {b.name}: the core builds RAM banks with one write port")
+        regs = {b: [Signal(mm, name=f"{b}{k}") for k in range(n)] for b, n in mc.sizes.items() if b not in rams}
+        mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[]) for b in rams}
+        for b, mem in mems.items():
+            m.submodules[f"bank_{b}"] = mem
+
+        def bank_read(b, addr, name):
+            s = Signal(mm, name=name)
+            if b in mems:
+                rp = mems[b].read_port(domain="comb")
+                m.d.comb += [rp.addr.eq(addr), s.eq(rp.data)]
+            else:
+                m.d.comb += s.eq(Array(regs[b])[addr])
+            return s
 
         def read(u, p, port):
             banks = dp.read_banks(u, port)
             pn = PORT_NAMES[port]
-            outs = []
-            for b in banks:
-                s = Signal(mm, name=f"{p}_{pn}_{b}")
-                m.d.comb += s.eq(Array(regs[b])[fld[f"{p}.{pn}"]])
-                outs.append(s)
+            outs = [bank_read(b, fld[f"{p}.{pn}"], f"{p}_{pn}_{b}") for b in banks]
             if len(outs) == 1:
                 return outs[0]
             s = Signal(mm, name=f"{p}_{pn}")
@@ -117,8 +131,23 @@ class PairingCore(wiring.Component):
         load_we = Signal()
         # outputs: selected register, word by word
         osel = Signal(beats * w)
-        m.d.comb += osel.eq(Array([regs[b][k] for b, k in mc.outputs])[elem])
+        unload = {}  # RAM bank -> data of its unload read port (addressed by the output index)
+        for b in mems:
+            idx = [k if ob == b else 0 for ob, k in mc.outputs]
+            unload[b] = bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}")
+        m.d.comb += osel.eq(Array([unload[b] if b in mems else regs[b][k] for b, k in mc.outputs])[elem])
         m.d.comb += self.o.payload.eq(osel.word_select(beat, w))
+
+        for b, mem in mems.items():
+            wp = mem.write_port()
+            idx = [k if ib == b else 0 for ib, k in mc.inputs]
+            loads = [e for e, (ib, _) in enumerate(mc.inputs) if ib == b]
+            ours = [(we, addr, data) for we, bsel, addr, data, banks in writers if b in banks]
+            with m.If(load_we & Array([Const(int(e in loads), 1) for e in range(len(mc.inputs))])[elem]):
+                m.d.comb += [wp.en.eq(1), wp.addr.eq(Array(idx)[elem]), wp.data.eq(nxt[:mm])]
+            for we, addr, data in ours:  # the scheduler allows one write per cycle
+                with m.Elif(we):
+                    m.d.comb += [wp.en.eq(1), wp.addr.eq(addr), wp.data.eq(data)]
 
         for b, rs in regs.items():
             for k, r in enumerate(rs):

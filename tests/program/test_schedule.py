@@ -129,3 +129,39 @@ def test_datapath_errors():
     flow = flow_of("f2-17")
     with pytest.raises(ScheduleError, match="full"):
         compile_flow(flow, dp_for(F, banks=(Bank("r", size=4),)))
+
+
+@pytest.mark.parametrize("ports", [1, 2])
+def test_a_ram_bank_takes_at_most_its_write_ports_per_cycle(ports, rng):
+    """Every result goes through the bank's write ports: the schedule (loop included) never writes
+    more per cycle, the bound counts the body's writes, and the pairing is still exact."""
+    from ..conftest import random_point
+
+    C = curve("f2-79")
+    flow = flow_of("f2-79", pr.etat_seed000)
+    cp = compile_flow(flow, dp_for(C.F, banks=(Bank("r", write_ports=ports),)))
+    mc = cp.microcode
+    assert max(sum(1 for k, v in wd.items() if k.endswith(".we") and v) for wd in mc.words) <= ports
+    assert cp.loop.mii >= -(-len(flow.body) // ports)
+    P, Q = random_point(C, rng), random_point(C, rng)
+    out, cycles = mc.run([*P, *Q])
+    assert tuple(out) == tuple(pr.etat_seed000(C, P, Q)) and cycles == mc.cycles
+    free = compile_flow(flow, dp_for(C.F))
+    assert mc.cycles >= free.microcode.cycles
+
+
+def test_write_port_limits_are_checked():
+    F = curve("f2-17").F
+    with pytest.raises(DatapathError, match="write_ports"):
+        dp_for(F, banks=(Bank("r", write_ports=0),))
+    with pytest.raises(DatapathError, match="limited write"):
+        dp_for(F, banks=(Bank("r", write_ports=1), Bank("s")))
+
+
+def test_few_trips_prefer_fewer_stages():
+    """A loop of 4 trips takes the II whose (trips + stages − 1)·II is smallest, not the least II."""
+    flow = flow_of("f2-47")
+    dp = dp_for(flow.F)
+    best = modulo_schedule(flow.body, dp, trips=flow.trips)
+    least = modulo_schedule(flow.body, dp)
+    assert (flow.trips + best.stages - 1) * best.ii <= (flow.trips + least.stages - 1) * least.ii
