@@ -51,7 +51,12 @@ def synth_text(name: str, res: dict, target: str) -> str:
     """The human report of :func:`pairhw.synth.flows.synthesize` for ``target``."""
     head = f"{name} ({res['tool']}, target {target}, {res['seconds']} s{', cached' if res['cached'] else ''})"
     if target == "xc7":
-        body = (f"LUTs {res['luts']} {res['luts_by_size']}, FFs {res['ffs']}, MUXF7/8 {res['muxf']}, "
+        from pairhw.synth.flows import luts_with_ram
+
+        ram = luts_with_ram(res) - res["luts"]
+        body = (f"LUTs {res['luts']} {res['luts_by_size']}"
+                + (f" + {ram} as LUT RAM ({res['lutram']} cells) = {res['luts'] + ram}" if ram else "")
+                + f", FFs {res['ffs']}, MUXF7/8 {res['muxf']}, "
                 f"CARRY4 {res['carry']}, DSP {res['dsp']}, BRAM {res['bram']}, logic depth {res['depth']}")
     elif target == "gates":
         body = (f"{res['ge']} GE ({res['ge_logic']} logic + {res['ge_ff']} flip-flops; {res['ffs']} FFs, "

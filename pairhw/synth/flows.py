@@ -171,6 +171,17 @@ def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
     return out
 
 
+#: 6-input LUTs each LUT RAM primitive occupies in a SLICEM (UG474, distributed RAM)
+LUTRAM_LUTS = {"RAM32X1S": 1, "RAM64X1S": 1, "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1S": 2, "RAM128X1D": 4,
+               "RAM256X1S": 4, "RAM32M": 4, "RAM64M": 4, "RAM32M16": 8, "RAM64M8": 8}
+
+
+def luts_with_ram(res: dict) -> int:
+    """An xc7 result's logic LUTs plus the LUTs its LUT RAM occupies (the figure to compare with a
+    paper's LUT count, which includes LUTs used as memory)."""
+    return res["luts"] + sum(LUTRAM_LUTS.get(k, 0) * v for k, v in res["cells"].items())
+
+
 _FLOWS = {"xc7": _xc7, "gates": _gates, "ecp5": _ecp5}
 FLOW_VERSION = "2"
 
