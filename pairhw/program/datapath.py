@@ -136,10 +136,11 @@ def build_datapath(F: GF2m, spec: dict) -> Datapath:
     """A :class:`Datapath` from a design's ``datapath`` dictionary.
 
     ``spec["units"]`` is a list of ``{"name", "kind", ...}``; a ``sqr`` or ``sqrt`` unit may give
-``"k": 4`` or ``"k": [1, 2, 4]`` (the powers it computes, see :class:`UnitSpec`); a ``mul`` unit names a multiplier of
-    :mod:`pairhw.rtl.catalogue` (``"mul": {"kind": "karatsuba", ...}``) whose latency and II are
-    taken from the built unit.  ``spec["banks"]`` is a list of ``{"name", "size"}`` (default one
-    unbounded bank ``r``; ``"write_ports": 1`` makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64).
+    ``"k": 4`` or ``"k": [1, 2, 4]`` (the powers it computes, see :class:`UnitSpec`); a ``mul``
+    unit names a multiplier of :mod:`pairhw.rtl.catalogue` (``"mul": {"kind": "karatsuba", ...}``)
+    whose latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
+    ``{"name", "size", "write_ports"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
+    makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64).
     """
     from pairhw.rtl.catalogue import make_unit
 

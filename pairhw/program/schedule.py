@@ -272,7 +272,6 @@ def _place(order, units, into, out, ii, align, wport):
             victims |= {s for s, _, delay, dist in into[i] if s in start and s != i and start[s] + delay - dist * ii > t}
             if wport[i] and wkey(i, t, 0) in mrt:
                 victims.add(mrt[wkey(i, t, 0)])
-            victims.discard(i)
             for v in victims:
                 unplace(v)
             put(i, t, 0, 0)

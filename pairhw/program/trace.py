@@ -259,11 +259,13 @@ class TraceField:
         return self._emit("const", (), const=c & self.mask)
 
 
-def trace_kernel(F: GF2m, n_inputs: int, fn, optimize: bool = True) -> Program:
-    """Trace ``fn(TF, a0, …, a(n-1))`` on symbolic field elements (inputs ``a0``…); ``fn`` returns
-    the outputs.  For measuring one operation on a datapath: an inversion, an F_{2^4m} product."""
+def trace_kernel(F: GF2m, inputs, fn, optimize: bool = True) -> Program:
+    """Trace ``fn(TF, *values)`` on symbolic field elements named ``inputs`` (a list of names, or a
+    count n for ``a0`` … ``a(n-1)``); ``fn`` returns the outputs.  Besides the pairings, for
+    measuring one operation on a datapath: an inversion, an F_{2^4m} product."""
     TF = TraceField(F, optimize)
-    out = fn(TF, *[TF.input(f"a{i}") for i in range(n_inputs)])
+    names = [f"a{i}" for i in range(inputs)] if isinstance(inputs, int) else list(inputs)
+    out = fn(TF, *[TF.input(x) for x in names])
     TF.program.outputs = [o.name if isinstance(o, Sym) else o for o in out]
     return TF.program
 
@@ -278,10 +280,7 @@ def trace_pairing(C, algorithm, optimize: bool = True) -> Program:
     """
     from pairhw.math.ec2 import Curve2
 
-    TF = TraceField(C.F, optimize)
-    Ct = Curve2(TF, C.b, C.order, C.r, name=C.name)
-    P = (TF.input("xP"), TF.input("yP"))
-    Q = (TF.input("xQ"), TF.input("yQ"))
-    out = algorithm(Ct, P, Q)
-    TF.program.outputs = [o.name if isinstance(o, Sym) else o for o in out]
-    return TF.program
+    def fn(TF, xP, yP, xQ, yQ):
+        return algorithm(Curve2(TF, C.b, C.order, C.r, name=C.name), (xP, yP), (xQ, yQ))
+
+    return trace_kernel(C.F, ["xP", "yP", "xQ", "yQ"], fn, optimize)

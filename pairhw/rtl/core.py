@@ -140,13 +140,11 @@ class PairingCore(wiring.Component):
 
         for b, mem in mems.items():
             wp = mem.write_port()
-            idx = [k if ib == b else 0 for ib, k in mc.inputs]
-            loads = [e for e, (ib, _) in enumerate(mc.inputs) if ib == b]
-            ours = [(we, addr, data) for we, bsel, addr, data, banks in writers if b in banks]
-            with m.If(load_we & Array([Const(int(e in loads), 1) for e in range(len(mc.inputs))])[elem]):
-                m.d.comb += [wp.en.eq(1), wp.addr.eq(Array(idx)[elem]), wp.data.eq(nxt[:mm])]
-            for we, addr, data in ours:  # the scheduler allows one write per cycle
-                with m.Elif(we):
+            # the loader, then the units: the scheduler allows one unit write per cycle
+            conds = [(load_we & (elem == e), k, nxt[:mm]) for e, (ib, k) in enumerate(mc.inputs) if ib == b]
+            conds += [(we, addr, data) for we, _, addr, data, banks in writers if b in banks]
+            for n, (c, addr, data) in enumerate(conds):
+                with (m.If if n == 0 else m.Elif)(c):
                     m.d.comb += [wp.en.eq(1), wp.addr.eq(addr), wp.data.eq(data)]
 
         for b, rs in regs.items():
