@@ -1,0 +1,134 @@
+"""Short Weierstrass curves y² = x³ + b over F_p or F_{p^2} (affine; infinity is ``None``).
+
+Used for G1 = E(F_p)[r] and for G2 ⊂ E'(F_{p^2}), the sextic twist, of BN and BLS12 curves.
+The field ``K`` is a :class:`~pairhw.math.fp.PrimeField` or :class:`~pairhw.math.fp.Fp2` (same
+method names).  Group operations here are for points and tests; the pairing's own point
+arithmetic (projective, with lines) is in :mod:`pairhw.math.pairing_p`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .fp import Fp2
+
+
+class PointError(ValueError):
+    """A point is not on the curve, or not in the subgroup of order r."""
+
+
+class CurveW:
+    """E : y² = x³ + b over ``K`` with r | #E = ``order``; points are (x, y) or None."""
+
+    def __init__(self, K, b, order: int, r: int, name: str = ""):
+        if order % r:
+            raise ValueError("r must divide the curve order")
+        self.K = K
+        self.b = b
+        self.order = order
+        self.r = r
+        self.cofactor = order // r
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"CurveW({self.name})"
+
+    @property
+    def over_fp2(self) -> bool:
+        return isinstance(self.K, Fp2)
+
+    def is_on_curve(self, P) -> bool:
+        if P is None:
+            return True
+        K = self.K
+        x, y = P
+        return K.eq(K.sqr(y), K.add(K.mul(K.sqr(x), x), self.b))
+
+    def neg(self, P):
+        return None if P is None else (P[0], self.K.neg(P[1]))
+
+    def double(self, P):
+        if P is None:
+            return None
+        K = self.K
+        x, y = P
+        if K.is_zero(y):
+            return None
+        lam = K.mul(K.mul_int(K.sqr(x), 3), K.inv(K.add(y, y)))
+        x3 = K.sub(K.sqr(lam), K.add(x, x))
+        return (x3, K.sub(K.mul(lam, K.sub(x, x3)), y))
+
+    def add(self, P, Q):
+        if P is None:
+            return Q
+        if Q is None:
+            return P
+        K = self.K
+        if K.eq(P[0], Q[0]):
+            return self.double(P) if K.eq(P[1], Q[1]) else None
+        lam = K.mul(K.sub(Q[1], P[1]), K.inv(K.sub(Q[0], P[0])))
+        x3 = K.sub(K.sub(K.sqr(lam), P[0]), Q[0])
+        return (x3, K.sub(K.mul(lam, K.sub(P[0], x3)), P[1]))
+
+    def mul(self, k: int, P):
+        if k < 0:
+            return self.mul(-k, self.neg(P))
+        R = None
+        for bit in bin(k)[2:] if k else "":
+            R = self.double(R)
+            if bit == "1":
+                R = self.add(R, P)
+        return R
+
+    def eq(self, P, Q) -> bool:
+        if P is None or Q is None:
+            return P is None and Q is None
+        return self.K.eq(P[0], Q[0]) and self.K.eq(P[1], Q[1])
+
+    def in_subgroup(self, P) -> bool:
+        return self.mul(self.r, P) is None
+
+    def check(self, P) -> None:
+        """Raise :class:`PointError` unless P is on the curve and of order dividing r."""
+        if not self.is_on_curve(P):
+            raise PointError(f"point is not on {self.name}")
+        if not self.in_subgroup(P):
+            raise PointError(f"point is on {self.name} but not in the subgroup of order r")
+
+    # -- deterministic points ----------------------------------------------------------------
+    def _hash_x(self, data: bytes, ctr: int):
+        p = self.K.p
+        n = 1 if not self.over_fp2 else 2
+        out = []
+        for i in range(n):
+            h = hashlib.sha512(data + b"/" + str(ctr).encode() + b"/" + str(i).encode()).digest()
+            out.append(int.from_bytes(h, "big") % p)
+        return out[0] if n == 1 else tuple(out)
+
+    def hash_to_point(self, data: bytes):
+        """Try-and-increment: x = SHA-512(data/ctr/i) mod p (i = 0, 1 over F_p²), the first x with
+        x³ + b a square, y its root of even first coefficient, times the cofactor; a point of
+        order r.  Deterministic and documented, not constant time (for vectors and tests)."""
+        K = self.K
+        ctr = 0
+        while True:
+            x = self._hash_x(data, ctr)
+            y = K.sqrt(K.add(K.mul(K.sqr(x), x), self.b))
+            ctr += 1
+            if y is None:
+                continue
+            y = _even(K, y)
+            P = self.mul(self.cofactor, (x, y))
+            if P is not None:
+                return P
+
+    def point_from_seed(self, seed: int):
+        return self.hash_to_point(b"point" + str(seed).encode())
+
+
+def _even(K, y):
+    """The root of ±y whose first F_p coefficient is even (the other root is p − that)."""
+    if isinstance(K, Fp2):
+        first = y[0] if y[0] else y[1]
+        return y if first % 2 == 0 else K.neg(y)
+    return y if y % 2 == 0 else K.neg(y)
