@@ -4,6 +4,11 @@ Exit codes: 0 success, 2 bad input (one line on stderr saying what is wrong), 1 
 Field elements of F_2^m are hex of sum a_i 2^i, most significant digit first, ⌈m/4⌉ digits;
 F_{2^4m} values are four such coefficients c0 c1 c2 c3 of c0 + c1·s + c2·t + c3·s·t
 (s² = s + 1, t² = t + s).  Points are ``X,Y`` in hex, or ``inf``.
+
+Prime sets (bn254, bn-seed002, bls12-381): F_p elements are big-endian hex of the canonical
+integer in [0, p); G1 points ``x,y``; G2 points ``x0,x1,y0,y1`` (x = x0 + x1·u, u² = −1);
+pairing values are the 12 F_p coefficients of the basis 1, u, v, uv, v², uv², w, uw, vw, uvw,
+v²w, uv²w of F_p²[v]/(v³ − ξ)[w]/(w² − v).
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ import os
 import sys
 import tempfile
 
-from . import params
+from . import cli_prime, params
 from .math import opcount as opc
-from .math import pairing2
+from .math import pairing2, pairing_p
 from .math.ec2 import PointError
 from .math.gf2m import FieldError
 
@@ -40,12 +45,24 @@ ALGORITHM_HELP = (
 
 
 def _curve(name: str):
+    """(ParamSet, curve): a Curve2 for binary sets, a PairingCurve for BN/BLS12 sets."""
     try:
         p = params.get(name)
     except params.UnknownParamSet:
         raise UsageError(f"unknown curve {name!r}; known: {', '.join(params.names())}") from None
+    if p.is_prime:
+        print(f"note: {name}: {p.security}", file=sys.stderr)
+        return p, params.pcurve(name)
     print(f"warning: {name} is not secure: {p.security}", file=sys.stderr)
     return p, params.curve(name)
+
+
+def _binary_algorithm(name):
+    name = name or "etat"
+    if name not in PAIR_ALGORITHMS:
+        raise UsageError(f"--algorithm {name}: not for a binary set; choose one of "
+                         f"{', '.join(PAIR_ALGORITHMS)}")
+    return name
 
 
 def _parse_point(C, text: str, what: str):
@@ -82,9 +99,12 @@ def _emit(args, obj, human: str) -> None:
 
 
 def cmd_curves(args) -> int:
-    rows = []
+    rows, prime_rows = [], []
     for name in params.names():
         p = params.get(name)
+        if p.is_prime:
+            prime_rows.append(cli_prime.curve_row(name))
+            continue
         rows.append({
             "name": name, "field": p.field_str(), "curve": p.curve_str(), "m": p.m,
             "order": str(p.order), "r": str(p.r), "r_bits": p.r.bit_length(),
@@ -92,8 +112,13 @@ def cmd_curves(args) -> int:
             "source": p.data["source"], "security": p.security,
         })
     if args.json:
-        print(json.dumps(rows))
+        print(json.dumps(prime_rows + rows))
         return 0
+    print(f"{'name':10} {'family':6} {'p bits':>6} {'curve':14} {'r bits':>6} {'twist':>5}  security")
+    for r in prime_rows:
+        print(f"{r['name']:10} {r['family']:6} {r['p_bits']:>6} {r['curve']:14} {r['r_bits']:>6} "
+              f"{r['twist']:>5}  {r['security']}")
+    print()
     print(f"{'name':9} {'field':38} {'curve':22} {'r bits':>6} {'cofactor':>8}  source")
     for r in rows:
         print(f"{r['name']:9} {r['field']:38} {r['curve']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
@@ -103,7 +128,16 @@ def cmd_curves(args) -> int:
 
 
 def cmd_point(args) -> int:
-    _, C = _curve(args.curve)
+    p, C = _curve(args.curve)
+    if p.is_prime:
+        K = cli_prime.cmd_point(args, C)
+        h = cli_prime.point_hex(C, K)
+        out = {"curve": args.curve, "group": args.group, "seed": args.seed, "scalar": args.scalar,
+               "point": h}
+        _emit(args, out, "inf" if h is None else ",".join(h))
+        return 0
+    if args.group != 1:
+        raise UsageError("--group 2 is for prime-field sets (G2 on the twist)")
     P = C.point_from_seed(args.seed)
     K = C.mul(args.scalar, P)
     out = {"curve": args.curve, "seed": args.seed, "scalar": args.scalar,
@@ -114,7 +148,16 @@ def cmd_point(args) -> int:
 
 
 def cmd_pair(args) -> int:
-    _, C = _curve(args.curve)
+    p, C = _curve(args.curve)
+    if p.is_prime:
+        name, fn = cli_prime.algorithm(args.algorithm, UsageError)
+        P = cli_prime.parse_g1(C, args.p, "--p", UsageError)
+        Q = cli_prime.parse_g2(C, args.q, "--q", UsageError)
+        e = pairing_p.gt_to_hex(C, fn(C, P, Q))
+        out = {"curve": args.curve, "algorithm": name, "e": e}
+        _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(e)))
+        return 0
+    args.algorithm = _binary_algorithm(args.algorithm)
     P = _parse_point(C, args.p, "--p")
     Q = _parse_point(C, args.q, "--q")
     fn = pairing2.ALGORITHMS[args.algorithm]
@@ -136,15 +179,20 @@ def vector_points(C, seed: int, i: int):
 
 
 def cmd_vectors(args) -> int:
-    _, C = _curve(args.curve)
+    p, C = _curve(args.curve)
     if args.n < 0:
         raise UsageError("-n must be non-negative")
     lines = []
     for i in range(args.n):
-        P, Q = vector_points(C, args.seed, i)
-        e = pairing2.etat(C, P, Q)
-        lines.append(json.dumps({"curve": args.curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q),
-                                 "e": _gt_hex(C, e)}))
+        if p.is_prime:
+            P, Q = cli_prime.vector_points(C, args.seed, i)
+            rec = {"curve": args.curve, "p": cli_prime.point_hex(C, P), "q": cli_prime.point_hex(C, Q),
+                   "e": pairing_p.gt_to_hex(C, pairing_p.optimal_ate(C, P, Q))}
+        else:
+            P, Q = vector_points(C, args.seed, i)
+            rec = {"curve": args.curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q),
+                   "e": _gt_hex(C, pairing2.etat(C, P, Q))}
+        lines.append(json.dumps(rec))
         if args.output and args.n >= 10 and (i + 1) % max(1, args.n // 10) == 0:
             print(f"vectors: {i + 1}/{args.n}", file=sys.stderr)
     text = "".join(line + "\n" for line in lines)
@@ -163,7 +211,10 @@ def cmd_vectors(args) -> int:
 
 
 def cmd_opcount(args) -> int:
-    _, C = _curve(args.curve)
+    p, C = _curve(args.curve)
+    if p.is_prime:
+        return cli_prime.opcount(args, C, UsageError)
+    args.algorithm = _binary_algorithm(args.algorithm)
     P, Q = vector_points(C, 0, 0)
     try:
         cf = opc.count_pairing(C, pairing2.ALGORITHMS[args.algorithm], P, Q)
@@ -211,6 +262,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("point", help="K·P_S for the deterministic point P_S of order r")
     p.add_argument("curve")
+    p.add_argument("--group", type=int, choices=(1, 2), default=1,
+                   help="prime sets: 1 = G1 over F_p (x,y), 2 = G2 on the twist (x0,x1,y0,y1)")
     p.add_argument("--seed", type=int, required=True, help="P_S = hash_to_point(b'point' + decimal S)")
     p.add_argument("--scalar", type=int, default=1)
     p.add_argument("--json", action="store_true")
@@ -219,26 +272,31 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("pair", help="pair two points of order r")
     p.add_argument("curve")
     p.add_argument("--p", required=True, metavar="X,Y", help="first point, hex X,Y or inf")
-    p.add_argument("--q", required=True, metavar="X,Y", help="second point, hex X,Y or inf")
-    p.add_argument("--algorithm", choices=PAIR_ALGORITHMS, default="etat", help=ALGORITHM_HELP)
+    p.add_argument("--q", required=True, metavar="X,Y",
+                   help="second point, hex X,Y or inf (prime sets: G2 point x0,x1,y0,y1)")
+    p.add_argument("--algorithm", choices=PAIR_ALGORITHMS + cli_prime.PRIME_ALGORITHMS,
+                   help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_pair)
 
-    p = sub.add_parser("vectors", help="JSON-lines test vectors {curve, p, q, e} of the reduced ηT")
+    p = sub.add_parser("vectors", help="JSON-lines test vectors {curve, p, q, e} of the reduced ηT "
+                       "(binary sets) or the optimal ate pairing (prime sets)")
     p.add_argument("curve")
     p.add_argument("-n", type=int, required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("-o", "--output", help="file to write (atomically); default stdout")
     p.set_defaults(func=cmd_vectors)
 
-    p = sub.add_parser("opcount", help="F_2^m operations per phase of one pairing")
+    p = sub.add_parser("opcount", help="base-field operations per phase of one pairing")
     p.add_argument("curve")
-    p.add_argument("--algorithm", choices=PAIR_ALGORITHMS, default="etat", help=ALGORITHM_HELP)
+    p.add_argument("--algorithm", choices=PAIR_ALGORITHMS + cli_prime.PRIME_ALGORITHMS,
+                   help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_opcount)
 
     from . import cli_design, cli_unit
 
+    cli_prime.register(sub, _Parser, UsageError)
     synth_sub = cli_unit.register(sub, UsageError)
     cli_design.register(sub, synth_sub, UsageError)
     return ap

@@ -30,12 +30,12 @@ class _Phase:
         return False
 
 
-class CountingGF2m:
-    """A GF2m look-alike that counts operations per phase."""
+class _Counting:
+    """Per-phase operation counters shared by the counting fields."""
 
-    def __init__(self, F: GF2m):
-        self._F = F
-        self.m, self.mask, self.chain = F.m, F.mask, F.chain
+    OPS: tuple = OPS
+
+    def __init__(self):
         self.counts: dict[str, Counter] = defaultdict(Counter)
         self._stack: list[str] = []
 
@@ -44,6 +44,23 @@ class CountingGF2m:
 
     def _tick(self, op: str, n: int = 1) -> None:
         self.counts["/".join(self._stack) or "other"][op] += n
+
+    def total(self, prefix: str = "") -> Counter:
+        """Sum of counts over phases equal to or under ``prefix`` ('' = everything)."""
+        out = Counter()
+        for key, c in self.counts.items():
+            if not prefix or key == prefix or key.startswith(prefix + "/"):
+                out.update(c)
+        return Counter({op: out.get(op, 0) for op in self.OPS})
+
+
+class CountingGF2m(_Counting):
+    """A GF2m look-alike that counts operations per phase."""
+
+    def __init__(self, F: GF2m):
+        super().__init__()
+        self._F = F
+        self.m, self.mask, self.chain = F.m, F.mask, F.chain
 
     def add(self, a, b):
         self._tick("add")
@@ -79,15 +96,6 @@ class CountingGF2m:
     def __getattr__(self, name):  # to_hex, reduce, trace... pass through uncounted
         return getattr(self._F, name)
 
-    # -- summaries ---------------------------------------------------------------------------
-    def total(self, prefix: str = "") -> Counter:
-        """Sum of counts over phases equal to or under ``prefix`` ('' = everything)."""
-        out = Counter()
-        for key, c in self.counts.items():
-            if not prefix or key == prefix or key.startswith(prefix + "/"):
-                out.update(c)
-        return Counter({op: out.get(op, 0) for op in OPS})
-
 
 def count_pairing(C: Curve2, algorithm, P, Q) -> CountingGF2m:
     """Run ``algorithm(C', P, Q)`` on a copy C' of C over a counting field; return the counter."""
@@ -108,3 +116,62 @@ SEED000_TABLE3 = {
     "step7": {"add": 42, "sqr+sqrt": 0, "mul": 18},
 }
 SEED000_TABLE3_TOTAL = {"add": 89, "sqr+sqrt": 3669, "mul": 51}
+
+
+# ---------------------------------------------------------------------------------------------
+# prime fields
+
+OPS_P = ("mul", "sqr", "add", "neg", "mulc", "inv")
+
+
+class CountingFp(_Counting):
+    """A :class:`~pairhw.math.fp.PrimeField` look-alike counting F_p operations per phase:
+    ``mul`` and ``sqr`` (general products), ``add`` (additions and subtractions), ``neg``,
+    ``mulc`` (product by a small constant: 2, 3, ξ's parts — shifts and adds in hardware),
+    ``inv``."""
+
+    OPS = OPS_P
+
+    def __init__(self, F):
+        super().__init__()
+        self._F = F
+
+    def add(self, a, b):
+        self._tick("add")
+        return self._F.add(a, b)
+
+    def sub(self, a, b):
+        self._tick("add")
+        return self._F.sub(a, b)
+
+    def neg(self, a):
+        self._tick("neg")
+        return self._F.neg(a)
+
+    def mul(self, a, b):
+        self._tick("mul")
+        return self._F.mul(a, b)
+
+    def sqr(self, a):
+        self._tick("sqr")
+        return self._F.sqr(a)
+
+    def mul_int(self, a, k):
+        self._tick("mulc")
+        return self._F.mul_int(a, k)
+
+    def inv(self, a):
+        self._tick("inv")
+        return self._F.inv(a)
+
+    def __getattr__(self, name):
+        return getattr(self._F, name)
+
+
+def count_pairing_p(C, algorithm, P, Q) -> CountingFp:
+    """Run ``algorithm(C', P, Q)`` on a copy C' of a PairingCurve whose tower runs over a
+    counting F_p; return the counter."""
+    CF = CountingFp(C.F)
+    Cc = C.over_field(CF)
+    algorithm(Cc, P, Q)
+    return CF

@@ -98,6 +98,19 @@ class PairingCurve:
     def __repr__(self) -> str:
         return f"PairingCurve({self.name})"
 
+    def over_field(self, F):
+        """A copy whose F_p², F_p¹² arithmetic (and so the pairing) runs over ``F`` (e.g. a
+        counting field); constants stay as computed."""
+        import copy
+
+        C = copy.copy(self)
+        C.F = F
+        C.K = copy.copy(self.K)
+        C.K.F = F
+        C.T = copy.copy(self.T)
+        C.T.K, C.T.F = C.K, F
+        return C
+
     def twist_order(self) -> int:
         """#E'(F_{p^2}) for E' : y² = x³ + b': of the six sextic-twist orders p² + 1 − τ,
         τ ∈ {±t2, ±(t2 ± 3f)/2} (t2 = t² − 2p, t2² − 4p² = −3f²), the one divisible by r that

@@ -3,6 +3,15 @@
 Binary sets (family ``binary-supersingular``): E_b : y² + y = x³ + x + b over F_2^m with
 f = x^m + sum x^k + 1; #E = 2^m + 1 + sign·2^((m+1)/2) = cofactor·r, embedding degree 4.
 Field elements are hex of sum a_i 2^i, most significant digit first, ⌈m/4⌉ digits (DESIGN.md).
+
+Prime sets (families ``bn`` and ``bls12``): E : y² = x³ + b over F_p with p, r and the trace given
+by the family polynomials in ``u`` (:func:`pairhw.math.pairing_p.family_polys`), the tower
+F_p² = F_p[u]/(u² − β), F_p⁶ = F_p²[v]/(v³ − ξ), F_p¹² = F_p⁶[w]/(w² − v) (``tower``: β, ξ as
+[x0, x1] = x0 + x1·u, and the twist type D: b' = b/ξ or M: b' = b·ξ).  F_p elements are big-endian
+hex of the canonical integer in [0, p), ⌈bits(p)/4⌉ digits; F_p² elements x0 + x1·u are written
+``x0,x1``; G2 points ``x0,x1,y0,y1``; F_p¹² values the 12 F_p coefficients of the basis
+1, u, v, uv, v², uv², w, uw, vw, uvw, v²w, uv²w.  ``g1``/``g2``, when present, are the standard
+generators; otherwise the generators are hash_to_point(b"generator1") and (b"generator2").
 """
 
 from __future__ import annotations
@@ -22,6 +31,10 @@ class ParamSet:
     name: str
     family: str
     data: dict
+
+    @property
+    def is_prime(self) -> bool:
+        return self.family in PRIME_FAMILIES
 
     @property
     def m(self) -> int:
@@ -50,19 +63,31 @@ class ParamSet:
         return GF2m(self.m, self.data["field"]["middle"])
 
     def field_str(self) -> str:
+        if self.is_prime:
+            return f"F_p, p {pcurve(self.name).p.bit_length()} bits"
         f = self.data["field"]
         terms = [f"x^{f['m']}"] + [f"x^{k}" for k in f["middle"]] + ["1"]
         return "F_2[x]/(" + " + ".join(terms) + ")"
 
     def curve_str(self) -> str:
+        if self.is_prime:
+            return f"y^2 = x^3 + {self.data['curve']['b']}"
         b = self.data["curve"]["b"]
         return "y^2 + y = x^3 + x" + (" + 1" if b else "")
+
+
+PRIME_FAMILIES = ("bn", "bls12")
+
+
+def _sort_key(name: str):
+    head, _, tail = name.partition("-")
+    return (head.startswith("f"), head, int(tail) if tail.isdigit() else 0, name)
 
 
 def names() -> list[str]:
     files = resources.files(__package__).iterdir()
     found = [f.name[:-5] for f in files if f.name.endswith(".json")]
-    return sorted(found, key=lambda n: (n.split("-")[0], int(n.split("-")[1])))
+    return sorted(found, key=_sort_key)
 
 
 @lru_cache(maxsize=None)
@@ -83,3 +108,22 @@ def curve(name: str):
     p = get(name)
     F = p.gf2m()
     return Curve2(F, p.data["curve"]["b"], p.order, p.r, name=name)
+
+
+@lru_cache(maxsize=None)
+def pcurve(name: str):
+    """The :class:`pairhw.math.pairing_p.PairingCurve` of a BN/BLS12 parameter set, with its
+    generators ``g1``, ``g2`` attached (cached)."""
+    from pairhw.math.pairing_p import PairingCurve
+
+    d = get(name).data
+    tw = d["tower"]
+    C = PairingCurve(name, d["family"], int(d["u"]), d["curve"]["b"], tw["beta"], tw["xi"], tw["twist"])
+    if "g1" in d:
+        C.g1 = tuple(int(x, 16) for x in d["g1"])
+        x0, x1, y0, y1 = (int(x, 16) for x in d["g2"])
+        C.g2 = ((x0, x1), (y0, y1))
+    else:
+        C.g1 = C.E1.hash_to_point(b"generator1")
+        C.g2 = C.E2.hash_to_point(b"generator2")
+    return C
