@@ -165,7 +165,8 @@ def cmd_fp_mul(args, UsageError) -> int:
     if args.algorithm == "fan":
         c = M.alg1(A, B, trace=rec)
     else:
-        c = M.alg2(A, B, mul=mul64_dsp if args.dsp else None, trace=rec)
+        dsp = (lambda x, y: mul64_dsp(x, y, trace=rec)) if args.dsp else None
+        c = M.alg2(A, B, mul=dsp, trace=rec)
     value = M.value(c)
     prod = M.from_mont(c)
     assert prod == a * b % C.p, "polynomial Montgomery product disagrees with a·b mod p"

@@ -109,18 +109,23 @@ class CurveW:
         """Try-and-increment: x = SHA-512(data/ctr/i) mod p (i = 0, 1 over F_p²), the first x with
         x³ + b a square, y its root of even first coefficient, times the cofactor; a point of
         order r.  Deterministic and documented, not constant time (for vectors and tests)."""
-        K = self.K
         ctr = 0
+        while True:
+            R, ctr = self.raw_point(data, ctr)
+            P = self.mul(self.cofactor, R)
+            if P is not None:
+                return P
+
+    def raw_point(self, data: bytes, ctr: int = 0):
+        """(the first curve point at or after counter ``ctr``, the next counter), before cofactor
+        clearing."""
+        K = self.K
         while True:
             x = self._hash_x(data, ctr)
             y = K.sqrt(K.add(K.mul(K.sqr(x), x), self.b))
             ctr += 1
-            if y is None:
-                continue
-            y = _even(K, y)
-            P = self.mul(self.cofactor, (x, y))
-            if P is not None:
-                return P
+            if y is not None:
+                return (x, _even(K, y)), ctr
 
     def point_from_seed(self, seed: int):
         return self.hash_to_point(b"point" + str(seed).encode())

@@ -94,6 +94,12 @@ class PairingCurve:
         else:
             self._psi1 = (K.inv(g1[2]), K.inv(g1[3]))
             self._psi2 = (K.inv(g2[2]), K.inv(g2[3]))
+        if self.E1.mul(self.E1.order, self.E1.raw_point(b"order-check")[0]) is not None:
+            raise ValueError(f"y² = x³ + {b} over F_p does not have order p + 1 − t")
+        Qt = self.E2.hash_to_point(b"twist-check")
+        if not self.E2.eq(self.psi(Qt, 1), self.E2.mul(self.p, Qt)):
+            raise ValueError("the twist's r-torsion is not the p-eigenspace of Frobenius "
+                             "(wrong twist type or ξ)")
 
     def __repr__(self) -> str:
         return f"PairingCurve({self.name})"
@@ -125,8 +131,7 @@ class PairingCurve:
         taus = [t2, -t2, (t2 + 3 * f) // 2, -(t2 + 3 * f) // 2, (t2 - 3 * f) // 2, -(t2 - 3 * f) // 2]
         cands = sorted({p * p + 1 - tau for tau in taus if (p * p + 1 - tau) % self.r == 0})
         probe = CurveW(self.K, self.b2, self.r, self.r)  # order unknown yet: only for hashing
-        probe.cofactor = 1
-        pts = [probe.hash_to_point(b"twist-order/%d" % i) for i in range(2)]
+        pts = [probe.raw_point(b"twist-order/%d" % i)[0] for i in range(2)]
         good = [n for n in cands if all(probe.mul(n, P) is None for P in pts)]
         if len(good) != 1:
             raise ValueError(f"the twist y² = x³ + b' has {len(good)} candidate orders divisible by r "
