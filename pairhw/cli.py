@@ -130,7 +130,7 @@ def cmd_curves(args) -> int:
 def cmd_point(args) -> int:
     p, C = _curve(args.curve)
     if p.is_prime:
-        K = cli_prime.cmd_point(args, C)
+        K = cli_prime.group_point(args, C)
         h = cli_prime.point_hex(C, K)
         out = {"curve": args.curve, "group": args.group, "seed": args.seed, "scalar": args.scalar,
                "point": h}

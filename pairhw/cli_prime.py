@@ -14,7 +14,7 @@ from . import params
 from .math import opcount as opc
 from .math import pairing_p
 from .math.ecp import PointError
-from .math.fp import FieldError
+from .math.gf2m import FieldError
 
 PRIME_ALGORITHMS = ("optimal-ate", "ate-reference", "tate-reference")
 PRIME_ALGORITHM_HELP = (
@@ -97,10 +97,10 @@ def curve_row(name: str) -> dict:
     }
 
 
-def cmd_point(args, C) -> str | tuple:
+def group_point(args, C):
+    """K·P_S on G1 or G2 (``--group``) for ``pairhw point``."""
     E = C.E2 if args.group == 2 else C.E1
-    P = E.mul(args.scalar, E.point_from_seed(args.seed))
-    return P
+    return E.mul(args.scalar, E.point_from_seed(args.seed))
 
 
 def vector_points(C, seed: int, i: int):

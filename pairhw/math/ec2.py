@@ -7,30 +7,23 @@ from __future__ import annotations
 
 import hashlib
 
+from .curve import Curve, PointError
 from .gf2m import GF2m
 
-
-class PointError(ValueError):
-    """A point is not on the curve, or not in the subgroup of order r."""
+__all__ = ["Curve2", "PointError"]
 
 
-class Curve2:
+class Curve2(Curve):
     """The curve y² + y = x³ + x + b over ``F`` with #E = ``order`` = cofactor · ``r``."""
+
+    NOT_ON_CURVE = "y^2 + y != x^3 + x + b"
 
     def __init__(self, F: GF2m, b: int, order: int, r: int, name: str = ""):
         if b not in (0, 1):
             raise ValueError("b must be 0 or 1")
-        if order % r:
-            raise ValueError("r must divide the curve order")
+        super().__init__(order, r, name or f"E{b}/F_2^{F.m}")
         self.F = F
         self.b = b
-        self.order = order
-        self.r = r
-        self.cofactor = order // r
-        self.name = name or f"E{b}/F_2^{F.m}"
-
-    def __repr__(self) -> str:
-        return f"Curve2({self.name})"
 
     # -- group law -------------------------------------------------------------------------------
     def is_on_curve(self, P) -> bool:
@@ -70,27 +63,6 @@ class Curve2:
         x3 = F.sqr(lam) ^ x1 ^ x2
         return (x3, F.mul(lam, x1 ^ x3) ^ y1 ^ 1)
 
-    def mul(self, k: int, P):
-        """k·P by left-to-right double-and-add (negative k negates)."""
-        if k < 0:
-            return self.mul(-k, self.neg(P))
-        R = None
-        for bit in bin(k)[2:]:
-            R = self.double(R)
-            if bit == "1":
-                R = self.add(R, P)
-        return R
-
-    def in_subgroup(self, P) -> bool:
-        return self.is_on_curve(P) and self.mul(self.r, P) is None
-
-    def check(self, P) -> None:
-        """Raise :class:`PointError` unless P is in E[r]."""
-        if not self.is_on_curve(P):
-            raise PointError(f"point is not on {self.name}: y^2 + y != x^3 + x + b")
-        if P is not None and self.mul(self.r, P) is not None:
-            raise PointError(f"point is on {self.name} but not of order r")
-
     # -- deterministic points ---------------------------------------------------------------------
     def hash_to_point(self, data: bytes):
         """Try-and-increment hash onto E[r].
@@ -113,10 +85,6 @@ class Curve2:
             if P is not None:
                 return P
         raise RuntimeError("hash_to_point: no point found")  # pragma: no cover
-
-    def point_from_seed(self, seed: int):
-        """P_S = hash_to_point(b"point" ‖ decimal S): the documented deterministic point of order r."""
-        return self.hash_to_point(b"point" + str(int(seed)).encode())
 
     # -- encoding ----------------------------------------------------------------------------------
     def point_to_hex(self, P):

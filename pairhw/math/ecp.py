@@ -10,28 +10,21 @@ from __future__ import annotations
 
 import hashlib
 
+from .curve import Curve, PointError
 from .fp import Fp2
 
-
-class PointError(ValueError):
-    """A point is not on the curve, or not in the subgroup of order r."""
+__all__ = ["CurveW", "PointError"]
 
 
-class CurveW:
+class CurveW(Curve):
     """E : y² = x³ + b over ``K`` with r | #E = ``order``; points are (x, y) or None."""
 
+    NOT_ON_CURVE = "y^2 != x^3 + b"
+
     def __init__(self, K, b, order: int, r: int, name: str = ""):
-        if order % r:
-            raise ValueError("r must divide the curve order")
+        super().__init__(order, r, name)
         self.K = K
         self.b = b
-        self.order = order
-        self.r = r
-        self.cofactor = order // r
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"CurveW({self.name})"
 
     @property
     def over_fp2(self) -> bool:
@@ -70,30 +63,10 @@ class CurveW:
         x3 = K.sub(K.sub(K.sqr(lam), P[0]), Q[0])
         return (x3, K.sub(K.mul(lam, K.sub(P[0], x3)), P[1]))
 
-    def mul(self, k: int, P):
-        if k < 0:
-            return self.mul(-k, self.neg(P))
-        R = None
-        for bit in bin(k)[2:] if k else "":
-            R = self.double(R)
-            if bit == "1":
-                R = self.add(R, P)
-        return R
-
     def eq(self, P, Q) -> bool:
         if P is None or Q is None:
             return P is None and Q is None
         return self.K.eq(P[0], Q[0]) and self.K.eq(P[1], Q[1])
-
-    def in_subgroup(self, P) -> bool:
-        return self.mul(self.r, P) is None
-
-    def check(self, P) -> None:
-        """Raise :class:`PointError` unless P is on the curve and of order dividing r."""
-        if not self.is_on_curve(P):
-            raise PointError(f"point is not on {self.name}")
-        if not self.in_subgroup(P):
-            raise PointError(f"point is on {self.name} but not in the subgroup of order r")
 
     # -- deterministic points ----------------------------------------------------------------
     def _hash_x(self, data: bytes, ctr: int):
@@ -126,9 +99,6 @@ class CurveW:
             ctr += 1
             if y is not None:
                 return (x, _even(K, y)), ctr
-
-    def point_from_seed(self, seed: int):
-        return self.hash_to_point(b"point" + str(seed).encode())
 
 
 def _even(K, y):

@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import random
 
-from .gf2m import _NULL_PHASE
-
-
-class FieldError(ValueError):
-    """A value is not an element of the field (bad hex, out of range)."""
+from .curve import square_and_multiply
+from .gf2m import _NULL_PHASE, FieldError, parse_hex
 
 
 def is_probable_prime(n: int, rounds: int = 32) -> bool:
@@ -130,12 +127,7 @@ class PrimeField:
 
     # -- encoding (DESIGN.md: big-endian hex of the canonical integer) ---------------------------
     def from_hex(self, text: str) -> int:
-        t = text.strip().lower()
-        if t.startswith("0x"):
-            t = t[2:]
-        if not t or any(c not in "0123456789abcdef" for c in t):
-            raise FieldError(f"not a hex number: {text!r}")
-        v = int(t, 16)
+        v = parse_hex(text)
         if v >= self.p:
             raise FieldError(f"{text!r} is not below p (F_p elements are canonical, in [0, p))")
         return v
@@ -222,12 +214,7 @@ class Fp2:
         return (F.mul(a[0], n), F.neg(F.mul(a[1], n)))
 
     def pow(self, a, e: int):
-        r = self.one
-        for bit in bin(e)[2:] if e > 0 else "":
-            r = self.sqr(r)
-            if bit == "1":
-                r = self.mul(r, a)
-        return r
+        return square_and_multiply(a, e, self.one, self.sqr, self.mul)
 
     def eq(self, a, b) -> bool:
         return self.F.eq(a[0], b[0]) and self.F.eq(a[1], b[1])

@@ -18,6 +18,7 @@ writing a = Σ a_j w^j (j = 0..5, a_j ∈ F_{p^2}), a^(p^k) = Σ π^k(a_j)·γ_{
 
 from __future__ import annotations
 
+from .curve import square_and_multiply
 from .fp import Fp2
 
 
@@ -101,10 +102,6 @@ class Tower12:
         """a·v = ξ·a2 + a0·v + a1·v²."""
         return (self.mul_xi(a[2]), a[0], a[1])
 
-    def mul6_fp2(self, a, k):
-        K = self.K
-        return (K.mul(a[0], k), K.mul(a[1], k), K.mul(a[2], k))
-
     def inv6(self, a):
         K = self.K
         c0 = K.sub(K.sqr(a[0]), self.mul_xi(K.mul(a[1], a[2])))
@@ -157,12 +154,7 @@ class Tower12:
 
     def pow12(self, a, e: int):
         """a^e by left-to-right square and multiply (e ≥ 0)."""
-        r = self.ONE
-        for bit in bin(e)[2:] if e > 0 else "":
-            r = self.sqr12(r)
-            if bit == "1":
-                r = self.mul12(r, a)
-        return r
+        return square_and_multiply(a, e, self.ONE, self.sqr12, self.mul12)
 
     def pow12_unitary(self, a, e: int):
         """a^e for a unitary a (a^(p^6+1) = 1), e of either sign (negative: conjugate)."""

@@ -269,6 +269,16 @@ class FieldError(ValueError):
     """A value is not a valid element of the field (bad hex, too many bits, ...)."""
 
 
+def parse_hex(text: str) -> int:
+    """A non-negative hex number, optional 0x, surrounding blanks ignored (FieldError if not)."""
+    t = text.strip().lower()
+    if t.startswith("0x"):
+        t = t[2:]
+    if not t or any(c not in "0123456789abcdef" for c in t):
+        raise FieldError(f"not a hex number: {text!r}")
+    return int(t, 16)
+
+
 class GF2m:
     """The field F_2[x]/(x^m + sum x^k_j + 1).
 
@@ -329,12 +339,7 @@ class GF2m:
         return format(a, f"0{self.hex_digits}x")
 
     def from_hex(self, text: str) -> int:
-        t = text.strip().lower()
-        if t.startswith("0x"):
-            t = t[2:]
-        if not t or any(c not in "0123456789abcdef" for c in t):
-            raise FieldError(f"not a hex number: {text!r}")
-        v = int(t, 16)
+        v = parse_hex(text)
         if v >> self.m:
             raise FieldError(f"{text!r} has {v.bit_length()} bits; F_2^{self.m} elements have at most {self.m}")
         return v

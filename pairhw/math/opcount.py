@@ -136,33 +136,22 @@ class CountingFp(_Counting):
         super().__init__()
         self._F = F
 
-    def add(self, a, b):
-        self._tick("add")
-        return self._F.add(a, b)
+    def _counted(op: str, method: str):
+        def run(self, *args):
+            self._tick(op)
+            return getattr(self._F, method)(*args)
 
-    def sub(self, a, b):
-        self._tick("add")
-        return self._F.sub(a, b)
+        run.__name__ = method
+        return run
 
-    def neg(self, a):
-        self._tick("neg")
-        return self._F.neg(a)
-
-    def mul(self, a, b):
-        self._tick("mul")
-        return self._F.mul(a, b)
-
-    def sqr(self, a):
-        self._tick("sqr")
-        return self._F.sqr(a)
-
-    def mul_int(self, a, k):
-        self._tick("mulc")
-        return self._F.mul_int(a, k)
-
-    def inv(self, a):
-        self._tick("inv")
-        return self._F.inv(a)
+    add = _counted("add", "add")
+    sub = _counted("add", "sub")
+    neg = _counted("neg", "neg")
+    mul = _counted("mul", "mul")
+    sqr = _counted("sqr", "sqr")
+    mul_int = _counted("mulc", "mul_int")
+    inv = _counted("inv", "inv")
+    del _counted
 
     def __getattr__(self, name):
         return getattr(self._F, name)

@@ -348,18 +348,15 @@ class PolyMont:
                 D = new
         raise ValueError(f"no closed coefficient domain within {max_rounds} carry rounds")
 
-    def ranges(self, algorithm: str = "alg2") -> dict[str, Interval]:
-        """Static range of every named intermediate for operands in the closed domain."""
+    def ranges(self) -> dict[str, Interval]:
+        """Static range of every named intermediate of :meth:`alg2` for operands in the closed
+        domain."""
         out: dict[str, Interval] = {}
 
         def rec(name, v):
             out[name] = out[name].hull(v) if name in out else v
 
-        D = self.domain
-        if algorithm == "alg2":
-            self.alg2(D, D, trace=rec)
-        else:
-            raise ValueError("ranges are derived for alg2")
+        self.alg2(self.domain, self.domain, trace=rec)
         return out
 
     def extremes(self) -> list[list[int]]:

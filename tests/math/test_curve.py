@@ -3,32 +3,9 @@ import pytest
 from pairhw import params
 from pairhw.math import pairing2 as pr
 from pairhw.math.ec2 import PointError
+from pairhw.math.fp import is_probable_prime
 from pairhw.math.gf2_tower import Tower
 from tests.conftest import ALL_BINARY, SMALL, random_point
-
-
-def is_probable_prime(n: int) -> bool:
-    """Miller–Rabin with fixed bases (deterministic below 3.3·10^24, overwhelming beyond)."""
-    if n < 2:
-        return False
-    small = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71]
-    for p in small:
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for a in small:
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
 
 
 @pytest.mark.parametrize("name", ALL_BINARY)

@@ -1,0 +1,60 @@
+"""What every curve of the model shares: the subgroup of order r, scalar multiplication, checks.
+
+Subclasses (:class:`~pairhw.math.ec2.Curve2` over F_2^m, :class:`~pairhw.math.ecp.CurveW` over
+F_p and F_p²) give the group law (``is_on_curve``, ``neg``, ``double``, ``add``), ``hash_to_point``
+and ``NOT_ON_CURVE`` (the failed equation, said in the error).  Points are tuples; infinity is ``None``.
+"""
+
+from __future__ import annotations
+
+
+def square_and_multiply(a, e: int, one, sqr, mul):
+    """a^e (e ≥ 0) by left-to-right square and multiply in any group given as (one, sqr, mul):
+    field powers, or k·P with (∞, double, add)."""
+    r = one
+    for bit in bin(e)[2:] if e > 0 else "":
+        r = sqr(r)
+        if bit == "1":
+            r = mul(r, a)
+    return r
+
+
+class PointError(ValueError):
+    """A point is not on the curve, or not in the subgroup of order r."""
+
+
+class Curve:
+    """A curve with #E = ``order`` = cofactor · ``r``."""
+
+    NOT_ON_CURVE = ""  # the equation that fails, for the error message
+
+    def __init__(self, order: int, r: int, name: str):
+        if order % r:
+            raise ValueError("r must divide the curve order")
+        self.order = order
+        self.r = r
+        self.cofactor = order // r
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name})"
+
+    def mul(self, k: int, P):
+        """k·P by left-to-right double-and-add (negative k negates)."""
+        if k < 0:
+            return self.mul(-k, self.neg(P))
+        return square_and_multiply(P, k, None, self.double, self.add)
+
+    def in_subgroup(self, P) -> bool:
+        return self.is_on_curve(P) and self.mul(self.r, P) is None
+
+    def check(self, P) -> None:
+        """Raise :class:`PointError` unless P is in E[r] (infinity included)."""
+        if not self.is_on_curve(P):
+            raise PointError(f"point is not on {self.name}: {self.NOT_ON_CURVE}")
+        if P is not None and self.mul(self.r, P) is not None:
+            raise PointError(f"point is on {self.name} but not of order r")
+
+    def point_from_seed(self, seed: int):
+        """P_S = hash_to_point(b"point" ‖ decimal S): the documented deterministic point of order r."""
+        return self.hash_to_point(b"point" + str(int(seed)).encode())
