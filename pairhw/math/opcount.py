@@ -164,3 +164,63 @@ def count_pairing_p(C, algorithm, P, Q) -> CountingFp:
     Cc = C.over_field(CF)
     algorithm(Cc, P, Q)
     return CF
+
+
+# ---------------------------------------------------------------------------------------------
+# characteristic three
+
+OPS_3 = ("mul", "cube", "cbrt", "add", "neg", "inv")
+
+
+class CountingGF3m(_Counting):
+    """A :class:`~pairhw.math.gf3m.GF3m` look-alike counting F_3^m operations per phase: ``mul``,
+    ``cube`` and ``cbrt`` (a k-fold cubing counts k), ``add`` (additions and subtractions, adding a
+    constant included), ``neg`` (free in the two-bit encoding: a wire swap), ``inv`` (its Itoh–Tsujii
+    products and cubings are counted too, in the same phase)."""
+
+    OPS = OPS_3
+
+    def __init__(self, F):
+        super().__init__()
+        self._F = F
+        self.m, self.ZERO, self.ONE = F.m, F.ZERO, F.ONE
+
+    def _counted(op: str, method: str):
+        def run(self, *args):
+            self._tick(op)
+            return getattr(self._F, method)(*args)
+
+        run.__name__ = method
+        return run
+
+    add = _counted("add", "add")
+    sub = _counted("add", "sub")
+    neg = _counted("neg", "neg")
+    mul = _counted("mul", "mul")
+    cube = _counted("cube", "cube")
+    cbrt = _counted("cbrt", "cbrt")
+    del _counted
+
+    def cube_k(self, a, k):
+        self._tick("cube", k)
+        return self._F.cube_k(a, k)
+
+    def inv(self, a):
+        from .gf3m import itoh_tsujii3
+
+        self._tick("inv")
+        return itoh_tsujii3(self, a)
+
+    def __getattr__(self, name):
+        return getattr(self._F, name)
+
+
+def count_pairing3(C, algorithm, P, Q, **kw) -> CountingGF3m:
+    """Run ``algorithm(C', P, Q)`` on a copy C' of a :class:`~pairhw.math.ec3.Curve3` over a
+    counting F_3^m; return the counter."""
+    from .ec3 import Curve3
+
+    CF = CountingGF3m(C.F)
+    Cc = Curve3(CF, C.b, C.r, name=C.name)
+    algorithm(Cc, P, Q, **kw)
+    return CF
