@@ -9,6 +9,10 @@ Prime sets (bn254, bn-seed002, bls12-381): F_p elements are big-endian hex of th
 integer in [0, p); G1 points ``x,y``; G2 points ``x0,x1,y0,y1`` (x = x0 + x1·u, u² = −1);
 pairing values are the 12 F_p coefficients of the basis 1, u, v, uv, v², uv², w, uw, vw, uvw,
 v²w, uv²w of F_p²[v]/(v³ − ξ)[w]/(w² − v).
+
+Ternary sets (f3-19, f3-97, f3-509): F_3^m elements are strings of m trits 0/1/2, coefficient of
+x^(m−1) first; points ``X,Y``; pairing values the six F_3^m coefficients of the basis 1, σ, ρ, σρ,
+ρ², σρ² of F_3^m[ρ]/(ρ³ − ρ − b)[σ]/(σ² + 1).  (Hardware encoding of a trit: 0 = 00, 1 = 01, 2 = 10.)
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import os
 import sys
 import tempfile
 
-from . import cli_prime, params
+from . import cli_char3, cli_prime, params
 from .math import opcount as opc
 from .math import pairing2, pairing_p
 from .math.ec2 import PointError
@@ -43,6 +47,9 @@ ALGORITHM_HELP = (
     "tate-reference: plain Miller loop over r, t_r(P,ψ(Q)) (slow)."
 )
 
+ALL_ALGORITHMS = tuple(dict.fromkeys(PAIR_ALGORITHMS + cli_prime.PRIME_ALGORITHMS
+                                     + cli_char3.ALGORITHMS))
+
 
 def _curve(name: str):
     """(ParamSet, curve): a Curve2 for binary sets, a PairingCurve for BN/BLS12 sets."""
@@ -53,6 +60,9 @@ def _curve(name: str):
     if p.is_prime:
         print(f"note: {name}: {p.security}", file=sys.stderr)
         return p, params.pcurve(name)
+    if p.is_char3:
+        print(f"warning: {name} is not secure: {p.security}", file=sys.stderr)
+        return p, params.curve3(name)
     print(f"warning: {name} is not secure: {p.security}", file=sys.stderr)
     return p, params.curve(name)
 
@@ -99,11 +109,14 @@ def _emit(args, obj, human: str) -> None:
 
 
 def cmd_curves(args) -> int:
-    rows, prime_rows = [], []
+    rows, prime_rows, char3_rows = [], [], []
     for name in params.names():
         p = params.get(name)
         if p.is_prime:
             prime_rows.append(cli_prime.curve_row(name))
+            continue
+        if p.is_char3:
+            char3_rows.append(cli_char3.curve_row(name))
             continue
         rows.append({
             "name": name, "field": p.field_str(), "curve": p.curve_str(), "m": p.m,
@@ -112,7 +125,7 @@ def cmd_curves(args) -> int:
             "source": p.data["source"], "security": p.security,
         })
     if args.json:
-        print(json.dumps(prime_rows + rows))
+        print(json.dumps(prime_rows + rows + char3_rows))
         return 0
     print(f"{'name':10} {'family':6} {'p bits':>6} {'curve':14} {'r bits':>6} {'twist':>5}  security")
     for r in prime_rows:
@@ -122,8 +135,14 @@ def cmd_curves(args) -> int:
     print(f"{'name':9} {'field':38} {'curve':22} {'r bits':>6} {'cofactor':>8}  source")
     for r in rows:
         print(f"{r['name']:9} {r['field']:38} {r['curve']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
-    print("\nsecurity: every binary set here is broken or a toy (Granger-Kleinjung-Zumbragel 2014 put "
-          "F_2^(4*1223) at about 59 bits). Use them to study hardware, not to protect data.")
+    print()
+    print(f"{'name':9} {'field':30} {'curve':18} {'r bits':>6} {'cofactor':>8}  source")
+    for r in char3_rows:
+        print(f"{r['name']:9} {r['field']:30} {r['curve']:18} {r['r_bits']:>6} {r['cofactor']:>8}  "
+              f"{r['cite']}")
+    print("\nsecurity: every binary and ternary set here is broken or a toy (Granger-Kleinjung-"
+          "Zumbragel 2014 put F_2^(4*1223) at about 59 bits; discrete logarithms in F_3^(6*97) and "
+          "F_3^(6*509) have been computed). Use them to study hardware, not to protect data.")
     return 0
 
 
@@ -140,8 +159,8 @@ def cmd_point(args) -> int:
         raise UsageError("--group 2 is for prime-field sets (G2 on the twist)")
     P = C.point_from_seed(args.seed)
     K = C.mul(args.scalar, P)
-    out = {"curve": args.curve, "seed": args.seed, "scalar": args.scalar,
-           "point": C.point_to_hex(K)}
+    enc = C.point_to_trits if p.is_char3 else C.point_to_hex
+    out = {"curve": args.curve, "seed": args.seed, "scalar": args.scalar, "point": enc(K)}
     human = "inf" if K is None else f"{out['point'][0]},{out['point'][1]}"
     _emit(args, out, human)
     return 0
@@ -156,6 +175,10 @@ def cmd_pair(args) -> int:
         e = pairing_p.gt_to_hex(C, fn(C, P, Q))
         out = {"curve": args.curve, "algorithm": name, "e": e}
         _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(e)))
+        return 0
+    if p.is_char3:
+        out = cli_char3.pair(args, C, UsageError)
+        _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(out["e"])))
         return 0
     args.algorithm = _binary_algorithm(args.algorithm)
     P = _parse_point(C, args.p, "--p")
@@ -188,6 +211,8 @@ def cmd_vectors(args) -> int:
             P, Q = cli_prime.vector_points(C, args.seed, i)
             rec = {"curve": args.curve, "p": cli_prime.point_hex(C, P), "q": cli_prime.point_hex(C, Q),
                    "e": pairing_p.gt_to_hex(C, pairing_p.optimal_ate(C, P, Q))}
+        elif p.is_char3:
+            rec = cli_char3.vector_record(C, args.curve, *vector_points(C, args.seed, i))
         else:
             P, Q = vector_points(C, args.seed, i)
             rec = {"curve": args.curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q),
@@ -214,6 +239,8 @@ def cmd_opcount(args) -> int:
     p, C = _curve(args.curve)
     if p.is_prime:
         return cli_prime.opcount(args, C, UsageError)
+    if p.is_char3:
+        return cli_char3.opcount(args, C, *vector_points(C, 0, 0), UsageError)
     args.algorithm = _binary_algorithm(args.algorithm)
     P, Q = vector_points(C, 0, 0)
     try:
@@ -274,8 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--p", required=True, metavar="X,Y", help="first point, hex X,Y or inf")
     p.add_argument("--q", required=True, metavar="X,Y",
                    help="second point, hex X,Y or inf (prime sets: G2 point x0,x1,y0,y1)")
-    p.add_argument("--algorithm", choices=PAIR_ALGORITHMS + cli_prime.PRIME_ALGORITHMS,
-                   help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP)
+    p.add_argument("--algorithm", choices=ALL_ALGORITHMS,
+                   help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP + "; "
+                   + cli_char3.ALGORITHM_HELP)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_pair)
 
@@ -289,8 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("opcount", help="base-field operations per phase of one pairing")
     p.add_argument("curve")
-    p.add_argument("--algorithm", choices=PAIR_ALGORITHMS + cli_prime.PRIME_ALGORITHMS,
-                   help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP)
+    p.add_argument("--algorithm", choices=ALL_ALGORITHMS,
+                   help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP + "; "
+                   + cli_char3.ALGORITHM_HELP)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_opcount)
 

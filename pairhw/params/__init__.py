@@ -12,6 +12,14 @@ hex of the canonical integer in [0, p), ⌈bits(p)/4⌉ digits; F_p² elements x
 ``x0,x1``; G2 points ``x0,x1,y0,y1``; F_p¹² values the 12 F_p coefficients of the basis
 1, u, v, uv, v², uv², w, uw, vw, uvw, v²w, uv²w.  ``g1``/``g2``, when present, are the standard
 generators; otherwise the generators are hash_to_point(b"generator1") and (b"generator2").
+
+Ternary sets (family ``ternary-supersingular``): E_b : y² = x³ − x + b (b = ±1) over
+F_3^m = F_3[x]/(x^m + c_k·x^k + c_0); #E = 3^m + 1 + μ·b·3^((m+1)/2) = cofactor·r with μ = +1 for
+m ≡ 1, 11 (mod 12) and −1 for m ≡ 5, 7; embedding degree 6.  Hardware encoding of F_3^m: each trit
+in two bits (h, l), 0 = 00, 1 = 01, 2 = 10 (11 invalid), i.e. two m-bit words H and L with bit i of L
+set iff a_i = 1 and bit i of H set iff a_i = 2.  Text form (CLI): m characters 0/1/2, coefficient of
+x^(m−1) first.  Tower F_{3^3m} = F_3^m[ρ]/(ρ³ − ρ − b), F_{3^6m} = F_{3^3m}[σ]/(σ² + 1); pairing values
+are the six F_3^m coefficients of the basis 1, σ, ρ, σρ, ρ², σρ² (:mod:`pairhw.math.gf3_tower`).
 """
 
 from __future__ import annotations
@@ -35,6 +43,10 @@ class ParamSet:
     @property
     def is_prime(self) -> bool:
         return self.family in PRIME_FAMILIES
+
+    @property
+    def is_char3(self) -> bool:
+        return self.family == TERNARY_FAMILY
 
     @property
     def m(self) -> int:
@@ -62,7 +74,16 @@ class ParamSet:
 
         return GF2m(self.m, self.data["field"]["middle"])
 
+    def gf3m(self):
+        """The ternary field F_3^m of this set (:class:`pairhw.math.gf3m.GF3m`)."""
+        from pairhw.math.gf3m import GF3m
+
+        f = self.data["field"]
+        return GF3m(f["m"], f["k"], f["ck"], f["c0"])
+
     def field_str(self) -> str:
+        if self.is_char3:
+            return "F_3[x]/(" + self.gf3m().poly_str() + ")"
         if self.is_prime:
             return f"F_p, p {pcurve(self.name).p.bit_length()} bits"
         f = self.data["field"]
@@ -70,6 +91,8 @@ class ParamSet:
         return "F_2[x]/(" + " + ".join(terms) + ")"
 
     def curve_str(self) -> str:
+        if self.is_char3:
+            return "y^2 = x^3 - x " + ("+ 1" if self.data["curve"]["b"] == 1 else "- 1")
         if self.is_prime:
             return f"y^2 = x^3 + {self.data['curve']['b']}"
         b = self.data["curve"]["b"]
@@ -77,6 +100,7 @@ class ParamSet:
 
 
 PRIME_FAMILIES = ("bn", "bls12")
+TERNARY_FAMILY = "ternary-supersingular"
 
 
 def _sort_key(name: str):
@@ -126,4 +150,17 @@ def pcurve(name: str):
     else:
         C.g1 = C.E1.hash_to_point(b"generator1")
         C.g2 = C.E2.hash_to_point(b"generator2")
+    return C
+
+
+@lru_cache(maxsize=None)
+def curve3(name: str):
+    """The :class:`pairhw.math.ec3.Curve3` of a ternary parameter set (cached); its order is
+    recomputed from m, b and μ and must equal the stored one."""
+    from pairhw.math.ec3 import Curve3
+
+    p = get(name)
+    C = Curve3(p.gf3m(), p.data["curve"]["b"], p.r, name=name)
+    if C.order != p.order:
+        raise ValueError(f"{name}: stored order disagrees with 3^m + 1 + mu*b*3^((m+1)/2)")
     return C
