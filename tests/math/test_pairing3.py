@@ -86,6 +86,17 @@ def test_group_law_and_distortion():
     assert C.add(P, C.neg(P)) is None
     assert C.add(P, P) == C.double(P) and C.mul(C.r, P) is None
     assert C.mul(C.r + 5, P) == C.mul(5, P)
+    # Jacobian scalar multiplication = affine double-and-add (including the point of order 3·r etc.)
+    from pairhw.math.curve import square_and_multiply
+    G = (F.from_int(0), None)
+    for v in range(3 ** 13):
+        y = F.sqrt(C.rhs(F.from_int(v)))
+        if y is not None:
+            G = (F.from_int(v), y)
+            break
+    for k in (1, 2, 3, 7, 100, C.r - 1, C.r, C.cofactor, C.order - 1, C.order):
+        for pt in (P, G):
+            assert C.mul(k, pt) == square_and_multiply(pt, k, None, C.double, C.add)
     X, Y = p3.psi(C, Q)   # ψ(Q) lies on E over F_{3^6m}
     b6 = (F.const(C.b),) + (F.ZERO,) * 5
     assert T.mul6(Y, Y) == T.add6(T.sub6(T.mul6(T.mul6(X, X), X), X), b6)
@@ -150,7 +161,6 @@ def test_variants_agree(setc):
 
 def test_final_exp_on_random_elements(setc):
     C, _, _ = setc
-    T = p3.tower(C)
     rng = random.Random(8)
     f = tuple(C.F.random(rng) for _ in range(6))
     assert p3.final_exp(C, f) == p3.final_exp_plain(C, f)
