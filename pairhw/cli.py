@@ -68,22 +68,20 @@ def _curve(name: str):
 
 
 def _binary_algorithm(name):
-    name = name or "etat"
-    if name not in PAIR_ALGORITHMS:
-        raise UsageError(f"--algorithm {name}: not for a binary set; choose one of "
-                         f"{', '.join(PAIR_ALGORITHMS)}")
-    return name
+    return cli_prime.choose(name, PAIR_ALGORITHMS, "binary set", UsageError)
 
 
-def _parse_point(C, text: str, what: str):
+def _parse_point(C, text: str, what: str, decode=None, form: str = "in hex"):
+    """``X,Y`` (each decoded by ``decode``, default hex) or ``inf``, checked to be in E[r]."""
+    decode = decode or C.F.from_hex
     t = text.strip()
     if t.lower() == "inf":
         return None
     parts = t.split(",")
     if len(parts) != 2:
-        raise UsageError(f"{what}: expected X,Y in hex or 'inf', got {text!r}")
+        raise UsageError(f"{what}: expected X,Y {form} or 'inf', got {text!r}")
     try:
-        P = (C.F.from_hex(parts[0]), C.F.from_hex(parts[1]))
+        P = (decode(parts[0]), decode(parts[1]))
     except FieldError as e:
         raise UsageError(f"{what}: {e}") from None
     try:
@@ -177,7 +175,10 @@ def cmd_pair(args) -> int:
         _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(e)))
         return 0
     if p.is_char3:
-        out = cli_char3.pair(args, C, UsageError)
+        form = f"as two strings of {C.F.m} trits"
+        P = _parse_point(C, args.p, "--p", C.F.from_trits, form)
+        Q = _parse_point(C, args.q, "--q", C.F.from_trits, form)
+        out = cli_char3.pair(args, C, P, Q, UsageError)
         _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(out["e"])))
         return 0
     args.algorithm = _binary_algorithm(args.algorithm)

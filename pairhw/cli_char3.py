@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 
-from . import params
+from . import cli_prime, params
 from .math import opcount as opc
 from .math import pairing3
-from .math.ec3 import PointError
-from .math.gf2m import FieldError
 
 ALGORITHMS = ("etat", "etat-gorla", "etat-nocr", "tate-reference")
 ALGORITHM_HELP = (
@@ -48,29 +46,8 @@ SEED004 = {
 
 
 def algorithm(name: str | None, UsageError):
-    name = name or "etat"
-    if name not in _FUNCS:
-        raise UsageError(f"--algorithm {name}: not for a ternary set; choose one of "
-                         f"{', '.join(ALGORITHMS)}")
+    name = cli_prime.choose(name, ALGORITHMS, "ternary set", UsageError)
     return name, _FUNCS[name]
-
-
-def parse_point(C, text: str, what: str, UsageError):
-    t = text.strip()
-    if t.lower() == "inf":
-        return None
-    parts = t.split(",")
-    if len(parts) != 2:
-        raise UsageError(f"{what}: expected X,Y as two strings of {C.F.m} trits, or 'inf'")
-    try:
-        P = (C.F.from_trits(parts[0]), C.F.from_trits(parts[1]))
-    except FieldError as e:
-        raise UsageError(f"{what}: {e}") from None
-    try:
-        C.check(P)
-    except PointError as e:
-        raise UsageError(f"{what}: {e}") from None
-    return P
 
 
 def gt_trits(C, e) -> list[str]:
@@ -89,10 +66,8 @@ def curve_row(name: str) -> dict:
     }
 
 
-def pair(args, C, UsageError) -> dict:
+def pair(args, C, P, Q, UsageError) -> dict:
     name, fn = algorithm(args.algorithm, UsageError)
-    P = parse_point(C, args.p, "--p", UsageError)
-    Q = parse_point(C, args.q, "--q", UsageError)
     return {"curve": args.curve, "algorithm": name, "e": gt_trits(C, fn(C, P, Q))}
 
 

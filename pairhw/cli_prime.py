@@ -29,11 +29,16 @@ _FUNCS = {
 }
 
 
+def choose(name: str | None, names, family: str, UsageError) -> str:
+    """``--algorithm``: ``name`` if it is one of ``names`` (the first is the default), else exit 2."""
+    name = name or names[0]
+    if name not in names:
+        raise UsageError(f"--algorithm {name}: not for a {family}; choose one of {', '.join(names)}")
+    return name
+
+
 def algorithm(name: str | None, UsageError):
-    name = name or "optimal-ate"
-    if name not in _FUNCS:
-        raise UsageError(f"--algorithm {name}: not for a prime-field set; choose one of "
-                         f"{', '.join(PRIME_ALGORITHMS)}")
+    name = choose(name, PRIME_ALGORITHMS, "prime-field set", UsageError)
     return name, _FUNCS[name]
 
 

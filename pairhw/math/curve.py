@@ -1,7 +1,8 @@
 """What every curve of the model shares: the subgroup of order r, scalar multiplication, checks.
 
 Subclasses (:class:`~pairhw.math.ec2.Curve2` over F_2^m, :class:`~pairhw.math.ecp.CurveW` over
-F_p and F_p²) give the group law (``is_on_curve``, ``neg``, ``double``, ``add``), ``hash_to_point``
+F_p and F_p², :class:`~pairhw.math.ec3.Curve3` over F_3^m) give the group law (``is_on_curve``,
+``neg``, ``double``, ``chord``), ``hash_to_point``
 and ``NOT_ON_CURVE`` (the failed equation, said in the error).  Points are tuples; infinity is ``None``.
 """
 
@@ -38,6 +39,21 @@ class Curve:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name})"
+
+    def _eq(self, a, b) -> bool:
+        """Equality of two coordinates (overridden where elements have no canonical form)."""
+        return a == b
+
+    def add(self, P, Q):
+        """P + Q: infinity and P = ±Q here, the chord through two points of distinct x by
+        the subclass's ``chord``."""
+        if P is None:
+            return Q
+        if Q is None:
+            return P
+        if self._eq(P[0], Q[0]):
+            return self.double(P) if self._eq(P[1], Q[1]) else None
+        return self.chord(P, Q)
 
     def mul(self, k: int, P):
         """k·P by left-to-right double-and-add (negative k negates)."""

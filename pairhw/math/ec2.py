@@ -49,16 +49,10 @@ class Curve2(Curve):
         x3 = F.sqr(lam)
         return (x3, F.mul(lam, x ^ x3) ^ y ^ 1)
 
-    def add(self, P, Q):
-        """Chord: λ = (y₁ + y₂)/(x₁ + x₂), x₃ = λ² + x₁ + x₂, y₃ = λ(x₁ + x₃) + y₁ + 1."""
-        if P is None:
-            return Q
-        if Q is None:
-            return P
+    def chord(self, P, Q):
+        """λ = (y₁ + y₂)/(x₁ + x₂), x₃ = λ² + x₁ + x₂, y₃ = λ(x₁ + x₃) + y₁ + 1 (x₁ ≠ x₂)."""
         F = self.F
         (x1, y1), (x2, y2) = P, Q
-        if x1 == x2:
-            return self.double(P) if y1 == y2 else None
         lam = F.mul(y1 ^ y2, F.inv_euclid(x1 ^ x2))
         x3 = F.sqr(lam) ^ x1 ^ x2
         return (x3, F.mul(lam, x1 ^ x3) ^ y1 ^ 1)

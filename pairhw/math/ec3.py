@@ -68,16 +68,10 @@ class Curve3(Curve):
         x3 = F.add(F.mul(lam, lam), x)
         return (x3, F.sub(F.mul(lam, F.sub(x, x3)), y))
 
-    def add(self, P, Q):
-        """Chord: λ = (y₂ − y₁)/(x₂ − x₁), x₃ = λ² − x₁ − x₂, y₃ = λ(x₁ − x₃) − y₁."""
-        if P is None:
-            return Q
-        if Q is None:
-            return P
+    def chord(self, P, Q):
+        """λ = (y₂ − y₁)/(x₂ − x₁), x₃ = λ² − x₁ − x₂, y₃ = λ(x₁ − x₃) − y₁ (x₁ ≠ x₂)."""
         F = self.F
         (x1, y1), (x2, y2) = P, Q
-        if x1 == x2:
-            return self.double(P) if y1 == y2 else None
         lam = F.mul(F.sub(y2, y1), F.inv(F.sub(x2, x1)))
         x3 = F.sub(F.sub(F.mul(lam, lam), x1), x2)
         return (x3, F.sub(F.mul(lam, F.sub(x1, x3)), y1))

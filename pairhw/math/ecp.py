@@ -51,14 +51,12 @@ class CurveW(Curve):
         x3 = K.sub(K.sqr(lam), K.add(x, x))
         return (x3, K.sub(K.mul(lam, K.sub(x, x3)), y))
 
-    def add(self, P, Q):
-        if P is None:
-            return Q
-        if Q is None:
-            return P
+    def _eq(self, a, b) -> bool:
+        return self.K.eq(a, b)
+
+    def chord(self, P, Q):
+        """λ = (y₂ − y₁)/(x₂ − x₁), x₃ = λ² − x₁ − x₂, y₃ = λ(x₁ − x₃) − y₁ (x₁ ≠ x₂)."""
         K = self.K
-        if K.eq(P[0], Q[0]):
-            return self.double(P) if K.eq(P[1], Q[1]) else None
         lam = K.mul(K.sub(Q[1], P[1]), K.inv(K.sub(Q[0], P[0])))
         x3 = K.sub(K.sub(K.sqr(lam), P[0]), Q[0])
         return (x3, K.sub(K.mul(lam, K.sub(P[0], x3)), P[1]))

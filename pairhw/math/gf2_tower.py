@@ -13,7 +13,6 @@ same tower over F_2 (where it is F_16) and read off as a 4×4 bit matrix.
 
 from __future__ import annotations
 
-from .gf2m import GF2m
 
 
 class _GF2:
@@ -52,7 +51,7 @@ class _GF2:
 
 
 class Tower:
-    """Arithmetic in F_{2^2m} and F_{2^4m} over a base field ``F`` (a :class:`GF2m`)."""
+    """Arithmetic in F_{2^2m} and F_{2^4m} over a base field ``F`` (a :class:`~pairhw.math.gf2m.GF2m`)."""
 
     ONE = (1, 0, 0, 0)
 

@@ -124,25 +124,34 @@ SEED000_TABLE3_TOTAL = {"add": 89, "sqr+sqrt": 3669, "mul": 51}
 OPS_P = ("mul", "sqr", "add", "neg", "mulc", "inv")
 
 
-class CountingFp(_Counting):
+def _counted(op: str, method: str):
+    """A method that ticks ``op`` and forwards to the wrapped field's ``method``."""
+    def run(self, *args):
+        self._tick(op)
+        return getattr(self._F, method)(*args)
+
+    run.__name__ = method
+    return run
+
+
+class _CountingWrapper(_Counting):
+    """Counts around a wrapped field ``_F``; everything not counted passes through."""
+
+    def __init__(self, F):
+        super().__init__()
+        self._F = F
+
+    def __getattr__(self, name):
+        return getattr(self._F, name)
+
+
+class CountingFp(_CountingWrapper):
     """A :class:`~pairhw.math.fp.PrimeField` look-alike counting F_p operations per phase:
     ``mul`` and ``sqr`` (general products), ``add`` (additions and subtractions), ``neg``,
     ``mulc`` (product by a small constant: 2, 3, ξ's parts — shifts and adds in hardware),
     ``inv``."""
 
     OPS = OPS_P
-
-    def __init__(self, F):
-        super().__init__()
-        self._F = F
-
-    def _counted(op: str, method: str):
-        def run(self, *args):
-            self._tick(op)
-            return getattr(self._F, method)(*args)
-
-        run.__name__ = method
-        return run
 
     add = _counted("add", "add")
     sub = _counted("add", "sub")
@@ -151,10 +160,6 @@ class CountingFp(_Counting):
     sqr = _counted("sqr", "sqr")
     mul_int = _counted("mulc", "mul_int")
     inv = _counted("inv", "inv")
-    del _counted
-
-    def __getattr__(self, name):
-        return getattr(self._F, name)
 
 
 def count_pairing_p(C, algorithm, P, Q) -> CountingFp:
@@ -172,7 +177,7 @@ def count_pairing_p(C, algorithm, P, Q) -> CountingFp:
 OPS_3 = ("mul", "cube", "cbrt", "add", "neg", "inv")
 
 
-class CountingGF3m(_Counting):
+class CountingGF3m(_CountingWrapper):
     """A :class:`~pairhw.math.gf3m.GF3m` look-alike counting F_3^m operations per phase: ``mul``,
     ``cube`` and ``cbrt`` (a k-fold cubing counts k), ``add`` (additions and subtractions, adding a
     constant included), ``neg`` (free in the two-bit encoding: a wire swap), ``inv`` (its Itoh–Tsujii
@@ -180,26 +185,12 @@ class CountingGF3m(_Counting):
 
     OPS = OPS_3
 
-    def __init__(self, F):
-        super().__init__()
-        self._F = F
-        self.m, self.ZERO, self.ONE = F.m, F.ZERO, F.ONE
-
-    def _counted(op: str, method: str):
-        def run(self, *args):
-            self._tick(op)
-            return getattr(self._F, method)(*args)
-
-        run.__name__ = method
-        return run
-
     add = _counted("add", "add")
     sub = _counted("add", "sub")
     neg = _counted("neg", "neg")
     mul = _counted("mul", "mul")
     cube = _counted("cube", "cube")
     cbrt = _counted("cbrt", "cbrt")
-    del _counted
 
     def cube_k(self, a, k):
         self._tick("cube", k)
@@ -210,9 +201,6 @@ class CountingGF3m(_Counting):
 
         self._tick("inv")
         return itoh_tsujii3(self, a)
-
-    def __getattr__(self, name):
-        return getattr(self._F, name)
 
 
 def count_pairing3(C, algorithm, P, Q, **kw) -> CountingGF3m:
