@@ -15,25 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
-import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from _common import host, median_of, write_json  # noqa: E402
 from pairhw import params  # noqa: E402
 from pairhw.math import pairing3 as p3  # noqa: E402
 
 
-def median_of(fn, args_list):
-    ts = []
-    for a in args_list:
-        t = time.perf_counter()
-        fn(*a)
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
 
 
 def main():
@@ -55,8 +47,7 @@ def main():
             print(f"pairing_char3: {s} is not a ternary parameter set", file=sys.stderr)
             return 2
     rng = random.Random(1)
-    res = {"runs": args.runs, "python": platform.python_version(), "machine": platform.machine(),
-           "cpus": os.cpu_count(), "pairing_s": {}, "field_us": {}}
+    res = {**host(args.runs), "pairing_s": {}, "field_us": {}}
     for name in sets:
         C = params.curve3(name)
         G = C.point_from_seed(1)
@@ -83,9 +74,7 @@ def main():
             row[label] = round((time.perf_counter() - t) / len(data) * 1e6, 2)
         res["field_us"][name] = row
         print(f"{'':7} F_3^m µs: " + "  ".join(f"{k} {v}" for k, v in row.items()), file=sys.stderr)
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as fh:
-        json.dump(res, fh, indent=2)
+    write_json(args.output, res)
     print(json.dumps(res))
     return 0
 

@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
-import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from _common import host, median_of, write_json  # noqa: E402
 from pairhw import params  # noqa: E402
 from pairhw.math import pairing_p as pp  # noqa: E402
 from pairhw.math.polymont import PolyMont, mul64_dsp  # noqa: E402
@@ -30,13 +29,6 @@ SETS = ["bn254", "bn-seed002", "bls12-381"]
 PY_ECC = {"bn254": "py_ecc.optimized_bn128", "bls12-381": "py_ecc.optimized_bls12_381"}
 
 
-def median_of(fn, args_list):
-    ts = []
-    for a in args_list:
-        t = time.perf_counter()
-        fn(*a)
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
 
 
 def main():
@@ -49,8 +41,7 @@ def main():
         print("pairing_prime: --runs must be at least 1", file=sys.stderr)
         return 2
     rng = random.Random(1)
-    res = {"runs": args.runs, "python": platform.python_version(), "machine": platform.machine(),
-           "cpus": os.cpu_count(), "pairing_s": {}, "fp_mul_us": {}}
+    res = {**host(args.runs), "pairing_s": {}, "fp_mul_us": {}}
     for name in SETS:
         C = params.pcurve(name)
         pts = [(C.E1.mul(rng.randrange(1, C.r), C.g1), C.E2.mul(rng.randrange(1, C.r), C.g2))
@@ -79,9 +70,7 @@ def main():
             fn(a, b)
         res["fp_mul_us"][label] = round((time.perf_counter() - t) / len(data) * 1e6, 2)
         print(f"F_p product {label:22} {res['fp_mul_us'][label]:8.2f} us", file=sys.stderr)
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as fh:
-        json.dump(res, fh, indent=2)
+    write_json(args.output, res)
     print(json.dumps(res, indent=2))
     return 0
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
 import sys
@@ -20,6 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from _common import host, write_json  # noqa: E402
 from pairhw import params  # noqa: E402
 from pairhw.math import pairing2 as pr  # noqa: E402
 
@@ -47,8 +47,7 @@ def main():
     pts = [(C.mul(rng.randrange(1, C.r), G), C.mul(rng.randrange(1, C.r), G)) for _ in range(args.runs)]
     a, b = F.random(rng), F.random(rng)
 
-    result = {"curve": args.curve, "m": F.m, "runs": args.runs, "python": platform.python_version(),
-              "machine": platform.machine(), "cpus": os.cpu_count(), "field_us": {}, "pairing_s": {}}
+    result = {"curve": args.curve, "m": F.m, **host(args.runs), "field_us": {}, "pairing_s": {}}
     for name, fn, n in [("mul", lambda: F.mul(a, b), 2000), ("sqr", lambda: F.sqr(a), 5000),
                         ("sqrt", lambda: F.sqrt(a), 5000), ("inv_itoh_tsujii", lambda: F.inv(a), 20)]:
         med, _ = median_time(lambda: [fn() for _ in range(n)], 5)
@@ -68,9 +67,7 @@ def main():
         print(f"{alg:16} median {med:8.3f} s  (min {min(ts):.3f}, max {max(ts):.3f})", file=sys.stderr)
     result["etat_target_s"] = 1.5
     result["etat_meets_target"] = result["pairing_s"]["etat"]["median"] <= 1.5
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as fh:
-        json.dump(result, fh, indent=2)
+    write_json(args.output, result)
     print(json.dumps(result))
 
 

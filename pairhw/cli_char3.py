@@ -7,31 +7,27 @@ F_{3^6m} = F_3^m[ρ]/(ρ³ − ρ − b)[σ]/(σ² + 1) (see :mod:`pairhw.params
 
 from __future__ import annotations
 
+import functools
 import json
 
 from . import cli_prime, params
 from .math import opcount as opc
 from .math import pairing3
 
-ALGORITHMS = ("etat", "etat-gorla", "etat-nocr", "tate-reference")
 ALGORITHM_HELP = (
     "ternary sets: etat (default; seed 004's loop with cube roots, 15-product sparse R·S, final "
     "exponentiation with the 9-product torus step) = pairhw's e; etat-gorla (the same with Gorla et "
     "al.'s 12-product R·S), equals e; etat-nocr (loop without cube roots), equals e^(3^((m-1)/2)); "
     "tate-reference (plain Miller loop over r, t_r(P, psi(Q)); e = t_r^(mu*b*3^(m+1)), slow)"
 )
-_FUNCS = {
-    "etat": pairing3.etat,
-    "etat-gorla": lambda C, P, Q: pairing3.etat(C, P, Q, sparse="gorla"),
-    "etat-nocr": pairing3.etat_nocr,
-    "tate-reference": pairing3.tate_reference,
-}
-_MILLER = {
+# each algorithm as (pairing function, keyword arguments)
+_ALGS = {
     "etat": (pairing3.etat, {}),
     "etat-gorla": (pairing3.etat, {"sparse": "gorla"}),
     "etat-nocr": (pairing3.etat_nocr, {}),
     "tate-reference": (pairing3.tate_reference, {}),
 }
+ALGORITHMS = tuple(_ALGS)
 
 # Seed 004 (slides "Computing the non-reduced pairing"): per Miller-loop iteration 2 cube roots,
 # 2 cubings, 2 products and 2 additions for t and u, and R·S with 15 products and 29 additions
@@ -47,7 +43,8 @@ SEED004 = {
 
 def algorithm(name: str | None, UsageError):
     name = cli_prime.choose(name, ALGORITHMS, "ternary set", UsageError)
-    return name, _FUNCS[name]
+    fn, kw = _ALGS[name]
+    return name, functools.partial(fn, **kw)
 
 
 def gt_trits(C, e) -> list[str]:
@@ -77,8 +74,8 @@ def vector_record(C, name: str, P, Q) -> dict:
 
 
 def opcount(args, C, P, Q, UsageError) -> int:
-    name, _ = algorithm(args.algorithm, UsageError)
-    fn, kw = _MILLER[name]
+    name = cli_prime.choose(args.algorithm, ALGORITHMS, "ternary set", UsageError)
+    fn, kw = _ALGS[name]
     cf = opc.count_pairing3(C, fn, P, Q, **kw)
     phases = {k: dict(cf.counts[k]) for k in sorted(cf.counts)}
     totals = {"miller": dict(cf.total("miller")), "final_exp": dict(cf.total("final_exp")),

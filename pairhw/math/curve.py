@@ -2,7 +2,7 @@
 
 Subclasses (:class:`~pairhw.math.ec2.Curve2` over F_2^m, :class:`~pairhw.math.ecp.CurveW` over
 F_p and F_p², :class:`~pairhw.math.ec3.Curve3` over F_3^m) give the group law (``is_on_curve``,
-``neg``, ``double``, ``chord``), ``hash_to_point``
+``neg``, ``double``, ``chord``), ``hash_candidate`` (for :meth:`Curve.hash_to_point`)
 and ``NOT_ON_CURVE`` (the failed equation, said in the error).  Points are tuples; infinity is ``None``.
 """
 
@@ -70,6 +70,19 @@ class Curve:
             raise PointError(f"point is not on {self.name}: {self.NOT_ON_CURVE}")
         if P is not None and self.mul(self.r, P) is not None:
             raise PointError(f"point is on {self.name} but not of order r")
+
+    def hash_to_point(self, data: bytes):
+        """Try-and-increment hash onto E[r]: for counter c = 0, 1, ..., the subclass's
+        ``hash_candidate(data, c)`` (a curve point, or None when c gives none); the first candidate
+        R with cofactor·R ≠ ∞ gives cofactor·R.  Deterministic and documented, not constant time
+        (for vectors and tests)."""
+        for ctr in range(1 << 16):
+            R = self.hash_candidate(data, ctr)
+            if R is not None:
+                P = self.mul(self.cofactor, R)
+                if P is not None:
+                    return P
+        raise RuntimeError("hash_to_point: no point found")  # pragma: no cover
 
     def point_from_seed(self, seed: int):
         """P_S = hash_to_point(b"point" ‖ decimal S): the documented deterministic point of order r."""

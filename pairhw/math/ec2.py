@@ -58,27 +58,17 @@ class Curve2(Curve):
         return (x3, F.mul(lam, x1 ^ x3) ^ y1 ^ 1)
 
     # -- deterministic points ---------------------------------------------------------------------
-    def hash_to_point(self, data: bytes):
-        """Try-and-increment hash onto E[r].
-
-        For counter c = 0, 1, ...: x = the first m bits (little-endian) of
-        SHAKE-256("pairhw/h2c/F2/" ‖ data ‖ c as 4 bytes big-endian); if Tr(x³ + x + b) = 0, let y be
-        the half-trace root of y² + y = x³ + x + b (the other root is y + 1); the first c for which
-        P = cofactor·(x, y) ≠ ∞ gives P.
-        """
+    def hash_candidate(self, data: bytes, ctr: int):
+        """Counter ``ctr``'s candidate for :meth:`~pairhw.math.curve.Curve.hash_to_point`:
+        x = the first m bits (little-endian) of SHAKE-256("pairhw/h2c/F2/" ‖ data ‖ ctr as 4 bytes
+        big-endian); if Tr(x³ + x + b) = 0, (x, y) with y the half-trace root of y² + y = x³ + x + b
+        (the other root is y + 1), else None."""
         F = self.F
         nbytes = (F.m + 7) // 8
-        for ctr in range(1 << 16):
-            digest = hashlib.shake_256(b"pairhw/h2c/F2/" + data + ctr.to_bytes(4, "big")).digest(nbytes)
-            x = int.from_bytes(digest, "little") & F.mask
-            c = F.mul(F.sqr(x), x) ^ x ^ self.b
-            y = F.solve_quadratic(c)
-            if y is None:
-                continue
-            P = self.mul(self.cofactor, (x, y))
-            if P is not None:
-                return P
-        raise RuntimeError("hash_to_point: no point found")  # pragma: no cover
+        digest = hashlib.shake_256(b"pairhw/h2c/F2/" + data + ctr.to_bytes(4, "big")).digest(nbytes)
+        x = int.from_bytes(digest, "little") & F.mask
+        y = F.solve_quadratic(F.mul(F.sqr(x), x) ^ x ^ self.b)
+        return None if y is None else (x, y)
 
     # -- encoding ----------------------------------------------------------------------------------
     def point_to_hex(self, P):

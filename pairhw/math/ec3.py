@@ -133,28 +133,19 @@ class Curve3(Curve):
         return (X3, F.sub(F.mul(r, F.sub(xh2, X3)), F.mul(Y, h3)), F.mul(Z, H))
 
     # -- deterministic points ---------------------------------------------------------------------
-    def hash_to_point(self, data: bytes):
-        """Try-and-increment hash onto E[r].
-
-        For counter c = 0, 1, ...: v = SHAKE-256("pairhw/h2c/F3/" ‖ data ‖ c as 4 bytes big-endian),
-        ⌈m·log2(3)/8⌉ + 16 bytes read as a little-endian integer, reduced mod 3^m; x is the element
-        whose trits are the base-3 digits of v (a_0 least significant); if x³ − x + b is a square,
-        y = (x³ − x + b)^((3^m+1)/4) (the other root is −y); the first c for which
-        P = cofactor·(x, y) ≠ ∞ gives P.
-        """
+    def hash_candidate(self, data: bytes, ctr: int):
+        """Counter ``ctr``'s candidate for :meth:`~pairhw.math.curve.Curve.hash_to_point`:
+        v = SHAKE-256("pairhw/h2c/F3/" ‖ data ‖ ctr as 4 bytes big-endian), ⌈m·log2(3)/8⌉ + 16 bytes
+        read as a little-endian integer, reduced mod 3^m; x is the element whose trits are the base-3
+        digits of v (a_0 least significant); if x³ − x + b is a square, (x, y) with
+        y = (x³ − x + b)^((3^m+1)/4) (the other root is −y), else None."""
         F = self.F
         q = 3 ** F.m
         nbytes = (q.bit_length() + 7) // 8 + 16
-        for ctr in range(1 << 16):
-            digest = hashlib.shake_256(b"pairhw/h2c/F3/" + data + ctr.to_bytes(4, "big")).digest(nbytes)
-            x = F.from_int(int.from_bytes(digest, "little") % q)
-            y = F.sqrt(self.rhs(x))
-            if y is None:
-                continue
-            P = self.mul(self.cofactor, (x, y))
-            if P is not None:
-                return P
-        raise RuntimeError("hash_to_point: no point found")  # pragma: no cover
+        digest = hashlib.shake_256(b"pairhw/h2c/F3/" + data + ctr.to_bytes(4, "big")).digest(nbytes)
+        x = F.from_int(int.from_bytes(digest, "little") % q)
+        y = F.sqrt(self.rhs(x))
+        return None if y is None else (x, y)
 
     # -- encoding ----------------------------------------------------------------------------------
     def point_to_trits(self, P):

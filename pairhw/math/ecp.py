@@ -76,27 +76,23 @@ class CurveW(Curve):
             out.append(int.from_bytes(h, "big") % p)
         return out[0] if n == 1 else tuple(out)
 
-    def hash_to_point(self, data: bytes):
-        """Try-and-increment: x = SHA-512(data/ctr/i) mod p (i = 0, 1 over F_p²), the first x with
-        x³ + b a square, y its root of even first coefficient, times the cofactor; a point of
-        order r.  Deterministic and documented, not constant time (for vectors and tests)."""
-        ctr = 0
-        while True:
-            R, ctr = self.raw_point(data, ctr)
-            P = self.mul(self.cofactor, R)
-            if P is not None:
-                return P
+    def hash_candidate(self, data: bytes, ctr: int):
+        """Counter ``ctr``'s candidate for :meth:`~pairhw.math.curve.Curve.hash_to_point`:
+        x = SHA-512(data/ctr/i) mod p (i = 0, 1 over F_p²); if x³ + b is a square, (x, y) with y its
+        root of even first coefficient, else None."""
+        K = self.K
+        x = self._hash_x(data, ctr)
+        y = K.sqrt(K.add(K.mul(K.sqr(x), x), self.b))
+        return None if y is None else (x, _even(K, y))
 
     def raw_point(self, data: bytes, ctr: int = 0):
         """(the first curve point at or after counter ``ctr``, the next counter), before cofactor
         clearing."""
-        K = self.K
         while True:
-            x = self._hash_x(data, ctr)
-            y = K.sqrt(K.add(K.mul(K.sqr(x), x), self.b))
+            R = self.hash_candidate(data, ctr)
             ctr += 1
-            if y is not None:
-                return (x, _even(K, y)), ctr
+            if R is not None:
+                return R, ctr
 
 
 def _even(K, y):

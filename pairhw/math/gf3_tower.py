@@ -347,6 +347,15 @@ class Tower3:
         v0, v1 = self.split(a)
         return self.add3(self.mul3(v0, v0), self.mul3(v1, v1))
 
+    def conj_ratio(self, a):
+        """a^(3^(3m) − 1) = conj(a)/a = (V0² − V1² + V0V1·σ)/(V0² + V1²)  (−2 = 1 in F_3): three
+        F_{3^3m} products, one F_{3^3m} inversion, two products.  The result is unitary (norm 1
+        over F_{3^3m}): its inverse is its conjugate."""
+        v0, v1 = self.split(a)
+        p, q, c = self.mul3(v0, v0), self.mul3(v1, v1), self.mul3(v0, v1)
+        ni = self.inv3(self.add3(p, q))
+        return self.join(self.mul3(self.sub3(p, q), ni), self.mul3(c, ni))
+
     def inv6(self, a):
         """a^(−1) = conj(a)/(V0² + V1²)."""
         v0, v1 = self.split(a)

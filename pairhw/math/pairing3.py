@@ -188,33 +188,16 @@ def final_exp_plain(C: Curve3, f):
     return tower(C).pow6(f, final_exponent(C))
 
 
-def fe_conj_ratio(C: Curve3, f):
-    """f^(3^(3m) − 1) = conj(f)/f = (V0² − V1² + V0V1·σ)/(V0² + V1²)  (−2 = 1 in F_3):
-    three F_{3^3m} products, one F_{3^3m} inversion, two products.  The result is unitary
-    (norm 1 over F_{3^3m}): its inverse is its conjugate."""
-    T = tower(C)
-    v0, v1 = T.split(f)
-    a, b, c = T.mul3(v0, v0), T.mul3(v1, v1), T.mul3(v0, v1)
-    ni = T.inv3(T.add3(a, b))
-    return T.join(T.mul3(T.sub3(a, b), ni), T.mul3(c, ni))
-
-
-def fe_frob_mul(C: Curve3, f):
-    """f^(3^m + 1) = f^(3^m)·f (Frobenius is additions only)."""
-    T = tower(C)
-    return T.mul6(T.frob_m(f), f)
-
-
 def final_exp(C: Curve3, f):
     """f^M as Beuchat et al. (2008, Alg. 8) compute it:
-    U = f^(3^(3m)−1) (:func:`fe_conj_ratio`), V = U^(3^m+1) with the nine products of Alg. 7
+    U = f^(3^(3m)−1) (:meth:`Tower3.conj_ratio`), V = U^(3^m+1) with the nine products of Alg. 7
     (:meth:`Tower3.torus_frob_mul`, U being unitary), then
     V^(3^m + 1 − μb·3^((m+1)/2)) = V^(3^m+1) · (V^(3^((m+1)/2)))^(−μb), the power of 3 by (m+1)/2
     cubings and the inverse (if −μb = −1) by conjugation, V being unitary."""
     F, T = C.F, tower(C)
     m = F.m
     with F.phase("final_exp/conj_ratio"):
-        u = fe_conj_ratio(C, f)
+        u = T.conj_ratio(f)
     with F.phase("final_exp/torus"):
         v = T.torus_frob_mul(u)
     with F.phase("final_exp/cubings"):

@@ -24,13 +24,6 @@ def rand6(T, rng):
     return tuple(T.F.random(rng) for _ in range(6))
 
 
-def unitary(T, x):
-    v0, v1 = T.split(x)
-    a, b, c = T.mul3(v0, v0), T.mul3(v1, v1), T.mul3(v0, v1)
-    ni = T.inv3(T.add3(a, b))
-    return T.join(T.mul3(T.sub3(a, b), ni), T.mul3(c, ni))
-
-
 def test_products_agree(T):
     rng = random.Random(1)
     for _ in range(4):
@@ -63,6 +56,7 @@ def test_frobenius_maps(T):
     if m < 20:
         assert T.frob_m(x) == T.pow6(x, 3 ** m)
         assert T.conj(x) == T.pow6(x, 3 ** (3 * m))
+        assert T.conj_ratio(x) == T.pow6(x, 3 ** (3 * m) - 1)
     assert T.conj(x) == T._apply(T.FROB_3M, x)
     y = x
     for _ in range(m):
@@ -80,7 +74,7 @@ def test_inverses(T):
 def test_torus_formula(T):
     rng = random.Random(5)
     for _ in range(3):
-        U = unitary(T, rand6(T, rng))
+        U = T.conj_ratio(rand6(T, rng))
         assert T.mul6(U, T.conj(U)) == T.ONE6
         assert T.torus_frob_mul(U) == T.mul6(T.frob_m(U), U)
     assert len(torus_plan(T)) == 6
@@ -112,5 +106,5 @@ def test_sparse_counts():
         assert CF2.total()["mul"] == 12
     CF3 = CountingGF3m(F)
     T3 = Tower3(CF3, 1)
-    T3.torus_frob_mul(unitary(Tower3(F, 1), rand6(T3, rng)))
+    T3.torus_frob_mul(Tower3(F, 1).conj_ratio(rand6(T3, rng)))
     assert CF3.total()["mul"] == 9
