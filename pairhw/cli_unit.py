@@ -80,6 +80,9 @@ def add_unit_args(p) -> None:
                    "(the whole multiplier for schoolbook/karatsuba/tmvp, the core for the others; "
                    "default: three-way while > 24, then two-way down to ≤ 8, as seed 000)")
     p.add_argument("--core", type=int, help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
+    p.add_argument("--lut6", action="store_true",
+                   help="schoolbook base products from hand-packed Xilinx LUT6 primitives (schoolbook, karatsuba, "
+                   "tmvp, hybrid-*); simulated with Verilator, the model goes in the test bench")
 
 
 def _unit_from_args(args, UsageError):
@@ -106,7 +109,7 @@ def _unit_from_args(args, UsageError):
         except ValueError:
             raise UsageError(f"--schedule: expected splits like 3,3,3,2, got {args.schedule!r}") from None
     try:
-        return make_unit(args.kind, F, digit=args.digit, schedule=schedule, core=args.core)
+        return make_unit(args.kind, F, digit=args.digit, schedule=schedule, core=args.core, lut6=args.lut6)
     except KindError as e:
         raise UsageError(str(e)) from None
 
@@ -118,7 +121,7 @@ def _verify(unit, n: int, seed: int, simulator: str) -> dict:
     vecs = mul_vectors(F, n, seed)
     t0 = time.monotonic()
     if simulator == "auto":
-        simulator = "amaranth" if F.m <= AMARANTH_MAX_M else "verilator"
+        simulator = "amaranth" if F.m <= AMARANTH_MAX_M and not unit.lut6 else "verilator"
     if simulator == "amaranth":
         from pairhw.sim.amsim import simulate_mul
 
@@ -148,6 +151,8 @@ def cmd_unit_mul(args, UsageError) -> int:
     if args.verify < 0:
         raise UsageError("--verify must be ≥ 0")
     unit = _unit_from_args(args, UsageError)
+    if unit.lut6 and args.sim == "amaranth":
+        raise UsageError("--lut6 units instantiate LUT6 primitives: simulate them with --sim verilator")
     res = _verify(unit, args.verify, args.seed, args.sim)
     out = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
            "latency": unit.latency, "ii": unit.initiation_interval, **res}
@@ -203,7 +208,7 @@ def cmd_synth_unit(args, UsageError) -> int:
 
     unit = _unit_from_args(args, UsageError)
     log(f"generating Verilog for {unit.name}")
-    res = synthesize(unit_verilog(unit), unit.name, args.target, log=log)
+    res = synthesize(unit_verilog(unit, with_models=args.target != "xc7"), unit.name, args.target, log=log)
     res = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "latency": unit.latency,
            "ii": unit.initiation_interval, **res}
     if args.json:

@@ -71,11 +71,17 @@ def binary_field(m: int) -> GF2m:
     raise KindError(f"no irreducible trinomial or pentanomial of degree {m}")
 
 
-def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None):
+#: Kinds whose schoolbook base products can be hand-packed into LUT6 primitives (``lut6=True``).
+LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
+
+
+def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
+              lut6: bool = False):
     """Build the multiplier ``kind`` over ``F``.
 
     ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
-    core for the hybrid ones); default :func:`default_schedule`.
+    core for the hybrid ones); default :func:`default_schedule`.  ``lut6`` builds the schoolbook
+    base products from hand-packed Xilinx ``LUT6`` primitives (:data:`LUT6_KINDS` only).
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
@@ -87,29 +93,31 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError(f"--digit applies to lsd and msd, not {kind}")
     if core is not None and kind != "iter-karatsuba":
         raise KindError("--core applies to iter-karatsuba only")
+    if lut6 and kind not in LUT6_KINDS:
+        raise KindError(f"--lut6 applies to {', '.join(LUT6_KINDS)}, not {kind}")
     try:
-        return _build(kind, F, digit, schedule, core)
+        return _build(kind, F, digit, schedule, core, lut6)
     except KindError:
         raise
     except ValueError as e:  # the units' own checks (digit range, trinomial field)
         raise KindError(str(e)) from None
 
 
-def _build(kind, F, digit, schedule, core):
+def _build(kind, F, digit, schedule, core, lut6=False):
     def sched(n):
         return tuple(schedule) if schedule is not None else default_schedule(n)
 
     if kind in ("schoolbook", "karatsuba", "tmvp"):
         if kind == "schoolbook" and schedule:
             raise KindError("schoolbook takes no --schedule")
-        return ParallelMul(F, kind, () if kind == "schoolbook" else sched(F.m))
+        return ParallelMul(F, kind, () if kind == "schoolbook" else sched(F.m), lut6=lut6)
     if kind in ("hybrid-tmvp3", "hybrid-tmvp2"):
         plan = tmvp_plan(F.m, (3,) if kind == "hybrid-tmvp3" else (2, 2))
         label = "HybridTmvp3" if kind == "hybrid-tmvp3" else "HybridTmvp2"
-        return SequentialMul(F, plan, sched(plan.h), label=label)
+        return SequentialMul(F, plan, sched(plan.h), label=label, lut6=lut6)
     if kind == "hybrid-kara306":
         plan = poly_plan(F.m, (2, 2))
-        return SequentialMul(F, plan, sched(plan.h), reduce_cycle=True, label="HybridKara")
+        return SequentialMul(F, plan, sched(plan.h), reduce_cycle=True, label="HybridKara", lut6=lut6)
     if kind == "iter-karatsuba":
         core = 153 if core is None else core
         if core not in ITER_CORES:

@@ -8,10 +8,19 @@ from amaranth.back import verilog
 
 from pairhw.math.gf2m import GF2m
 
+from .nets import LUT6_MODEL
 
-def unit_verilog(unit) -> str:
-    """Deterministic Verilog of ``unit`` (module name ``unit.name``; no source locations)."""
-    return verilog.convert(unit, name=unit.name, emit_src=False)
+
+def unit_verilog(unit, with_models: bool = False) -> str:
+    """Deterministic Verilog of ``unit`` (module name ``unit.name``; no source locations).
+
+    ``with_models`` appends :data:`~pairhw.rtl.nets.LUT6_MODEL` when the unit instantiates ``LUT6``
+    primitives (simulators and non-Xilinx flows need it; ``synth_xilinx`` and vendor tools have the cell).
+    """
+    text = verilog.convert(unit, name=unit.name, emit_src=False)
+    if with_models and getattr(unit, "lut6", False):
+        text += "\n" + LUT6_MODEL
+    return text
 
 
 def edge_pairs(F: GF2m) -> list:
@@ -50,6 +59,7 @@ def mul_testbench(unit) -> str:
 
     Reads ``+vectors=FILE`` (default ``vectors.txt``), starts a product every II cycles, checks every
     result and its latency, and prints ``PAIRHW RESULT verified=V failed=F latency=L ii=I cycles=C``.
+    A unit built from ``LUT6`` primitives gets their simulation model in the test bench file.
     """
     m, lat, ii = unit.F.m, unit.latency, unit.initiation_interval
     q = lat // ii + 4
@@ -123,7 +133,7 @@ module tb;
     end
   end
 endmodule
-"""
+""" + (LUT6_MODEL if getattr(unit, "lut6", False) else "")
 
 
 def core_vectors_text(F: GF2m, rows) -> str:

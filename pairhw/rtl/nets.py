@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import reduce
 from operator import xor
 
-from amaranth.hdl import Cat, Const, Module, Signal
+from amaranth.hdl import Cat, Const, Instance, Module, Signal
 
 
 def xor_tree(values):
@@ -83,21 +83,86 @@ def _sub_builder(m: Module, name: str, xw: int, yw: int, rec):
 
 
 # ---------------------------------------------------------------------------------------------
+# LUT6 leaves
+
+#: Behavioural model of the Xilinx ``LUT6`` primitive (output = INIT bit selected by I5..I0), for
+#: simulators and for the non-Xilinx synthesis flows; ``synth_xilinx`` uses its own cell.
+LUT6_MODEL = """module LUT6 #(parameter [63:0] INIT = 64'h0) (output O, input I0, I1, I2, I3, I4, I5);
+  assign O = INIT[{I5, I4, I3, I2, I1, I0}];
+endmodule
+"""
+
+
+def _lut6_init(kinds) -> int:
+    """INIT of the XOR of ``kinds`` over the inputs in order: "p" an AND of the next two, "s" one."""
+    init = 0
+    for k in range(64):
+        v, i = 0, 0
+        for kind in kinds:
+            if kind == "p":
+                v ^= (k >> i) & (k >> (i + 1)) & 1
+                i += 2
+            else:
+                v ^= (k >> i) & 1
+                i += 1
+        init |= v << k
+    return init
+
+
+def lut6_sum_of_products(m: Module, pairs, name: str):
+    """XOR of the two-input ANDs ``pairs`` packed by hand into ``LUT6`` primitives.
+
+    Yosys' ABC maps a schoolbook AND–XOR tree at about 0.6 LUT per AND (a 16 × 16 TMVP: 151 LUTs);
+    three products per LUT6, then partial sums two products and up to two partials at a time, reach
+    ⌈(2k − 1)/5⌉ LUTs for k products (16 × 16: 112).  Returns a 1-bit Signal.
+    """
+    items = [("p", a, b) for a, b in pairs]
+    if not items:
+        return Const(0, 1)
+    k = 0
+    while True:
+        if len(items) == 1 and items[0][0] == "s":
+            return items[0][1]
+        cur, rest, width = [], [], 0
+        for it in items:  # products first (they are listed first), then partial sums
+            need = 2 if it[0] == "p" else 1
+            if width + need <= 6:
+                cur.append(it)
+                width += need
+            else:
+                rest.append(it)
+        o = Signal(name=f"{name}_l{k}")
+        ins = [x for it in cur for x in it[1:]]
+        ins += [Const(0, 1)] * (6 - len(ins))
+        m.submodules[f"{name}_l{k}"] = Instance(
+            "LUT6", p_INIT=Const(_lut6_init([it[0] for it in cur]), 64),
+            **{f"i_I{i}": ins[i] for i in range(6)}, o_O=o)
+        k += 1
+        items = rest + [("s", o)]
+
+
+# ---------------------------------------------------------------------------------------------
 # polynomial products
 
 
-def schoolbook_net(m: Module, a, b, n: int, name: str) -> Signal:
-    """a·b for a, b of n bits: XOR over j of (b_j ? a·x^j : 0), as n shifted n-bit rows."""
+def schoolbook_net(m: Module, a, b, n: int, name: str, lut6: bool = False) -> Signal:
+    """a·b for a, b of n bits: XOR over j of (b_j ? a·x^j : 0), as n shifted n-bit rows
+    (``lut6``: each output bit by :func:`lut6_sum_of_products`)."""
     out = Signal(2 * n - 1, name=name)
+    if lut6:
+        bits = [lut6_sum_of_products(m, [(a[i], b[k - i]) for i in range(max(0, k - n + 1), min(k, n - 1) + 1)],
+                                     f"{name}_c{k}") for k in range(2 * n - 1)]
+        m.d.comb += out.eq(Cat(*bits))
+        return out
     rows = [(a[:n] & b[j].replicate(n)) << j for j in range(n)]
     m.d.comb += out.eq(xor_tree(rows))
     return out
 
 
-def karatsuba_net(m: Module, a, b, n: int, schedule, name: str) -> Signal:
+def karatsuba_net(m: Module, a, b, n: int, schedule, name: str, lut6: bool = False) -> Signal:
     """Recursive Karatsuba (:func:`pairhw.math.mulalg.karatsuba`), zero-padding each level."""
     if not schedule:
-        return schoolbook_net(m, a, b, n, name)
+        return schoolbook_net(m, a, b, n, name, lut6)
     k, rest = schedule[0], tuple(schedule[1:])
     h = -(-n // k)
     aa = Signal(k * h, name=f"{name}_a")
@@ -105,7 +170,7 @@ def karatsuba_net(m: Module, a, b, n: int, schedule, name: str) -> Signal:
     m.d.comb += [aa.eq(a[:n]), bb.eq(b[:n])]
     A = [aa[i * h:(i + 1) * h] for i in range(k)]
     B = [bb[i * h:(i + 1) * h] for i in range(k)]
-    sub = _sub_builder(m, name, h, h, lambda x, y, nm: karatsuba_net(m, x, y, h, rest, nm))
+    sub = _sub_builder(m, name, h, h, lambda x, y, nm: karatsuba_net(m, x, y, h, rest, nm, lut6))
 
     out = Signal(2 * n - 1, name=name)
     w = 2 * k * h
@@ -129,18 +194,24 @@ def karatsuba_net(m: Module, a, b, n: int, schedule, name: str) -> Signal:
 # Toeplitz matrix-vector products
 
 
-def tmvp_schoolbook_net(m: Module, t, v, n: int, name: str) -> Signal:
-    """T·V by columns: column j of T is diagonals n-1-j .. 2n-2-j, so W = XOR_j v_j·col_j."""
+def tmvp_schoolbook_net(m: Module, t, v, n: int, name: str, lut6: bool = False) -> Signal:
+    """T·V by columns: column j of T is diagonals n-1-j .. 2n-2-j, so W = XOR_j v_j·col_j
+    (``lut6``: row i, the XOR over j of t_{i-j+n-1}·v_j, by :func:`lut6_sum_of_products`)."""
     out = Signal(n, name=name)
+    if lut6:
+        bits = [lut6_sum_of_products(m, [(t[i - j + n - 1], v[j]) for j in range(n)], f"{name}_w{i}")
+                for i in range(n)]
+        m.d.comb += out.eq(Cat(*bits))
+        return out
     cols = [t[n - 1 - j:2 * n - 1 - j] & v[j].replicate(n) for j in range(n)]
     m.d.comb += out.eq(xor_tree(cols))
     return out
 
 
-def tmvp_net(m: Module, t, v, n: int, schedule, name: str) -> Signal:
+def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False) -> Signal:
     """Seed 000 formulas (1) and (2), recursively (:func:`pairhw.math.mulalg.tmvp`)."""
     if not schedule:
-        return tmvp_schoolbook_net(m, t, v, n, name)
+        return tmvp_schoolbook_net(m, t, v, n, name, lut6)
     k, rest = schedule[0], tuple(schedule[1:])
     h = -(-n // k)
     pad = k * h - n
@@ -149,7 +220,7 @@ def tmvp_net(m: Module, t, v, n: int, schedule, name: str) -> Signal:
     m.d.comb += [tt.eq(Cat(Const(0, pad), t[:2 * n - 1]) if pad else t[:2 * n - 1]), vv.eq(v[:n])]
     T = [tt[d * h:d * h + 2 * h - 1] for d in range(2 * k - 1)]
     V = [vv[i * h:(i + 1) * h] for i in range(k)]
-    sub = _sub_builder(m, name, 2 * h - 1, h, lambda t, v, nm: tmvp_net(m, t, v, h, rest, nm))
+    sub = _sub_builder(m, name, 2 * h - 1, h, lambda t, v, nm: tmvp_net(m, t, v, h, rest, nm, lut6))
 
     if k == 2:
         p0 = sub(T[0] ^ T[1], V[1])

@@ -178,6 +178,9 @@ class MulUnit(wiring.Component):
     """Base of the F_2^m multipliers: ports ``a``, ``b``, ``start`` in; ``c``, ``done`` out."""
 
     _MustUse__silence = True
+    #: True when the unit instantiates Xilinx ``LUT6`` primitives (:data:`pairhw.rtl.nets.LUT6_MODEL`
+    #: simulates them); the Amaranth simulator cannot run such a unit.
+    lut6 = False
 
     def __init__(self, F: GF2m):
         self.F = F
@@ -215,19 +218,23 @@ class ParallelMul(MulUnit):
     schedule : tuple of int
         Splits (2 or 3) outermost first, down to a schoolbook base; seed 000 §3.2 uses
         (3, 3, 3, 2) for 408 → 136 → 46 → 16 → 8.
+    lut6 : bool
+        Build the schoolbook base products from hand-packed Xilinx ``LUT6`` primitives
+        (:func:`pairhw.rtl.nets.lut6_sum_of_products`); name suffix ``_l6``.
     """
 
     latency = 1
     initiation_interval = 1
 
-    def __init__(self, F: GF2m, method: str = "karatsuba", schedule=()):
+    def __init__(self, F: GF2m, method: str = "karatsuba", schedule=(), lut6: bool = False):
         if method == "tmvp":
             _require_trinomial(F, "a TMVP multiplier")
         if method not in ("schoolbook", "karatsuba", "tmvp"):
             raise ValueError(f"unknown parallel method {method!r}")
         self.method = method
         self.schedule = tuple(schedule) if method != "schoolbook" else ()
-        self.name = f"{method.capitalize()}Mul_m{F.m}_s{_sched_str(self.schedule)}"
+        self.lut6 = bool(lut6)
+        self.name = f"{method.capitalize()}Mul_m{F.m}_s{_sched_str(self.schedule)}" + ("_l6" if lut6 else "")
         super().__init__(F)
 
     def emulate(self, a: int, b: int) -> int:
@@ -242,10 +249,10 @@ class ParallelMul(MulUnit):
         F = self.F
         if self.method == "tmvp":
             t = nets.linear_net(m, self.a, toeplitz_columns(F), 2 * F.m - 1, "tdiag")
-            cp = nets.tmvp_net(m, t, self.b, F.m, self.schedule, "tmvp")
+            cp = nets.tmvp_net(m, t, self.b, F.m, self.schedule, "tmvp", self.lut6)
             res = _final_rotate(F, cp)
         else:
-            p = nets.karatsuba_net(m, self.a, self.b, F.m, self.schedule, "pm")
+            p = nets.karatsuba_net(m, self.a, self.b, F.m, self.schedule, "pm", self.lut6)
             res = nets.linear_net(m, p, reduction_columns(F, 2 * F.m - 1), F.m, "red")
         done = Signal()
         c = Signal(F.m)
@@ -274,17 +281,21 @@ class SequentialMul(MulUnit):
         Splits of the parallel core (TMVP or Karatsuba, as the plan) down to a schoolbook base.
     reduce_cycle : bool
         Spend an extra cycle per product on the final reduction (polynomial plans).
+    lut6 : bool
+        The core's schoolbook base products from hand-packed ``LUT6`` primitives (as
+        :class:`ParallelMul`); name suffix ``_l6``.
     """
 
     def __init__(self, F: GF2m, plan: Plan, core_schedule=(), reduce_cycle: bool = False,
-                 label: str = "SeqMul"):
+                 label: str = "SeqMul", lut6: bool = False):
         if plan.kind == "tmvp":
             _require_trinomial(F, "a TMVP multiplier")
         self.plan = plan
         self.core_schedule = tuple(core_schedule)
         self.reduce_cycle = reduce_cycle
+        self.lut6 = bool(lut6)
         self.name = (f"{label}_m{F.m}_p{_sched_str(plan.splits)}_h{plan.h}"
-                     f"_c{_sched_str(self.core_schedule)}")
+                     f"_c{_sched_str(self.core_schedule)}" + ("_l6" if lut6 else ""))
         super().__init__(F)
 
     @property
@@ -320,8 +331,8 @@ class SequentialMul(MulUnit):
     def _core(self, m, x, y):
         P = self.plan
         if P.kind == "tmvp":
-            return nets.tmvp_net(m, x, y, P.h, self.core_schedule, "core")
-        return nets.karatsuba_net(m, x, y, P.h, self.core_schedule, "core")
+            return nets.tmvp_net(m, x, y, P.h, self.core_schedule, "core", self.lut6)
+        return nets.karatsuba_net(m, x, y, P.h, self.core_schedule, "core", self.lut6)
 
     def _accumulate(self, m, v, idx, pr):
         """OUTnet: add the tagged core result into the accumulator; drive ``c``/``done``."""
