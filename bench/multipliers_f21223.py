@@ -1,6 +1,7 @@
 """Benchmark: F_2^1223 multiplier units against seed 000's Table 2 and seed 003's Table I (JSON).
 
-    python bench/multipliers_f21223.py [--m 1223] [--verify 20] [-o bench/out/multipliers_f21223.json]
+    python bench/multipliers_f21223.py [--m 1223] [--verify 20] [--only table1|table2] [--label TEXT]
+                                       [-o bench/out/multipliers_f21223.json]
 
 For each unit: cycles per product (the initiation interval) and latency from the generated hardware,
 a Verilator run of ``--verify`` random products plus 10 edge cases bit-exact against the golden model,
@@ -32,6 +33,13 @@ TABLE2 = [
     ("hybrid-tmvp2", {}, "two-way TMVP 9 × 306", {"luts": 19721, "mhz": 271, "cycles": 9}),
     ("hybrid-tmvp3", {}, "three-way TMVP 6 × 408", {"luts": 33546, "mhz": 267, "cycles": 6}),
     ("hybrid-tmvp3", {"schedule": (3, 3, 3)}, "three-way TMVP 6 × 408, core base 16 (408 → 136 → 46 → 16)",
+     {"luts": 33546, "mhz": 267, "cycles": 6}),
+    # the same multipliers with hand-packed LUT6 base products (--lut6) and their default schedule
+    ("hybrid-kara306", {"lut6": True}, "Karatsuba 9 × 306, LUT6 base (306 → 102 → 34 → 17)",
+     {"luts": 30148, "mhz": 250, "cycles": 10}),
+    ("hybrid-tmvp2", {"lut6": True}, "two-way TMVP 9 × 306, LUT6 base (306 → 102 → 34 → 17)",
+     {"luts": 19721, "mhz": 271, "cycles": 9}),
+    ("hybrid-tmvp3", {"lut6": True}, "three-way TMVP 6 × 408, LUT6 base (408 → 136 → 46 → 23)",
      {"luts": 33546, "mhz": 267, "cycles": 6}),
 ]
 # seed 003 Table I (180 nm, post-layout area of the whole ASIP, kGE) and §IV cycle counts
@@ -73,6 +81,7 @@ def main():
     ap.add_argument("--m", type=int, default=1223)
     ap.add_argument("--verify", type=int, default=20)
     ap.add_argument("--only", choices=("table2", "table1"))
+    ap.add_argument("--label", metavar="TEXT", help="only the rows whose label contains TEXT (e.g. LUT6)")
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "multipliers_f21223.json"))
     args = ap.parse_args()
     F = binary_field(args.m)
@@ -81,11 +90,15 @@ def main():
            "table2": [], "table1": []}
     if args.only != "table1":
         for kind, opts, label, pub in TABLE2:
+            if args.label and args.label not in label:
+                continue
             unit, r = measure(kind, opts, F, args.verify, "xc7")
             r.update(label=label, published=pub, lut_ratio=round(r["synth"]["luts"] / pub["luts"], 3))
             out["table2"].append(r)
     if args.only != "table2":
         for kind, opts, label, pub in TABLE1:
+            if args.label and args.label not in label:
+                continue
             unit, r = measure(kind, opts, F, args.verify, "gates")
             r.update(label=label, published=pub)
             out["table1"].append(r)

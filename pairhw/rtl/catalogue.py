@@ -30,15 +30,27 @@ class KindError(ValueError):
     """A unit request that cannot be built (unknown kind, missing or bad option)."""
 
 
-def default_schedule(n: int) -> tuple:
+def default_schedule(n: int, lut6: bool = False) -> tuple:
     """Seed 000 §3.2's rule: three-way splits while the size exceeds 24, then two-way down to a
     schoolbook base of ≤ 8 bits (408 → 136 → 46 → 16 → 8; 306 → 102 → 34 → 12 → 6).
 
     Measured with ``synth_xilinx -family xc7`` at m = 1223, stopping one level earlier (base ≤ 16)
     costs more LUTs: hybrid-tmvp3 50,673 instead of 46,988, hybrid-tmvp2 35,777 instead of 33,371,
     although isolated 102- and 136-bit cores come out smaller with the 12- and 16-bit bases.
+
+    With ``lut6`` (hand-packed base products, about 0.4 LUT per AND instead of ABC's 0.6) larger bases
+    pay: three-way while the size exceeds 51, then two-way down to ≤ 24 (306 → 102 → 34 → 17: a
+    306-bit TMVP core of 18,050 LUTs, against 22,536 with the 6-bit base).
     """
     out = []
+    if lut6:
+        while n > 51:
+            out.append(3)
+            n = -(-n // 3)
+        while n > 24:
+            out.append(2)
+            n = -(-n // 2)
+        return tuple(out)
     while n > 24:
         out.append(3)
         n = -(-n // 3)
@@ -105,7 +117,7 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
 
 def _build(kind, F, digit, schedule, core, lut6=False):
     def sched(n):
-        return tuple(schedule) if schedule is not None else default_schedule(n)
+        return tuple(schedule) if schedule is not None else default_schedule(n, lut6)
 
     if kind in ("schoolbook", "karatsuba", "tmvp"):
         if kind == "schoolbook" and schedule:

@@ -115,7 +115,8 @@ def _ff_weight(t: str) -> float:
 
 
 def _gates(verilog: str, top: str, workdir: Path, log) -> dict:
-    script = (f"read_verilog -sv design.v\nsynth -flatten -top {top}\n"
+    # delete $scopeinfo: the markers flattening leaves for submodules (e.g. the LUT6 model) are not logic
+    script = (f"read_verilog -sv design.v\nsynth -flatten -top {top}\ndelete t:$scopeinfo\n"
               "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX\nopt_clean\n"
               "tee -q -o stat.json stat -json\nltp -noff\n")
     text = _yosys(script, verilog, workdir, log)
