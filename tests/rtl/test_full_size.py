@@ -18,11 +18,12 @@ FULL = [
     ("hybrid-tmvp3", {}), ("hybrid-tmvp2", {}), ("hybrid-kara306", {}),
     ("iter-karatsuba", {"core": 153}), ("iter-karatsuba", {"core": 77}),
     ("lsd", {"digit": 11}), ("msd", {"digit": 32}), ("lsb", {}),
+    ("hybrid-tmvp3", {"lut6": True}), ("hybrid-tmvp2", {"lut6": True}), ("hybrid-kara306", {"lut6": True}),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind,opts", FULL, ids=[k + "".join(f"-{v}" for v in o.values()) for k, o in FULL])
+@pytest.mark.parametrize("kind,opts", FULL, ids=[k + "".join(f"-{k2}" if v is True else f"-{v}" for k2, v in o.items()) for k, o in FULL])
 def test_full_size_bit_exact(kind, opts, tmp_path):
     F = binary_field(1223)
     unit = make_unit(kind, F, **opts)
