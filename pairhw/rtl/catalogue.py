@@ -42,19 +42,12 @@ def default_schedule(n: int, lut6: bool = False) -> tuple:
     pay: three-way while the size exceeds 51, then two-way down to ≤ 24 (306 → 102 → 34 → 17: a
     306-bit TMVP core of 18,050 LUTs, against 22,536 with the 6-bit base).
     """
+    three_above, two_above = (51, 24) if lut6 else (24, 8)
     out = []
-    if lut6:
-        while n > 51:
-            out.append(3)
-            n = -(-n // 3)
-        while n > 24:
-            out.append(2)
-            n = -(-n // 2)
-        return tuple(out)
-    while n > 24:
+    while n > three_above:
         out.append(3)
         n = -(-n // 3)
-    while n > 8:
+    while n > two_above:
         out.append(2)
         n = -(-n // 2)
     return tuple(out)
