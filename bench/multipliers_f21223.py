@@ -85,20 +85,20 @@ def main():
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "multipliers_f21223.json"))
     args = ap.parse_args()
     F = binary_field(args.m)
+
+    def selected(table):
+        return [row for row in table if not args.label or args.label in row[2]]
+
     out = {"m": F.m, "field": F.poly_str(), "machine": platform.machine(), "python": platform.python_version(),
            "squarer_xors": Squarer(F).xor_count, "square_root_xors": SquareRoot(F).xor_count,
            "table2": [], "table1": []}
     if args.only != "table1":
-        for kind, opts, label, pub in TABLE2:
-            if args.label and args.label not in label:
-                continue
+        for kind, opts, label, pub in selected(TABLE2):
             unit, r = measure(kind, opts, F, args.verify, "xc7")
             r.update(label=label, published=pub, lut_ratio=round(r["synth"]["luts"] / pub["luts"], 3))
             out["table2"].append(r)
     if args.only != "table2":
-        for kind, opts, label, pub in TABLE1:
-            if args.label and args.label not in label:
-                continue
+        for kind, opts, label, pub in selected(TABLE1):
             unit, r = measure(kind, opts, F, args.verify, "gates")
             r.update(label=label, published=pub)
             out["table1"].append(r)

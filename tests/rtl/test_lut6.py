@@ -11,7 +11,7 @@ from pairhw.rtl import nets
 from pairhw.rtl.catalogue import LUT6_KINDS, KindError, binary_field, make_unit
 from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
 from pairhw.sim import verilator
-from pairhw.synth.flows import synthesize
+from pairhw.synth.flows import _with_cell_models, synthesize
 
 
 def _luts(k):
@@ -69,8 +69,11 @@ def test_lut6_model_only_where_asked():
     plain, packed = make_unit("tmvp", F), make_unit("tmvp", F, lut6=True)
     assert "module LUT6" not in unit_verilog(plain) + mul_testbench(plain)
     assert "LUT6 #(" in unit_verilog(packed) and "module LUT6" not in unit_verilog(packed)
-    assert "module LUT6" in unit_verilog(packed, with_models=True)
     assert "module LUT6" in mul_testbench(packed)
+    assert "module LUT6" in _with_cell_models(unit_verilog(packed), "gates")
+    assert "module LUT6" in _with_cell_models(unit_verilog(packed), "ecp5")
+    assert _with_cell_models(unit_verilog(packed), "xc7") == unit_verilog(packed)
+    assert _with_cell_models(unit_verilog(plain), "gates") == unit_verilog(plain)
 
 
 def test_xc7_packed_base_is_smaller_and_gates_flow_reads_the_model():
@@ -81,7 +84,7 @@ def test_xc7_packed_base_is_smaller_and_gates_flow_reads_the_model():
     lp = synthesize(unit_verilog(plain), plain.name, "xc7")["luts"]
     l6 = synthesize(unit_verilog(packed), packed.name, "xc7")["luts"]
     assert l6 < lp
-    gates = synthesize(unit_verilog(packed, with_models=True), packed.name, "gates")
+    gates = synthesize(unit_verilog(packed), packed.name, "gates")
     assert gates["ge"] > 0 and not gates.get("unknown")
 
 
