@@ -93,20 +93,80 @@ endmodule
 """
 
 
-def _lut6_init(kinds) -> int:
-    """INIT of the XOR of ``kinds`` over the inputs in order: "p" an AND of the next two, "s" one."""
+_SHAPES = {"p": (1, 1), "s": (1, 0)}
+
+
+def _lut6_init(shapes) -> int:
+    """INIT of the XOR of terms over the inputs in order.  A term's shape is ``(d, e)``: the XOR of
+    the next ``d`` inputs, ANDed with one more input when ``e``; ``"p"`` (an AND of the next two) is
+    ``(1, 1)`` and ``"s"`` (one input) is ``(1, 0)``."""
     init = 0
     for k in range(64):
         v, i = 0, 0
-        for kind in kinds:
-            if kind == "p":
-                v ^= (k >> i) & (k >> (i + 1)) & 1
-                i += 2
-            else:
-                v ^= (k >> i) & 1
+        for shape in shapes:
+            d, e = _SHAPES.get(shape, shape)
+            t = 0
+            for _ in range(d):
+                t ^= (k >> i) & 1
                 i += 1
+            if e:
+                t &= (k >> i) & 1
+                i += 1
+            v ^= t
         init |= v << k
     return init
+
+
+def lut6_xor_of_terms(m: Module, terms, name: str, late=()):
+    """XOR of terms ``(data, enable)`` (the XOR of the bits ``data``, ANDed with ``enable`` unless it
+    is None) and of the bits ``late``, packed by hand into ``LUT6`` primitives.  Returns a 1-bit Value.
+
+    Terms are placed largest first, each LUT taking whole terms while its six inputs allow; every
+    LUT's output becomes a one-input term placed after the rest, so k two-input products take
+    ⌈(2k − 1)/5⌉ LUTs.  A term wider than a LUT is split (an AND distributes over the XOR).  The
+    ``late`` bits (sums computed elsewhere, which arrive late) go into the last LUT when it has room,
+    so adding up to its spare inputs costs neither a LUT nor a level.
+    """
+    items = []
+    for data, en in terms:
+        data = list(data)
+        room = 6 - (en is not None)
+        for i in range(0, len(data), room):
+            items.append((data[i:i + room], en))
+    late = [([x], None) for x in late]
+    if not items:
+        items, late = late, []
+    if not items:
+        return Const(0, 1)
+    items.sort(key=lambda it: -(len(it[0]) + (it[1] is not None)))  # stable: pairs keep their order
+
+    def cost(its):
+        return sum(len(d) + (e is not None) for d, e in its)
+
+    k = 0
+    while True:
+        if not late and len(items) == 1 and items[0][1] is None and len(items[0][0]) == 1:
+            return items[0][0][0]
+        if cost(items) + cost(late) <= 6:
+            items, late = items + late, []
+        elif len(items) == 1 and items[0][1] is None and len(items[0][0]) == 1:
+            items, late = items + late, []  # nothing left to reduce: the late bits join the tree
+        cur, rest, width = [], [], 0
+        for it in items:
+            need = len(it[0]) + (it[1] is not None)
+            if width + need <= 6:
+                cur.append(it)
+                width += need
+            else:
+                rest.append(it)
+        o = Signal(name=f"{name}_l{k}")
+        ins = [x for data, en in cur for x in data + ([] if en is None else [en])]
+        ins += [Const(0, 1)] * (6 - len(ins))
+        m.submodules[f"{name}_l{k}"] = Instance(
+            "LUT6", p_INIT=Const(_lut6_init([(len(d), int(e is not None)) for d, e in cur]), 64),
+            **{f"i_I{i}": ins[i] for i in range(6)}, o_O=o)
+        k += 1
+        items = rest + [([o], None)]
 
 
 def lut6_sum_of_products(m: Module, pairs, name: str):
@@ -114,31 +174,34 @@ def lut6_sum_of_products(m: Module, pairs, name: str):
 
     Yosys' ABC maps a schoolbook AND–XOR tree at about 0.6 LUT per AND (a 16 × 16 TMVP: 151 LUTs);
     three products per LUT6, then partial sums two products and up to two partials at a time, reach
-    ⌈(2k − 1)/5⌉ LUTs for k products (16 × 16: 112).  Returns a 1-bit Signal.
+    ⌈(2k − 1)/5⌉ LUTs for k products (16 × 16: 112) (:func:`lut6_xor_of_terms`).  Returns a 1-bit Value.
     """
-    items = [("p", a, b) for a, b in pairs]
-    if not items:
-        return Const(0, 1)
-    k = 0
-    while True:
-        if len(items) == 1 and items[0][0] == "s":
-            return items[0][1]
-        cur, rest, width = [], [], 0
-        for it in items:  # products first (they are listed first), then partial sums
-            need = 2 if it[0] == "p" else 1
-            if width + need <= 6:
-                cur.append(it)
-                width += need
-            else:
-                rest.append(it)
-        o = Signal(name=f"{name}_l{k}")
-        ins = [x for it in cur for x in it[1:]]
-        ins += [Const(0, 1)] * (6 - len(ins))
-        m.submodules[f"{name}_l{k}"] = Instance(
-            "LUT6", p_INIT=Const(_lut6_init([it[0] for it in cur]), 64),
-            **{f"i_I{i}": ins[i] for i in range(6)}, o_O=o)
-        k += 1
-        items = rest + [("s", o)]
+    return lut6_xor_of_terms(m, [([a], b) for a, b in pairs], name)
+
+
+def flagged_xor_net(m: Module, src, bit_cases, flag, name: str, lut6: bool = False) -> Signal:
+    """One of several linear maps of ``src``, chosen by case flags: a sequential multiplier's Tnet/Vnet.
+
+    ``bit_cases[b]`` maps a bit i of ``src`` to the set C of cases in which output bit b includes it,
+    so that output b is the XOR over i of ``src[i] & flag(C)`` (``flag`` returns a 1-bit Signal that
+    is high in the cases C, or None when C is every case).  Bits with the same C share their flag:
+    each output is a short XOR of gated XORs, instead of a multiplexer over the cases of XORs of up to
+    a dozen bits each (which Yosys maps at about 8 LUTs per bit for seed 000's two-way Tnet).
+    ``lut6``: each output by :func:`lut6_xor_of_terms`.
+    """
+    out = Signal(len(bit_cases), name=name)
+    bits = []
+    for b, cases in enumerate(bit_cases):
+        groups = {}
+        for i in sorted(cases):
+            groups.setdefault(cases[i], []).append(src[i])
+        terms = [(data, flag(C)) for C, data in sorted(groups.items(), key=lambda g: sorted(g[0]))]
+        if lut6:
+            bits.append(lut6_xor_of_terms(m, terms, f"{name}_b{b}"))
+        else:
+            bits.append(xor_tree([xor_tree(d) if e is None else xor_tree(d) & e for d, e in terms]))
+    m.d.comb += out.eq(Cat(*bits))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -194,22 +257,45 @@ def karatsuba_net(m: Module, a, b, n: int, schedule, name: str, lut6: bool = Fal
 # Toeplitz matrix-vector products
 
 
-def tmvp_schoolbook_net(m: Module, t, v, n: int, name: str, lut6: bool = False) -> Signal:
+def tmvp_schoolbook_net(m: Module, t, v, n: int, name: str, lut6: bool = False, extra=None) -> Signal:
     """T·V by columns: column j of T is diagonals n-1-j .. 2n-2-j, so W = XOR_j v_j·col_j
-    (``lut6``: row i, the XOR over j of t_{i-j+n-1}·v_j, by :func:`lut6_sum_of_products`)."""
+    (``lut6``: row i, the XOR over j of t_{i-j+n-1}·v_j and of the bits ``extra[i]``, by
+    :func:`lut6_xor_of_terms`)."""
     out = Signal(n, name=name)
     if lut6:
-        bits = [lut6_sum_of_products(m, [(t[i - j + n - 1], v[j]) for j in range(n)], f"{name}_w{i}")
+        bits = [lut6_xor_of_terms(m, [([t[i - j + n - 1]], v[j]) for j in range(n)], f"{name}_w{i}",
+                                  late=extra[i] if extra else ())
                 for i in range(n)]
         m.d.comb += out.eq(Cat(*bits))
         return out
+    assert not extra
     cols = [t[n - 1 - j:2 * n - 1 - j] & v[j].replicate(n) for j in range(n)]
     m.d.comb += out.eq(xor_tree(cols))
     return out
 
 
+#: Seed 000 formulas (1) and (2): per split, the products as (Toeplitz blocks XORed, vector blocks
+#: XORed), and each output block as the products XORed into it.
+TMVP_SPLITS = {
+    2: ([((0, 1), (1,)), ((1,), (0, 1)), ((1, 2), (0,))], [(0, 1), (2, 1)]),
+    3: ([((0, 1, 2), (2,)), ((1, 2, 3), (1,)), ((2, 3, 4), (0,)), ((1,), (1, 2)), ((2,), (0, 2)),
+         ((3,), (0, 1))], [(0, 3, 4), (1, 3, 5), (2, 4, 5)]),
+}
+
+
+def lut6_spare_inputs(k: int) -> int:
+    """Unused inputs of :func:`lut6_xor_of_terms`' LUTs for k two-input products: ⌈(2k − 1)/5⌉ LUTs
+    take 5·L + 1 inputs."""
+    return 5 * -(-(2 * k - 1) // 5) + 1 - 2 * k
+
+
 def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False) -> Signal:
-    """Seed 000 formulas (1) and (2), recursively (:func:`pairhw.math.mulalg.tmvp`)."""
+    """Seed 000 formulas (1) and (2), recursively (:func:`pairhw.math.mulalg.tmvp`).
+
+    ``lut6``: at the last split, when the base rows' LUTs have spare inputs
+    (:func:`lut6_spare_inputs`), an output block's XOR is not a gate: the block's own product (P0,
+    P1, P2) takes the products it shares with other blocks as late bits of its rows.
+    """
     if not schedule:
         return tmvp_schoolbook_net(m, t, v, n, name, lut6)
     k, rest = schedule[0], tuple(schedule[1:])
@@ -220,23 +306,30 @@ def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False) -
     m.d.comb += [tt.eq(Cat(Const(0, pad), t[:2 * n - 1]) if pad else t[:2 * n - 1]), vv.eq(v[:n])]
     T = [tt[d * h:d * h + 2 * h - 1] for d in range(2 * k - 1)]
     V = [vv[i * h:(i + 1) * h] for i in range(k)]
-    sub = _sub_builder(m, name, 2 * h - 1, h, lambda t, v, nm: tmvp_net(m, t, v, h, rest, nm, lut6))
-
-    if k == 2:
-        p0 = sub(T[0] ^ T[1], V[1])
-        p1 = sub(T[1], V[0] ^ V[1])
-        p2 = sub(T[1] ^ T[2], V[0])
-        blocks = [p0 ^ p1, p2 ^ p1]
-    elif k == 3:
-        p0 = sub(T[0] ^ T[1] ^ T[2], V[2])
-        p1 = sub(T[1] ^ T[2] ^ T[3], V[1])
-        p2 = sub(T[2] ^ T[3] ^ T[4], V[0])
-        p3 = sub(T[1], V[1] ^ V[2])
-        p4 = sub(T[2], V[0] ^ V[2])
-        p5 = sub(T[3], V[0] ^ V[1])
-        blocks = [p0 ^ p3 ^ p4, p1 ^ p3 ^ p5, p2 ^ p4 ^ p5]
-    else:
+    if k not in TMVP_SPLITS:
         raise ValueError(f"split must be 2 or 3, not {k}")
+    prods, blocks = TMVP_SPLITS[k]
+    count = [0]
+
+    def sub(ds, vs, extra=None):
+        i = count[0]
+        count[0] += 1
+        xs = Signal(2 * h - 1, name=f"{name}_x{i}")
+        ys = Signal(h, name=f"{name}_y{i}")
+        m.d.comb += [xs.eq(xor_tree([T[d] for d in ds])), ys.eq(xor_tree([V[j] for j in vs]))]
+        if extra:
+            return tmvp_schoolbook_net(m, xs, ys, h, f"{name}_{i}", lut6, extra)
+        return tmvp_net(m, xs, ys, h, rest, f"{name}_{i}", lut6)
+
+    if lut6 and not rest and lut6_spare_inputs(h) >= max(len(blk) - 1 for blk in blocks):
+        shared = sorted({i for blk in blocks for i in blk[1:]})
+        p = {i: sub(*prods[i]) for i in shared}
+        for blk in blocks:
+            p[blk[0]] = sub(*prods[blk[0]], [[p[i][r] for i in blk[1:]] for r in range(h)])
+        outs = [p[blk[0]] for blk in blocks]
+    else:
+        p = [sub(ds, vs) for ds, vs in prods]
+        outs = [xor_tree([p[i] for i in blk]) for blk in blocks]
     out = Signal(n, name=name)
-    m.d.comb += out.eq(Cat(*blocks)[:n])
+    m.d.comb += out.eq(Cat(*outs)[:n])
     return out

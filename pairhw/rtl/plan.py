@@ -114,6 +114,31 @@ class Plan:
             out ^= window(x & _mask(width), off, ln)
         return out
 
+    def operand_cases(self, which: str, rows=None) -> list:
+        """Which source bits make each bit of a core operand, product by product (Tnet/Vnet).
+
+        Returns, for each bit b of the core operand ``which`` (``"a"``: the first, x_width bits;
+        ``"b"``: the second, h bits), a dict mapping a source bit i to the frozenset of products in
+        which bit b is the XOR of a set of source bits containing i.  ``rows[k]`` is the set of source
+        bits whose XOR is bit k of the operand (default: bit k itself); for a TMVP plan's first
+        operand, the Toeplitz diagonals' rows in terms of A (the CONVERTOR).
+        """
+        width = self.a_width if which == "a" else self.n
+        n_out = self.x_width if which == "a" else self.h
+        out = []
+        for b in range(n_out):
+            cases = {}
+            for s, p in enumerate(self.products):
+                bits = set()
+                for off, ln in (p.a_terms if which == "a" else p.b_terms):
+                    k = off + b
+                    if b < ln and 0 <= k < width:
+                        bits ^= set(rows[k]) if rows is not None else {k}
+                for i in bits:
+                    cases.setdefault(i, set()).add(s)
+            out.append({i: frozenset(c) for i, c in sorted(cases.items())})
+        return out
+
     def place(self, acc: int, p: SubProduct, r: int) -> int:
         for off, ln in p.out_terms:
             acc ^= (r & _mask(ln)) << off

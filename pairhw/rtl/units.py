@@ -11,6 +11,9 @@ datapath registers around them.
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
@@ -321,12 +324,18 @@ class SequentialMul(MulUnit):
         """Index of the sub-product issued last, whose accumulation completes a product."""
         return len(self.plan.products) - 1
 
-    def _operand_source(self, m, areg):
-        """The first operand as the plan windows it: T_A's diagonals (CONVERTOR) or A itself."""
-        F = self.F
-        if self.plan.kind == "tmvp":
-            return nets.linear_net(m, areg, toeplitz_columns(F), 2 * F.m - 1, "tdiag"), 2 * F.m - 1
-        return areg, F.m
+    def _operand_rows(self):
+        """Source rows of the first operand: T_A's diagonals in terms of A's bits (the CONVERTOR,
+        from the model's Toeplitz map) for a TMVP plan; None (A itself) for a polynomial plan."""
+        if self.plan.kind != "tmvp":
+            return None
+        rows = [[] for _ in range(2 * self.F.m - 1)]
+        for j, col in enumerate(toeplitz_columns(self.F)):
+            while col:
+                low = col & -col
+                rows[low.bit_length() - 1].append(j)
+                col ^= low
+        return rows
 
     def _core(self, m, x, y):
         P = self.plan
@@ -378,23 +387,33 @@ class SequentialMul(MulUnit):
         breg = Signal(F.m, name="rin")
         busy = Signal(name="busy")
         step = Signal(range(max(steps, 2)), name="step")
+        step_next = Signal.like(step, name="step_next")
+        m.d.comb += step_next.eq(step)
         with m.If(busy):
-            m.d.sync += step.eq(step + 1)
+            m.d.comb += step_next.eq(Mux(step == steps - 1, 0, step + 1))
             with m.If(step == steps - 1):
-                m.d.sync += [busy.eq(0), step.eq(0)]
+                m.d.sync += busy.eq(0)
         with m.If(self.start):
-            m.d.sync += [areg.eq(self.a), breg.eq(self.b), busy.eq(1), step.eq(0)]
+            m.d.comb += step_next.eq(0)
+            m.d.sync += [areg.eq(self.a), breg.eq(self.b), busy.eq(1)]
+        m.d.sync += step.eq(step_next)
 
-        asrc, awidth = self._operand_source(m, areg)
+        # Tnet/Vnet (CONVERTOR included): each core operand bit is the XOR, over the bits of A (B),
+        # of the bit gated by a registered flag that is high in the steps whose windows include it
+        flags = {}
+
+        def flag(cases):
+            if len(cases) == S:
+                return None
+            if cases not in flags:
+                f = flags[cases] = Signal(name="sel_" + "_".join(map(str, sorted(cases))))
+                m.d.sync += f.eq(reduce(or_, [step_next == s for s in sorted(cases)]))
+            return flags[cases]
+
         xw = P.x_width
-        xs = Signal(xw, name="tnet")
-        ys = Signal(P.h, name="vnet")
-        with m.Switch(step):
-            for s, p in enumerate(P.products):
-                with m.Case(s):
-                    xa = [nets.window_value(asrc, awidth, off, ln) for off, ln in p.a_terms]
-                    yb = [nets.window_value(breg, F.m, off, ln) for off, ln in p.b_terms]
-                    m.d.comb += [xs.eq(nets.xor_tree(xa)), ys.eq(nets.xor_tree(yb))]
+        xs = nets.flagged_xor_net(m, areg, P.operand_cases("a", self._operand_rows()), flag, "tnet",
+                                  self.lut6)
+        ys = nets.flagged_xor_net(m, breg, P.operand_cases("b"), flag, "vnet", self.lut6)
         xr = Signal(xw, name="tint")
         yr = Signal(P.h, name="rint")
         v1 = Signal(name="v1")

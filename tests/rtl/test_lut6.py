@@ -3,6 +3,7 @@ each INIT is the truth table it claims, every kind that takes the option simulat
 Verilator (with the behavioural LUT6 model), and Yosys sees exactly the LUT6 cells we placed."""
 
 import math
+import random
 
 import pytest
 from amaranth.hdl import Module, Signal
@@ -46,14 +47,54 @@ def test_init_is_the_truth_table():
         1 << x for x in range(64) if ((x & 1) & (x >> 1) ^ (x >> 2) & (x >> 3) ^ (x >> 4) & (x >> 5)) & 1)
 
 
-CASES = [("schoolbook", 23), ("karatsuba", 47), ("tmvp", 79),
-         ("hybrid-tmvp3", 79), ("hybrid-tmvp2", 79), ("hybrid-kara306", 67)]
+def _evaluate(m, out, values):
+    """Value of ``out`` from the LUT6 instances ``m`` holds (created in dependency order);
+    ``values`` maps id(signal) to the bit of each input signal."""
+    vals = dict(values)
+
+    def get(x):
+        return x.value if hasattr(x, "value") and not hasattr(x, "name") else vals[id(x)]
+
+    for inst, _ in m._named_submodules.values():
+        ins = [get(inst.ports[f"I{i}"][0]) for i in range(6)]
+        index = sum(bit << i for i, bit in enumerate(ins))
+        vals[id(inst.ports["O"][0])] = (inst.parameters["INIT"].value >> index) & 1
+    return get(out)
 
 
-@pytest.mark.parametrize("kind,m", CASES, ids=[k for k, _ in CASES])
-def test_lut6_units_bit_exact_in_verilator(kind, m, tmp_path):
+def test_xor_of_terms_computes_its_sum_and_late_bits_use_spare_inputs():
+    rng = random.Random(5)
+    for trial in range(40):
+        m = Module()
+        sig = [Signal(name=f"s{i}") for i in range(40)]
+        terms = [(rng.sample(sig, rng.randint(1, 7)), rng.choice([None] + sig)) for _ in range(rng.randint(1, 9))]
+        late = rng.sample(sig, rng.randint(0, 4))
+        out = nets.lut6_xor_of_terms(m, terms, "x", late=late)
+        for _ in range(20):
+            values = {id(s): rng.getrandbits(1) for s in sig}
+            want = 0
+            for data, en in terms:
+                want ^= (sum(values[id(d)] for d in data) & 1) & (1 if en is None else values[id(en)])
+            want ^= sum(values[id(x)] for x in late) & 1
+            assert _evaluate(m, out, values) == want, trial
+    for k in (5, 14, 16, 17, 19, 23):
+        spare = nets.lut6_spare_inputs(k)
+        m = Module()
+        a, b, e = Signal(k), Signal(k), Signal(spare + 1)
+        nets.lut6_xor_of_terms(m, [([a[i]], b[i]) for i in range(k)], "x", late=[e[i] for i in range(spare)])
+        assert len(m._named_submodules) == math.ceil((2 * k - 1) / 5), k  # the late bits were free
+
+
+# (kind, m, schedule): the tmvp m = 47 cases end in a two- and a three-way split whose block XORs
+# the base rows absorb (nets.lut6_spare_inputs); the default schedules at m = 79 do too (27 → 14)
+CASES = [("schoolbook", 23, None), ("karatsuba", 47, None), ("tmvp", 79, None), ("tmvp", 47, (3,)),
+         ("tmvp", 47, (2,)), ("hybrid-tmvp3", 79, None), ("hybrid-tmvp2", 79, None), ("hybrid-kara306", 67, None)]
+
+
+@pytest.mark.parametrize("kind,m,schedule", CASES, ids=[f"{k}-{m}" for k, m, _ in CASES])
+def test_lut6_units_bit_exact_in_verilator(kind, m, schedule, tmp_path):
     F = binary_field(m)
-    unit = make_unit(kind, F, lut6=True)
+    unit = make_unit(kind, F, schedule=schedule, lut6=True)
     assert unit.lut6 and unit.name.endswith("_l6")
     binary = verilator.build({f"{unit.name}.v": unit_verilog(unit), "tb.v": mul_testbench(unit)})
     vecs = mul_vectors(F, 20, seed=m)

@@ -62,3 +62,27 @@ def test_bad_split_rejected():
         tmvp_plan(30, (4,))
     with pytest.raises(ValueError):
         poly_plan(30, (5,))
+
+
+@pytest.mark.parametrize("splits", [(2,), (3,), (2, 2), (3, 2)])
+def test_operand_cases_rebuild_every_core_operand(splits):
+    # the Tnet/Vnet (nets.flagged_xor_net) computes each core operand bit as the XOR of the source
+    # bits whose case set holds the current product: that must be the plan's own windowed operand
+    F = binary_field(47)
+    rng = random.Random(len(splits))
+    for plan in (tmvp_plan(F.m, splits), poly_plan(F.m, splits)):
+        rows = None
+        if plan.kind == "tmvp":
+            cols = [mulalg.field_toeplitz(F, 1 << j) for j in range(F.m)]
+            rows = [[j for j in range(F.m) if cols[j] >> k & 1] for k in range(plan.a_width)]
+        xcases, ycases = plan.operand_cases("a", rows), plan.operand_cases("b")
+        for _ in range(3):
+            a, b = F.random(rng), F.random(rng)
+            src = mulalg.field_toeplitz(F, a) if plan.kind == "tmvp" else a
+            for s, p in enumerate(plan.products):
+                x = sum(1 << i for i, c in enumerate(xcases)
+                        if sum(a >> j & 1 for j, cs in c.items() if s in cs) & 1)
+                y = sum(1 << i for i, c in enumerate(ycases)
+                        if sum(b >> j & 1 for j, cs in c.items() if s in cs) & 1)
+                assert x == plan.operand(src, plan.a_width, p.a_terms)
+                assert y == plan.operand(b, plan.n, p.b_terms)
