@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from pairhw.math.gf2m import GF2m, is_irreducible
 
+from . import nets
 from .plan import poly_plan, tmvp_plan
 from .units import DigitSerialMul, IterKaratsubaMul, ParallelMul, SequentialMul
 
@@ -30,7 +31,42 @@ class KindError(ValueError):
     """A unit request that cannot be built (unknown kind, missing or bad option)."""
 
 
-def default_schedule(n: int, lut6: bool = False) -> tuple:
+#: The packed TMVP cost model's XOR overhead per bit of a split's sub-products (LUTs): Toeplitz and
+#: vector pre-additions (two-way: 2·(2h − 1) + h bits for 2h sub-product rows; three-way: XOR3s over
+#: 3·(2h − 1) + 3h bits for 3h rows), and the output blocks' XORs unless the base rows absorb them.
+_PRE = {2: 2.5, 3: 3.0}
+_POST = 1.0
+
+
+def _lut6_rows(k: int) -> int:
+    return k * -(-(2 * k - 1) // 5)
+
+
+def _lut6_tmvp_cost(n: int, schedule) -> float:
+    """Estimated LUTs of a packed (``lut6``) TMVP of size n split by ``schedule``."""
+    if not schedule:
+        return float(_lut6_rows(n))
+    k = schedule[0]
+    h = -(-n // k)
+    absorbed = len(schedule) == 1 and nets.lut6_spare_inputs(h) >= k - 1  # nets.tmvp_net
+    return ((3 if k == 2 else 6) * _lut6_tmvp_cost(h, schedule[1:]) + _PRE[k] * k * h
+            + (0.0 if absorbed else _POST * k * h))
+
+
+@lru_cache(maxsize=None)
+def _lut6_tmvp_best(n: int) -> tuple:
+    """The schedule of least :func:`_lut6_tmvp_cost` (ties: fewer splits, then the smaller tuple)."""
+    def schedules(n):
+        yield ()
+        for k in (2, 3):
+            h = -(-n // k)
+            if 2 <= h < n:
+                yield from ((k,) + rest for rest in schedules(h))
+
+    return min(schedules(n), key=lambda s: (_lut6_tmvp_cost(n, s), len(s), s))
+
+
+def default_schedule(n: int, lut6: bool = False, method: str = "tmvp") -> tuple:
     """Seed 000 §3.2's rule: three-way splits while the size exceeds 24, then two-way down to a
     schoolbook base of ≤ 8 bits (408 → 136 → 46 → 16 → 8; 306 → 102 → 34 → 12 → 6).
 
@@ -38,10 +74,16 @@ def default_schedule(n: int, lut6: bool = False) -> tuple:
     costs more LUTs: hybrid-tmvp3 50,673 instead of 46,988, hybrid-tmvp2 35,777 instead of 33,371,
     although isolated 102- and 136-bit cores come out smaller with the 12- and 16-bit bases.
 
-    With ``lut6`` (hand-packed base products, about 0.4 LUT per AND instead of ABC's 0.6) larger bases
-    pay: three-way while the size exceeds 51, then two-way down to ≤ 24 (306 → 102 → 34 → 17: a
-    306-bit TMVP core of 18,050 LUTs, against 22,536 with the 6-bit base).
+    With ``lut6`` (hand-packed base products, about 0.4 LUT per AND instead of ABC's 0.6) a TMVP
+    takes the schedule of least estimated LUTs: base rows ⌈(2k − 1)/5⌉ LUTs each, plus the split
+    overheads of :data:`_PRE` and :data:`_POST` (306 → 153 → 51 → 17; 408 → 204 → 102 → 51 → 17).
+    Measured on isolated packed cores (``synth_xilinx``), the model's first choices were the smallest
+    of those tried: 306 bits 16,970 LUTs (332: 17,542; 3322: 19,285), 408 bits 25,956 (2322: 26,941;
+    332: 29,210).  A packed Karatsuba keeps the measured rule three-way while > 51, then two-way
+    down to ≤ 24.
     """
+    if lut6 and method == "tmvp":
+        return _lut6_tmvp_best(n)
     three_above, two_above = (51, 24) if lut6 else (24, 8)
     out = []
     while n > three_above:
@@ -109,8 +151,10 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
 
 
 def _build(kind, F, digit, schedule, core, lut6=False):
+    method = "tmvp" if "tmvp" in kind else "karatsuba"
+
     def sched(n):
-        return tuple(schedule) if schedule is not None else default_schedule(n, lut6)
+        return tuple(schedule) if schedule is not None else default_schedule(n, lut6, method)
 
     if kind in ("schoolbook", "karatsuba", "tmvp"):
         if kind == "schoolbook" and schedule:

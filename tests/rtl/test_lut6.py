@@ -9,7 +9,8 @@ import pytest
 from amaranth.hdl import Module, Signal
 
 from pairhw.rtl import nets
-from pairhw.rtl.catalogue import LUT6_KINDS, KindError, binary_field, make_unit
+from pairhw.rtl.catalogue import (LUT6_KINDS, KindError, _lut6_tmvp_best, _lut6_tmvp_cost, binary_field,
+                                  default_schedule, make_unit)
 from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
 from pairhw.sim import verilator
 from pairhw.synth.flows import _with_cell_models, synthesize
@@ -85,8 +86,8 @@ def test_xor_of_terms_computes_its_sum_and_late_bits_use_spare_inputs():
         assert len(m._named_submodules) == math.ceil((2 * k - 1) / 5), k  # the late bits were free
 
 
-# (kind, m, schedule): the tmvp m = 47 cases end in a two- and a three-way split whose block XORs
-# the base rows absorb (nets.lut6_spare_inputs); the default schedules at m = 79 do too (27 → 14)
+# (kind, m, schedule): the tmvp m = 47 cases end in a three- and a two-way split whose block XORs
+# the base rows absorb (nets.lut6_spare_inputs); so does the default tmvp schedule at m = 79 (40 → 20)
 CASES = [("schoolbook", 23, None), ("karatsuba", 47, None), ("tmvp", 79, None), ("tmvp", 47, (3,)),
          ("tmvp", 47, (2,)), ("hybrid-tmvp3", 79, None), ("hybrid-tmvp2", 79, None), ("hybrid-kara306", 67, None)]
 
@@ -133,3 +134,20 @@ def test_lut6_rejected_where_it_does_not_apply():
     assert "lsd" not in LUT6_KINDS
     with pytest.raises(KindError, match="--lut6 applies to"):
         make_unit("lsd", binary_field(23), digit=3, lut6=True)
+
+
+def test_lut6_default_schedules():
+    # TMVP: the cost model's cheapest schedule (the smallest of the isolated cores measured)
+    assert default_schedule(306, lut6=True) == (2, 3, 3)  # 306 → 153 → 51 → 17
+    assert default_schedule(408, lut6=True) == (2, 2, 2, 3)  # 408 → 204 → 102 → 51 → 17
+    assert default_schedule(17, lut6=True) == ()
+    # every choice is at least as cheap, in the model, as the rules it replaced
+    for n in (40, 79, 102, 136, 306, 408):
+        best = _lut6_tmvp_cost(n, _lut6_tmvp_best(n))
+        for rule in ((3,) * 2 + (2,), (3, 3, 2), (2, 3, 2), (3, 3, 3, 2), ()):
+            assert best <= _lut6_tmvp_cost(n, rule)
+    # Karatsuba keeps three-way while > 51, then two-way to ≤ 24
+    assert default_schedule(306, lut6=True, method="karatsuba") == (3, 3, 2)
+    unit = make_unit("hybrid-kara306", binary_field(1223), lut6=True)
+    assert unit.core_schedule == (3, 3, 2)
+    assert make_unit("hybrid-tmvp2", binary_field(1223), lut6=True).core_schedule == (2, 3, 3)
