@@ -223,7 +223,8 @@ class ParallelMul(MulUnit):
         (3, 3, 3, 2) for 408 → 136 → 46 → 16 → 8.
     lut6 : bool
         Build the schoolbook base products from hand-packed Xilinx ``LUT6`` primitives
-        (:func:`pairhw.rtl.nets.lut6_sum_of_products`); name suffix ``_l6``.
+        (:func:`pairhw.rtl.nets.lut6_sum_of_products`; a TMVP's last split adds its output blocks in
+        the base rows' spare inputs, :func:`pairhw.rtl.nets.tmvp_net`); name suffix ``_l6``.
     """
 
     latency = 1
@@ -271,7 +272,12 @@ class SequentialMul(MulUnit):
 
     Pipeline (seed 000 Fig. 1): input registers (Tin/Rin); per step the Tnet/Vnet XOR networks feed
     registered core operands (Tint/Rint); the core's output is registered; OUTnet adds it into the
-    accumulator (cleared by the first sub-product, so consecutive products overlap).  Latency
+    accumulator (cleared by the first sub-product, so consecutive products overlap).  Tnet (with the
+    CONVERTOR folded in) and Vnet are :func:`~pairhw.rtl.nets.flagged_xor_net`: each operand bit is
+    the XOR of the bits of A (B) it ever uses, each gated by a registered flag that is high in the
+    steps that use it (:meth:`~pairhw.rtl.plan.Plan.operand_cases`), rather than a step multiplexer
+    over per-step XORs (for the m = 1223 two-way ``--lut6`` unit, the logic outside the core went
+    from 7,641 to 3,999 LUTs, synthesized with the core as a separate module).  Latency
     ``S + 3`` and initiation interval ``S`` for S sub-products; with ``reduce_cycle`` (Ghosh et al.:
     nine products and one cycle to recombine and reduce) one more cycle of each.
 
