@@ -29,15 +29,15 @@ from pairhw.synth.flows import synthesize  # noqa: E402
 
 # seed 000 Table 2 (Virtex-6 xc6vlx365t-3, ISE 12.4 place and route)
 TABLE2 = [
+    # hand-packed LUT6 base products (--lut6) and their default schedule, then the portable units
+    ("hybrid-kara306", {"lut6": True}, "Karatsuba 9 × 306, LUT6 base", {"luts": 30148, "mhz": 250, "cycles": 10}),
+    ("hybrid-tmvp2", {"lut6": True}, "two-way TMVP 9 × 306, LUT6 base", {"luts": 19721, "mhz": 271, "cycles": 9}),
+    ("hybrid-tmvp3", {"lut6": True}, "three-way TMVP 6 × 408, LUT6 base", {"luts": 33546, "mhz": 267, "cycles": 6}),
     ("hybrid-kara306", {}, "Karatsuba 9 × 306 (Ghosh et al.)", {"luts": 30148, "mhz": 250, "cycles": 10}),
     ("hybrid-tmvp2", {}, "two-way TMVP 9 × 306", {"luts": 19721, "mhz": 271, "cycles": 9}),
     ("hybrid-tmvp3", {}, "three-way TMVP 6 × 408", {"luts": 33546, "mhz": 267, "cycles": 6}),
     ("hybrid-tmvp3", {"schedule": (3, 3, 3)}, "three-way TMVP 6 × 408, core base 16",
      {"luts": 33546, "mhz": 267, "cycles": 6}),
-    # the same multipliers with hand-packed LUT6 base products (--lut6) and their default schedule
-    ("hybrid-kara306", {"lut6": True}, "Karatsuba 9 × 306, LUT6 base", {"luts": 30148, "mhz": 250, "cycles": 10}),
-    ("hybrid-tmvp2", {"lut6": True}, "two-way TMVP 9 × 306, LUT6 base", {"luts": 19721, "mhz": 271, "cycles": 9}),
-    ("hybrid-tmvp3", {"lut6": True}, "three-way TMVP 6 × 408, LUT6 base", {"luts": 33546, "mhz": 267, "cycles": 6}),
 ]
 # seed 003 Table I (180 nm, post-layout area of the whole ASIP, kGE) and §IV cycle counts
 TABLE1 = [

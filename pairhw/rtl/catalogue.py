@@ -70,8 +70,9 @@ def default_schedule(n: int, lut6: bool = False, method: str = "tmvp") -> tuple:
     """Seed 000 §3.2's rule: three-way splits while the size exceeds 24, then two-way down to a
     schoolbook base of ≤ 8 bits (408 → 136 → 46 → 16 → 8; 306 → 102 → 34 → 12 → 6).
 
-    Measured with ``synth_xilinx -family xc7`` at m = 1223, stopping one level earlier (base ≤ 16)
-    costs more LUTs: hybrid-tmvp3 50,673 instead of 46,988, hybrid-tmvp2 35,777 instead of 33,371,
+    Measured with ``synth_xilinx -family xc7`` at m = 1223 (with the step-multiplexer Tnet of an
+    earlier release), stopping one level earlier (base ≤ 16) costs more LUTs: hybrid-tmvp3 50,673
+    instead of 46,988, hybrid-tmvp2 35,777 instead of 33,371,
     although isolated 102- and 136-bit cores come out smaller with the 12- and 16-bit bases.
 
     With ``lut6`` (hand-packed base products, about 0.4 LUT per AND instead of ABC's 0.6) a TMVP
