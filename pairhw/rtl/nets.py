@@ -25,33 +25,33 @@ def xor_tree(values):
     return values[0]
 
 
-def linear_net(m: Module, x, columns, n_out: int, name: str) -> Signal:
-    """y = M·x over F_2, M given by its columns: ``columns[j]`` (int) is the image of input bit j.
-
-    Output bit i is the XOR of the input bits whose column has bit i set (one gate per extra term,
-    no sharing: :func:`linear_xor_count` is the gate count of this net).
-    """
+def linear_rows(columns, n_out: int) -> list:
+    """The rows of M over F_2 given by its columns: row i lists the input bits j whose column
+    ``columns[j]`` (int) has bit i set."""
     rows = [[] for _ in range(n_out)]
     for j, col in enumerate(columns):
         while col:
             low = col & -col
             rows[low.bit_length() - 1].append(j)
             col ^= low
+    return rows
+
+
+def linear_net(m: Module, x, columns, n_out: int, name: str) -> Signal:
+    """y = M·x over F_2, M given by its columns: ``columns[j]`` (int) is the image of input bit j.
+
+    Output bit i is the XOR of the input bits whose column has bit i set (one gate per extra term,
+    no sharing: :func:`linear_xor_count` is the gate count of this net).
+    """
     y = Signal(n_out, name=name)
-    bits = [reduce(xor, [x[j] for j in r]) if r else Const(0, 1) for r in rows]
+    bits = [reduce(xor, [x[j] for j in r]) if r else Const(0, 1) for r in linear_rows(columns, n_out)]
     m.d.comb += y.eq(Cat(*bits))
     return y
 
 
 def linear_xor_count(columns, n_out: int) -> int:
     """Two-input XOR gates of :func:`linear_net` for these columns (Σ over outputs of terms − 1)."""
-    counts = [0] * n_out
-    for col in columns:
-        while col:
-            low = col & -col
-            counts[low.bit_length() - 1] += 1
-            col ^= low
-    return sum(max(c - 1, 0) for c in counts)
+    return sum(max(len(r) - 1, 0) for r in linear_rows(columns, n_out))
 
 
 def window_value(x, width: int, off: int, length: int):

@@ -335,13 +335,7 @@ class SequentialMul(MulUnit):
         from the model's Toeplitz map) for a TMVP plan; None (A itself) for a polynomial plan."""
         if self.plan.kind != "tmvp":
             return None
-        rows = [[] for _ in range(2 * self.F.m - 1)]
-        for j, col in enumerate(toeplitz_columns(self.F)):
-            while col:
-                low = col & -col
-                rows[low.bit_length() - 1].append(j)
-                col ^= low
-        return rows
+        return nets.linear_rows(toeplitz_columns(self.F), 2 * self.F.m - 1)
 
     def _core(self, m, x, y):
         P = self.plan
