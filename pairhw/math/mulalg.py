@@ -22,6 +22,13 @@ from fractions import Fraction
 from .gf2m import GF2m, clmul, schoolbook_check
 
 
+def _xor_all(values) -> int:
+    out = 0
+    for x in values:
+        out ^= x
+    return out
+
+
 def _mask(n: int) -> int:
     return (1 << n) - 1
 
@@ -91,6 +98,16 @@ def tmvp_schoolbook(t: int, v: int, n: int) -> int:
     return out
 
 
+#: Seed 000 formulas (1) and (2) as data, for the model, the plans and the nets: per split k, the
+#: products as (Toeplitz blocks XORed, vector blocks XORed), and each output block as the products
+#: XORed into it (see :func:`tmvp`).
+TMVP_SPLITS = {
+    2: ([((0, 1), (1,)), ((1,), (0, 1)), ((1, 2), (0,))], [(0, 1), (2, 1)]),
+    3: ([((0, 1, 2), (2,)), ((1, 2, 3), (1,)), ((2, 3, 4), (0,)), ((1,), (1, 2)), ((2,), (0, 2)),
+         ((3,), (0, 1))], [(0, 3, 4), (1, 3, 5), (2, 4, 5)]),
+}
+
+
 def tmvp(t: int, v: int, n: int, schedule=()) -> int:
     """T·V for the Toeplitz matrix of diagonals ``t`` (2n-1 bits) and vector ``v`` (n bits).
 
@@ -115,26 +132,13 @@ def tmvp(t: int, v: int, n: int, schedule=()) -> int:
     Tb = [(t >> (d * h)) & md for d in range(2 * k - 1)]
     V = [(v >> (i * h)) & mh for i in range(k)]
 
-    def rec(tt, vv):
-        return tmvp(tt, vv, h, rest)
-
-    if k == 2:
-        T0, T1, T2 = Tb
-        p0 = rec(T0 ^ T1, V[1])
-        p1 = rec(T1, V[0] ^ V[1])
-        p2 = rec(T1 ^ T2, V[0])
-        out = (p0 ^ p1) | ((p2 ^ p1) << h)
-    elif k == 3:
-        T0, T1, T2, T3, T4 = Tb
-        p0 = rec(T0 ^ T1 ^ T2, V[2])
-        p1 = rec(T1 ^ T2 ^ T3, V[1])
-        p2 = rec(T2 ^ T3 ^ T4, V[0])
-        p3 = rec(T1, V[1] ^ V[2])
-        p4 = rec(T2, V[0] ^ V[2])
-        p5 = rec(T3, V[0] ^ V[1])
-        out = (p0 ^ p3 ^ p4) | ((p1 ^ p3 ^ p5) << h) | ((p2 ^ p4 ^ p5) << (2 * h))
-    else:
+    if k not in TMVP_SPLITS:
         raise ValueError(f"split must be 2 or 3, not {k}")
+    prods, blocks = TMVP_SPLITS[k]
+    p = [tmvp(_xor_all(Tb[d] for d in ds), _xor_all(V[j] for j in vs), h, rest) for ds, vs in prods]
+    out = 0
+    for j, blk in enumerate(blocks):
+        out |= _xor_all(p[i] for i in blk) << (j * h)
     return out & _mask(n)
 
 

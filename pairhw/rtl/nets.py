@@ -13,6 +13,8 @@ from operator import xor
 
 from amaranth.hdl import Cat, Const, Instance, Module, Signal
 
+from pairhw.math.mulalg import TMVP_SPLITS
+
 
 def xor_tree(values):
     """Balanced XOR of a list of Values (each used once, so a plain expression is safe)."""
@@ -274,15 +276,6 @@ def tmvp_schoolbook_net(m: Module, t, v, n: int, name: str, lut6: bool = False, 
     return out
 
 
-#: Seed 000 formulas (1) and (2): per split, the products as (Toeplitz blocks XORed, vector blocks
-#: XORed), and each output block as the products XORed into it.
-TMVP_SPLITS = {
-    2: ([((0, 1), (1,)), ((1,), (0, 1)), ((1, 2), (0,))], [(0, 1), (2, 1)]),
-    3: ([((0, 1, 2), (2,)), ((1, 2, 3), (1,)), ((2, 3, 4), (0,)), ((1,), (1, 2)), ((2,), (0, 2)),
-         ((3,), (0, 1))], [(0, 3, 4), (1, 3, 5), (2, 4, 5)]),
-}
-
-
 def lut6_spare_inputs(k: int) -> int:
     """Unused inputs of :func:`lut6_xor_of_terms`' LUTs for k two-input products: ⌈(2k − 1)/5⌉ LUTs
     take 5·L + 1 inputs."""
@@ -308,7 +301,7 @@ def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False) -
     V = [vv[i * h:(i + 1) * h] for i in range(k)]
     if k not in TMVP_SPLITS:
         raise ValueError(f"split must be 2 or 3, not {k}")
-    prods, blocks = TMVP_SPLITS[k]
+    prods, blocks = TMVP_SPLITS[k]  # the model's formulas (1) and (2)
     count = [0]
 
     def sub(ds, vs, extra=None):

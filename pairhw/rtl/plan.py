@@ -154,7 +154,8 @@ class Plan:
 
 
 def tmvp_plan(n: int, splits) -> Plan:
-    """Seed 000 §3.2: apply TMVP splits (2 → formula (1), 3 → formula (2)) sequentially.
+    """Seed 000 §3.2: apply TMVP splits (2 → formula (1), 3 → formula (2), as
+    :data:`pairhw.math.mulalg.TMVP_SPLITS`) sequentially.
 
     Three-way: P0 = (T0+T1+T2)V2, P1 = (T1+T2+T3)V1, P2 = (T2+T3+T4)V0, P3 = T1(V1+V2), P4 = T2(V0+V2),
     P5 = T3(V0+V1); W = [P0+P3+P4; P1+P3+P5; P2+P4+P5].  Two-way: P0 = (T0+T1)V1, P1 = T1(V0+V1),
@@ -181,13 +182,11 @@ def tmvp_plan(n: int, splits) -> Plan:
         def O(*ids):
             return tuple(t for i in ids for t in _clip(ow, i * h, h))
 
-        if k == 2:
-            subs = [(T(0, 1), V(1), O(0)), (T(1), V(0, 1), O(0, 1)), (T(1, 2), V(0), O(1))]
-        elif k == 3:
-            subs = [(T(0, 1, 2), V(2), O(0)), (T(1, 2, 3), V(1), O(1)), (T(2, 3, 4), V(0), O(2)),
-                    (T(1), V(1, 2), O(0, 1)), (T(2), V(0, 2), O(0, 2)), (T(3), V(0, 1), O(1, 2))]
-        else:
+        if k not in mulalg.TMVP_SPLITS:
             raise ValueError(f"split must be 2 or 3, not {k}")
+        formulas, blocks = mulalg.TMVP_SPLITS[k]
+        subs = [(T(*ds), V(*vs), O(*[j for j, blk in enumerate(blocks) if i in blk]))
+                for i, (ds, vs) in enumerate(formulas)]
         hs = {rec(h, rest[1:], *s) for s in subs}
         return hs.pop()
 
