@@ -145,14 +145,16 @@ def lut6_xor_of_terms(m: Module, terms, name: str, late=()):
     def cost(its):
         return sum(len(d) + (e is not None) for d, e in its)
 
+    def single(its):
+        return len(its) == 1 and its[0][1] is None and len(its[0][0]) == 1
+
     k = 0
     while True:
-        if not late and len(items) == 1 and items[0][1] is None and len(items[0][0]) == 1:
-            return items[0][0][0]
-        if cost(items) + cost(late) <= 6:
+        # the late bits join once they fit beside the rest, or when nothing is left to reduce
+        if late and (cost(items) + cost(late) <= 6 or single(items)):
             items, late = items + late, []
-        elif len(items) == 1 and items[0][1] is None and len(items[0][0]) == 1:
-            items, late = items + late, []  # nothing left to reduce: the late bits join the tree
+        if single(items):
+            return items[0][0][0]
         cur, rest, width = [], [], 0
         for it in items:
             need = len(it[0]) + (it[1] is not None)
