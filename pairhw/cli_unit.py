@@ -78,7 +78,9 @@ def add_unit_args(p) -> None:
     p.add_argument("--digit", type=int, help="digit size D of lsd / msd")
     p.add_argument("--schedule", help="splits of the parallel part, outermost first, e.g. 3,3,3,2 "
                    "(the whole multiplier for schoolbook/karatsuba/tmvp, the core for the others; "
-                   "default: three-way while > 24, then two-way down to ≤ 8, as seed 000)")
+                   "default: three-way while > 24, then two-way down to ≤ 8, as seed 000; with --lut6, "
+                   "TMVP takes the schedule of least estimated LUTs and Karatsuba three-way while > 51, "
+                   "then two-way down to ≤ 24)")
     p.add_argument("--core", type=int, help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
     p.add_argument("--lut6", action="store_true",
                    help="schoolbook base products from hand-packed Xilinx LUT6 primitives (schoolbook, karatsuba, "
