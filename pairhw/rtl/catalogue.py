@@ -78,8 +78,8 @@ def default_schedule(n: int, lut6: bool = False, method: str = "tmvp") -> tuple:
     With ``lut6`` (hand-packed base products, about 0.4 LUT per AND instead of ABC's 0.6) a TMVP
     takes the schedule of least estimated LUTs: base rows ⌈(2k − 1)/5⌉ LUTs each, plus the split
     overheads of :data:`_PRE` and :data:`_POST` (306 → 153 → 51 → 17; 408 → 204 → 102 → 51 → 17).
-    Measured on isolated packed cores (``synth_xilinx``), the model's first choices were the smallest
-    of those tried: 306 bits 16,970 LUTs (332: 17,542; 3322: 19,285), 408 bits 25,956 (2322: 26,941;
+    Measured on isolated packed cores (``python bench/tmvp_cores.py``), the model's first choices
+    were the smallest of those tried: 306 bits 16,970 LUTs (332: 17,542; 3322: 19,285), 408 bits 25,956 (2322: 26,941;
     332: 29,210).  A packed Karatsuba keeps the measured rule three-way while > 51, then two-way
     down to ≤ 24.
     """

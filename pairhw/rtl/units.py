@@ -276,8 +276,7 @@ class SequentialMul(MulUnit):
     CONVERTOR folded in) and Vnet are :func:`~pairhw.rtl.nets.flagged_xor_net`: each operand bit is
     the XOR of the bits of A (B) it ever uses, each gated by a registered flag that is high in the
     steps that use it (:meth:`~pairhw.rtl.plan.Plan.operand_cases`), rather than a step multiplexer
-    over per-step XORs (for the m = 1223 two-way ``--lut6`` unit, the logic outside the core went
-    from 7,641 to 3,999 LUTs, synthesized with the core as a separate module).  Latency
+    over per-step XORs, which Yosys maps at several LUTs per bit (README, Table 2).  Latency
     ``S + 3`` and initiation interval ``S`` for S sub-products; with ``reduce_cycle`` (Ghosh et al.:
     nine products and one cycle to recombine and reduce) one more cycle of each.
 
