@@ -21,7 +21,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from pairhw import designs  # noqa: E402
-from pairhw.math.gf2_tower import Tower  # noqa: E402
+from pairhw.math.binary.tower import Tower  # noqa: E402
 from pairhw.program.engine import compile_kernel  # noqa: E402
 
 # seed 000 Table 4 (Virtex-6) and Table 5 (65 nm ASIC); see shared/PUBLISHED.md
@@ -53,7 +53,7 @@ def main() -> int:
     ap.add_argument("--design", action="append", help="only these designs")
     args = ap.parse_args()
 
-    from pairhw.cli_design import _random_rows, simulate
+    from pairhw.cli.design import _random_rows, simulate
     from pairhw.rtl.emit import unit_verilog
     from pairhw.synth.flows import luts_with_ram, synthesize
 

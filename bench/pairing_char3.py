@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from _common import host, median_of, write_json  # noqa: E402
 from pairhw import params  # noqa: E402
-from pairhw.math import pairing3 as p3  # noqa: E402
+from pairhw.math.ternary import pairing as p3  # noqa: E402
 
 
 
@@ -49,7 +49,7 @@ def main():
     rng = random.Random(1)
     res = {**host(args.runs), "pairing_s": {}, "field_us": {}}
     for name in sets:
-        C = params.curve3(name)
+        C = params.curve(name)
         G = C.point_from_seed(1)
         H = C.point_from_seed(2)
         pts = [(C.mul(rng.randrange(1, C.r), G), C.mul(rng.randrange(1, C.r), H)) for _ in range(args.runs)]

@@ -22,8 +22,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from _common import host, median_of, write_json  # noqa: E402
 from pairhw import params  # noqa: E402
-from pairhw.math import pairing_p as pp  # noqa: E402
-from pairhw.math.polymont import PolyMont, mul64_dsp  # noqa: E402
+from pairhw.math.prime import pairing as pp  # noqa: E402
+from pairhw.math.prime.polymont import PolyMont, mul64_dsp  # noqa: E402
 
 SETS = ["bn254", "bn-seed002", "bls12-381"]
 PY_ECC = {"bn254": "py_ecc.optimized_bn128", "bls12-381": "py_ecc.optimized_bls12_381"}
@@ -43,7 +43,7 @@ def main():
     rng = random.Random(1)
     res = {**host(args.runs), "pairing_s": {}, "fp_mul_us": {}}
     for name in SETS:
-        C = params.pcurve(name)
+        C = params.curve(name)
         pts = [(C.E1.mul(rng.randrange(1, C.r), C.g1), C.E2.mul(rng.randrange(1, C.r), C.g2))
                for _ in range(args.runs)]
         row = {"optimal_ate": median_of(lambda P, Q: pp.optimal_ate(C, P, Q), pts),
@@ -58,7 +58,7 @@ def main():
         res["pairing_s"][name] = {k: round(v, 4) for k, v in row.items()}
         print(f"{name:11} " + "  ".join(f"{k} {v:.3f} s" for k, v in row.items()), file=sys.stderr)
 
-    C = params.pcurve("bn-seed002")
+    C = params.curve("bn-seed002")
     M = PolyMont(C.u, 61)
     vals = [(rng.randrange(C.p), rng.randrange(C.p)) for _ in range(2000)]
     mont = [(M.to_mont(a), M.to_mont(b)) for a, b in vals]

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from _common import host, write_json  # noqa: E402
 from pairhw import params  # noqa: E402
-from pairhw.math import pairing2 as pr  # noqa: E402
+from pairhw.math.binary import pairing as pr  # noqa: E402
 
 
 def median_time(fn, runs):

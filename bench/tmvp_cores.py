@@ -23,8 +23,8 @@ from amaranth.hdl import Module, Signal  # noqa: E402
 from amaranth.lib import wiring  # noqa: E402
 from amaranth.lib.wiring import In, Out  # noqa: E402
 
-from pairhw.rtl import nets  # noqa: E402
-from pairhw.rtl.catalogue import _lut6_tmvp_cost, default_schedule  # noqa: E402
+from pairhw.rtl.binary import nets  # noqa: E402
+from pairhw.rtl.binary.catalogue import _lut6_tmvp_cost, default_schedule  # noqa: E402
 from pairhw.synth.flows import synthesize  # noqa: E402
 
 #: the schedules measured against the model's choice (digits: splits, outermost first)

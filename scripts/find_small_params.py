@@ -5,7 +5,7 @@ and b in {0, 1}: #E = 2^m + 1 ± 2^((m+1)/2) by seed 001 §2; prints the factori
 """
 import sys
 from sympy import factorint
-from pairhw.math.gf2m import is_irreducible
+from pairhw.math.binary.field import is_irreducible
 
 def order(m, b):
     sign = (-1) ** b if m % 8 in (1, 7) else -((-1) ** b)

@@ -50,7 +50,7 @@ class Design:
         return PairingCore(self.compile(), self.top)
 
     def model(self, P, Q):
-        from pairhw.math.pairing2 import ALGORITHMS
+        from pairhw.math.binary.pairing import ALGORITHMS
 
         return ALGORITHMS[self.algorithm](self.curve(), P, Q)
 
@@ -71,7 +71,7 @@ def get(name: str) -> Design:
 
 @lru_cache(maxsize=None)
 def _compiled(name: str):
-    from pairhw.math.pairing2 import ALGORITHMS
+    from pairhw.math.binary.pairing import ALGORITHMS
     from pairhw.program.engine import compile_pairing
 
     d = get(name)

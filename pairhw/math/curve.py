@@ -1,7 +1,7 @@
 """What every curve of the model shares: the subgroup of order r, scalar multiplication, checks.
 
-Subclasses (:class:`~pairhw.math.ec2.Curve2` over F_2^m, :class:`~pairhw.math.ecp.CurveW` over
-F_p and F_p², :class:`~pairhw.math.ec3.Curve3` over F_3^m) give the group law (``is_on_curve``,
+Subclasses (:class:`~pairhw.math.binary.curve.Curve2` over F_2^m, :class:`~pairhw.math.prime.curve.CurveW` over
+F_p and F_p², :class:`~pairhw.math.ternary.curve.Curve3` over F_3^m) give the group law (``is_on_curve``,
 ``neg``, ``double``, ``chord``), ``hash_candidate`` (for :meth:`Curve.hash_to_point`)
 and ``NOT_ON_CURVE`` (the failed equation, said in the error).  Points are tuples; infinity is ``None``.
 """

@@ -1,6 +1,6 @@
 """Operation counting: run any pairing with a counting base field.
 
-:class:`CountingGF2m` wraps a :class:`~pairhw.math.gf2m.GF2m` and counts every F_2^m operation the
+:class:`CountingGF2m` wraps a :class:`~pairhw.math.binary.field.GF2m` and counts every F_2^m operation the
 tower and pairing code performs, keyed by the phase stack (``miller``, ``final_exp/step2/step5``...).
 Counted: ``add`` (an F_2^m addition of two variables; adding the constant 1 flips one bit and is not
 counted), ``mul``, ``sqr`` and ``sqrt`` (a k-fold squaring counts k), ``inv`` (an F_2^m inversion;
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .ec2 import Curve2
-from .gf2m import GF2m
+from pairhw.math.binary.curve import Curve2
+from pairhw.math.binary.field import GF2m
 
 OPS = ("add", "mul", "sqr", "sqrt", "inv")
 
@@ -146,7 +146,7 @@ class _CountingWrapper(_Counting):
 
 
 class CountingFp(_CountingWrapper):
-    """A :class:`~pairhw.math.fp.PrimeField` look-alike counting F_p operations per phase:
+    """A :class:`~pairhw.math.prime.field.PrimeField` look-alike counting F_p operations per phase:
     ``mul`` and ``sqr`` (general products), ``add`` (additions and subtractions), ``neg``,
     ``mulc`` (product by a small constant: 2, 3, ξ's parts — shifts and adds in hardware),
     ``inv``."""
@@ -178,7 +178,7 @@ OPS_3 = ("mul", "cube", "cbrt", "add", "neg", "inv")
 
 
 class CountingGF3m(_CountingWrapper):
-    """A :class:`~pairhw.math.gf3m.GF3m` look-alike counting F_3^m operations per phase: ``mul``,
+    """A :class:`~pairhw.math.ternary.field.GF3m` look-alike counting F_3^m operations per phase: ``mul``,
     ``cube`` and ``cbrt`` (a k-fold cubing counts k), ``add`` (additions and subtractions, adding a
     constant included), ``neg`` (free in the two-bit encoding: a wire swap), ``inv`` (its Itoh–Tsujii
     products and cubings are counted too, in the same phase)."""
@@ -197,16 +197,16 @@ class CountingGF3m(_CountingWrapper):
         return self._F.cube_k(a, k)
 
     def inv(self, a):
-        from .gf3m import itoh_tsujii3
+        from pairhw.math.ternary.field import itoh_tsujii3
 
         self._tick("inv")
         return itoh_tsujii3(self, a)
 
 
 def count_pairing3(C, algorithm, P, Q, **kw) -> CountingGF3m:
-    """Run ``algorithm(C', P, Q)`` on a copy C' of a :class:`~pairhw.math.ec3.Curve3` over a
+    """Run ``algorithm(C', P, Q)`` on a copy C' of a :class:`~pairhw.math.ternary.curve.Curve3` over a
     counting F_3^m; return the counter."""
-    from .ec3 import Curve3
+    from pairhw.math.ternary.curve import Curve3
 
     CF = CountingGF3m(C.F)
     Cc = Curve3(CF, C.b, C.r, name=C.name)

@@ -5,7 +5,7 @@ f = x^m + sum x^k + 1; #E = 2^m + 1 + sign·2^((m+1)/2) = cofactor·r, embedding
 Field elements are hex of sum a_i 2^i, most significant digit first, ⌈m/4⌉ digits (DESIGN.md).
 
 Prime sets (families ``bn`` and ``bls12``): E : y² = x³ + b over F_p with p, r and the trace given
-by the family polynomials in ``u`` (:func:`pairhw.math.pairing_p.family_polys`), the tower
+by the family polynomials in ``u`` (:func:`pairhw.math.prime.pairing.family_polys`), the tower
 F_p² = F_p[u]/(u² − β), F_p⁶ = F_p²[v]/(v³ − ξ), F_p¹² = F_p⁶[w]/(w² − v) (``tower``: β, ξ as
 [x0, x1] = x0 + x1·u, and the twist type D: b' = b/ξ or M: b' = b·ξ).  F_p elements are big-endian
 hex of the canonical integer in [0, p), ⌈bits(p)/4⌉ digits; F_p² elements x0 + x1·u are written
@@ -19,7 +19,7 @@ m ≡ 1, 11 (mod 12) and −1 for m ≡ 5, 7; embedding degree 6.  Hardware enco
 in two bits (h, l), 0 = 00, 1 = 01, 2 = 10 (11 invalid), i.e. two m-bit words H and L with bit i of L
 set iff a_i = 1 and bit i of H set iff a_i = 2.  Text form (CLI): m characters 0/1/2, coefficient of
 x^(m−1) first.  Tower F_{3^3m} = F_3^m[ρ]/(ρ³ − ρ − b), F_{3^6m} = F_{3^3m}[σ]/(σ² + 1); pairing values
-are the six F_3^m coefficients of the basis 1, σ, ρ, σρ, ρ², σρ² (:mod:`pairhw.math.gf3_tower`).
+are the six F_3^m coefficients of the basis 1, σ, ρ, σρ, ρ², σρ² (:mod:`pairhw.math.ternary.tower`).
 """
 
 from __future__ import annotations
@@ -69,14 +69,14 @@ class ParamSet:
         return self.data["security"]
 
     def gf2m(self):
-        """The binary field F_2^m of this set (:class:`pairhw.math.gf2m.GF2m`)."""
-        from pairhw.math.gf2m import GF2m
+        """The binary field F_2^m of this set (:class:`pairhw.math.binary.field.GF2m`)."""
+        from pairhw.math.binary.field import GF2m
 
         return GF2m(self.m, self.data["field"]["middle"])
 
     def gf3m(self):
-        """The ternary field F_3^m of this set (:class:`pairhw.math.gf3m.GF3m`)."""
-        from pairhw.math.gf3m import GF3m
+        """The ternary field F_3^m of this set (:class:`pairhw.math.ternary.field.GF3m`)."""
+        from pairhw.math.ternary.field import GF3m
 
         f = self.data["field"]
         return GF3m(f["m"], f["k"], f["ck"], f["c0"])
@@ -85,7 +85,7 @@ class ParamSet:
         if self.is_char3:
             return "F_3[x]/(" + self.gf3m().poly_str() + ")"
         if self.is_prime:
-            return f"F_p, p {pcurve(self.name).p.bit_length()} bits"
+            return f"F_p, p {curve(self.name).p.bit_length()} bits"
         f = self.data["field"]
         terms = [f"x^{f['m']}"] + [f"x^{k}" for k in f["middle"]] + ["1"]
         return "F_2[x]/(" + " + ".join(terms) + ")"
@@ -124,10 +124,22 @@ def get(name: str) -> ParamSet:
     return ParamSet(data["name"], data["family"], data)
 
 
-@lru_cache(maxsize=None)
 def curve(name: str):
-    """The :class:`pairhw.math.ec2.Curve2` of a binary parameter set (cached)."""
-    from pairhw.math.ec2 import Curve2
+    """The curve object of any parameter set (cached): a :class:`~pairhw.math.binary.curve.Curve2`
+    (binary sets), a :class:`~pairhw.math.prime.pairing.PairingCurve` (BN/BLS12 sets) or a
+    :class:`~pairhw.math.ternary.curve.Curve3` (ternary sets)."""
+    p = get(name)
+    if p.is_prime:
+        return _prime_curve(name)
+    if p.is_char3:
+        return _ternary_curve(name)
+    return _binary_curve(name)
+
+
+@lru_cache(maxsize=None)
+def _binary_curve(name: str):
+    """The :class:`pairhw.math.binary.curve.Curve2` of a binary parameter set."""
+    from pairhw.math.binary.curve import Curve2
 
     p = get(name)
     F = p.gf2m()
@@ -135,10 +147,10 @@ def curve(name: str):
 
 
 @lru_cache(maxsize=None)
-def pcurve(name: str):
-    """The :class:`pairhw.math.pairing_p.PairingCurve` of a BN/BLS12 parameter set, with its
+def _prime_curve(name: str):
+    """The :class:`pairhw.math.prime.pairing.PairingCurve` of a BN/BLS12 parameter set, with its
     generators ``g1``, ``g2`` attached (cached)."""
-    from pairhw.math.pairing_p import PairingCurve
+    from pairhw.math.prime.pairing import PairingCurve
 
     d = get(name).data
     tw = d["tower"]
@@ -154,10 +166,10 @@ def pcurve(name: str):
 
 
 @lru_cache(maxsize=None)
-def curve3(name: str):
-    """The :class:`pairhw.math.ec3.Curve3` of a ternary parameter set (cached); its order is
+def _ternary_curve(name: str):
+    """The :class:`pairhw.math.ternary.curve.Curve3` of a ternary parameter set (cached); its order is
     recomputed from m, b and μ and must equal the stored one."""
-    from pairhw.math.ec3 import Curve3
+    from pairhw.math.ternary.curve import Curve3
 
     p = get(name)
     C = Curve3(p.gf3m(), p.data["curve"]["b"], p.r, name=name)

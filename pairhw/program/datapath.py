@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pairhw.math.gf2m import GF2m
+from pairhw.math.binary.field import GF2m
 
 #: Input ports of each op kind.
 PORTS = {"mul": 2, "add": 2, "sqr": 1, "sqrt": 1, "const": 0}
@@ -46,7 +46,7 @@ class UnitSpec:
     ks: tuple = (1,)  # sqr/sqrt: the k-fold powers x^(2^±k) the unit computes (selected per word)
     reads: tuple = ()
     writes: tuple = ()
-    options: tuple = ()  # for kind "mul": (key, value) pairs of pairhw.rtl.catalogue.make_unit
+    options: tuple = ()  # for kind "mul": (key, value) pairs of pairhw.rtl.binary.catalogue.make_unit
 
     @property
     def ports(self) -> int:
@@ -137,12 +137,12 @@ def build_datapath(F: GF2m, spec: dict) -> Datapath:
 
     ``spec["units"]`` is a list of ``{"name", "kind", ...}``; a ``sqr`` or ``sqrt`` unit may give
     ``"k": 4`` or ``"k": [1, 2, 4]`` (the powers it computes, see :class:`UnitSpec`); a ``mul``
-    unit names a multiplier of :mod:`pairhw.rtl.catalogue` (``"mul": {"kind": "karatsuba", ...}``)
+    unit names a multiplier of :mod:`pairhw.rtl.binary.catalogue` (``"mul": {"kind": "karatsuba", ...}``)
     whose latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
     ``{"name", "size", "write_ports"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
     makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64).
     """
-    from pairhw.rtl.catalogue import make_unit
+    from pairhw.rtl.binary.catalogue import make_unit
 
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports")) for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None

@@ -4,7 +4,7 @@ A chain ``b = sqr a; c = sqr b; …`` whose inner values nobody else reads is on
 rewritten as the fewest ops x^(2^k1), x^(2^k2), … with every k_i offered by a ``sqr`` unit (likewise
 x^(2^-n) for ``sqrt``).  Seed 000 §5 does this by hand for the Itoh–Tsujii chains, with two squarers
 in series (x^(2^2) in one cycle); a k-fold unit is one XOR network derived from the model's linear
-map (:class:`pairhw.rtl.units.Squarer`), so the same pass serves any k.
+map (:class:`pairhw.rtl.binary.powers.Squarer`), so the same pass serves any k.
 
 In F_2^m, x^(2^-n) = x^(2^(m-n)), so a square-root chain may run on the squarer instead.  Seed 000
 Alg. 2 step 5 raises four coefficients to 2^-611 at the same time; with one squarer and one square

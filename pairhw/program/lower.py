@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pairhw.math.gf2m import GF2m
+from pairhw.math.binary.field import GF2m
 
 from .loop import LoopProgram
 from .trace import apply_op

@@ -16,7 +16,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from pairhw.math.gf2m import GF2m
+from pairhw.math.binary.field import GF2m
 
 
 class TraceError(RuntimeError):
@@ -135,7 +135,7 @@ class Program:
 
 
 class TraceField:
-    """A :class:`~pairhw.math.gf2m.GF2m` look-alike that records operations on :class:`Sym` values."""
+    """A :class:`~pairhw.math.binary.field.GF2m` look-alike that records operations on :class:`Sym` values."""
 
     def __init__(self, F: GF2m, optimize: bool = True):
         self._F = F
@@ -271,14 +271,14 @@ def trace_kernel(F: GF2m, inputs, fn, optimize: bool = True) -> Program:
 
 
 def trace_pairing(C, algorithm, optimize: bool = True) -> Program:
-    """Trace ``algorithm(C', P, Q)`` (a :data:`pairhw.math.pairing2.ALGORITHMS` function) with symbolic
+    """Trace ``algorithm(C', P, Q)`` (a :data:`pairhw.math.binary.pairing.ALGORITHMS` function) with symbolic
     inputs ``xP, yP, xQ, yQ``; outputs are the four F_2^m coefficients of the pairing value.
 
     With ``optimize``, constant additions are folded ((x + c1) + c2 = x + (c1 + c2)) and repeated
     operations on the same operands are computed once; without it, the program has exactly the
     model's operations (the counts of :mod:`pairhw.math.opcount`).
     """
-    from pairhw.math.ec2 import Curve2
+    from pairhw.math.binary.curve import Curve2
 
     def fn(TF, xP, yP, xQ, yQ):
         return algorithm(Curve2(TF, C.b, C.order, C.r, name=C.name), (xP, yP), (xQ, yQ))

@@ -19,7 +19,8 @@ from amaranth.lib.wiring import In, Out
 
 from pairhw.program.microcode import PORT_NAMES, instances
 
-from .units import Adder, PowerUnit
+from pairhw.rtl.binary.adder import Adder
+from pairhw.rtl.binary.powers import PowerUnit
 
 
 class PairingCore(wiring.Component):
@@ -49,7 +50,7 @@ class PairingCore(wiring.Component):
         return self.mc.cycles
 
     def _unit(self, u):
-        from pairhw.rtl.catalogue import make_unit
+        from pairhw.rtl.binary.catalogue import make_unit
 
         F = self.dp.F
         if u.kind == "mul":

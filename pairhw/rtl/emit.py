@@ -6,9 +6,9 @@ import random
 
 from amaranth.back import verilog
 
-from pairhw.math.gf2m import GF2m
+from pairhw.math.binary.field import GF2m
 
-from .nets import LUT6_MODEL
+from pairhw.rtl.binary.nets import LUT6_MODEL
 
 
 def unit_verilog(unit) -> str:

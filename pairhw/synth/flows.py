@@ -11,7 +11,7 @@
   placed-and-routed Fmax, when the design fits an LFE5U-85F.
 
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
-:data:`~pairhw.rtl.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
+:data:`~pairhw.rtl.binary.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
-from pairhw.rtl.nets import LUT6_MODEL
+from pairhw.rtl.binary.nets import LUT6_MODEL
 
 TARGETS = ("xc7", "gates", "ecp5")
 

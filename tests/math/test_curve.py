@@ -1,10 +1,10 @@
 import pytest
 
 from pairhw import params
-from pairhw.math import pairing2 as pr
-from pairhw.math.ec2 import PointError
-from pairhw.math.fp import is_probable_prime
-from pairhw.math.gf2_tower import Tower
+from pairhw.math.binary import pairing as pr
+from pairhw.math.binary.curve import PointError
+from pairhw.math.prime.field import is_probable_prime
+from pairhw.math.binary.tower import Tower
 from tests.conftest import ALL_BINARY, SMALL, random_point
 
 

@@ -2,8 +2,8 @@ import pytest
 
 from pairhw import params
 from pairhw.math import opcount as opc
-from pairhw.math import pairing2 as pr
-from pairhw.math.gf2_tower import Tower
+from pairhw.math.binary import pairing as pr
+from pairhw.math.binary.tower import Tower
 
 
 @pytest.fixture(scope="module")

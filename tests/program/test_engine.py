@@ -4,7 +4,7 @@ cycle-exact model, computes the golden model's pairing in a constant number of c
 import pytest
 
 from pairhw import designs
-from pairhw.math import pairing2 as pr
+from pairhw.math.binary import pairing as pr
 from pairhw.program.loop import fold_loop
 from pairhw.program.lower import lower
 from pairhw.program.trace import trace_pairing
@@ -56,7 +56,7 @@ def test_listing_shows_the_loop():
 
 def test_a_kernel_compiles_to_straight_line_microcode(rng):
     """compile_kernel: one F_2^m inversion and one F_{2^4m} product alone on a design's datapath."""
-    from pairhw.math.gf2_tower import Tower
+    from pairhw.math.binary.tower import Tower
     from pairhw.program.engine import compile_kernel
 
     d = designs.get("f2-79-etat-tmvp3")

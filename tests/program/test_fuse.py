@@ -7,14 +7,14 @@ import itertools
 import pytest
 from amaranth.sim import Simulator
 
-from pairhw.math import pairing2 as pr
+from pairhw.math.binary import pairing as pr
 from pairhw.program.datapath import DatapathError, build_datapath
 from pairhw.program.engine import compile_flow
 from pairhw.program.fuse import decompose, fuse_powers
 from pairhw.program.loop import fold_loop
 from pairhw.program.lower import lower
 from pairhw.program.trace import trace_pairing
-from pairhw.rtl.units import PowerUnit
+from pairhw.rtl.binary.powers import PowerUnit
 
 from ..conftest import curve, random_point
 

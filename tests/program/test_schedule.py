@@ -2,7 +2,7 @@
 
 import pytest
 
-from pairhw.math import pairing2 as pr
+from pairhw.math.binary import pairing as pr
 from pairhw.program.datapath import Bank, Datapath, DatapathError, UnitSpec
 from pairhw.program.engine import compile_flow
 from pairhw.program.loop import fold_loop

@@ -4,7 +4,7 @@ field, computes the same pairing on any input."""
 import pytest
 
 from pairhw.math import opcount
-from pairhw.math import pairing2 as pr
+from pairhw.math.binary import pairing as pr
 from pairhw.program.trace import Sym, TraceError, TraceField, trace_pairing
 
 from ..conftest import SMALL, curve, random_point

@@ -6,7 +6,7 @@ import pytest
 from amaranth.sim import Simulator
 
 from pairhw import designs
-from pairhw.cli_design import _random_rows, simulate
+from pairhw.cli.design import _random_rows, simulate
 from pairhw.rtl.emit import unit_verilog
 
 from ..conftest import curve, random_point
@@ -45,7 +45,7 @@ def test_verilog_is_deterministic():
 
 def test_amaranth_simulation_of_a_tiny_core_with_narrow_words(rng):
     """A second simulator and a 5-bit stream (four words per element) on F_2^17."""
-    from pairhw.math import pairing2 as pr
+    from pairhw.math.binary import pairing as pr
     from pairhw.program.datapath import build_datapath
     from pairhw.program.engine import compile_pairing
     from pairhw.rtl.core import PairingCore

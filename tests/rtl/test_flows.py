@@ -3,7 +3,7 @@ synthesis reports parse, and generation is deterministic."""
 
 import pytest
 
-from pairhw.rtl.catalogue import binary_field, make_unit
+from pairhw.rtl.binary.catalogue import binary_field, make_unit
 from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
 from pairhw.sim import verilator
 from pairhw.synth.flows import GE_WEIGHTS, SynthError, synthesize

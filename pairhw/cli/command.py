@@ -1,0 +1,48 @@
+"""The ``pairhw`` command.
+
+Exit codes: 0 success, 2 bad input (one line on stderr saying what is wrong), 1 internal failure.
+Field elements of F_2^m are hex of sum a_i 2^i, most significant digit first, ⌈m/4⌉ digits;
+F_{2^4m} values are four such coefficients c0 c1 c2 c3 of c0 + c1·s + c2·t + c3·s·t
+(s² = s + 1, t² = t + s).  Points are ``X,Y`` in hex, or ``inf``.
+
+Prime sets (bn254, bn-seed002, bls12-381): F_p elements are big-endian hex of the canonical
+integer in [0, p); G1 points ``x,y``; G2 points ``x0,x1,y0,y1`` (x = x0 + x1·u, u² = −1);
+pairing values are the 12 F_p coefficients of the basis 1, u, v, uv, v², uv², w, uw, vw, uvw,
+v²w, uv²w of F_p²[v]/(v³ − ξ)[w]/(w² − v).
+
+Ternary sets (f3-19, f3-97, f3-509): F_3^m elements are strings of m trits 0/1/2, coefficient of
+x^(m−1) first; points ``X,Y``; pairing values the six F_3^m coefficients of the basis 1, σ, ρ, σρ,
+ρ², σρ² of F_3^m[ρ]/(ρ³ − ρ − b)[σ]/(σ² + 1).  (Hardware encoding of a trit: 0 = 00, 1 = 01, 2 = 10.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pairhw.cli import curves, design, prime, unit
+from pairhw.cli.common import UsageError, _Parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="pairhw", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="verb", required=True, parser_class=_Parser)
+    curves.register(sub)
+    prime.register(sub, _Parser, UsageError)
+    synth_sub = unit.register(sub, UsageError)
+    design.register(sub, synth_sub, UsageError)
+    return ap
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except UsageError as e:
+        print(f"pairhw: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+    except Exception as e:  # pragma: no cover - a bug, not bad input
+        print(f"pairhw: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1

@@ -1,0 +1,297 @@
+"""``pairhw curves | point | pair | vectors | opcount``: the verbs on parameter sets (every family)."""
+
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+from pairhw.cli import ternary as cli_char3, prime as cli_prime
+from pairhw import params
+from pairhw.cli.common import UsageError
+from pairhw.math import opcount as opc
+from pairhw.math.binary import pairing as pairing2
+from pairhw.math.prime import pairing as pairing_p
+from pairhw.math.binary.curve import PointError
+from pairhw.math.field import FieldError
+
+
+PAIR_ALGORITHMS = ("etat", "etat-seed000", "tate-alg1", "tate-alg2", "tate-reference")
+ALGORITHM_HELP = (
+    "etat: pairhw's reduced ηT e(P,Q) = t_r(P,ψ(Q))^(2^m), closed-form loop + seed 000 Alg. 2 "
+    "(default); etat-seed000: seed 000 Alg. 1 literally (m ≡ 7 mod 8, b = 0 only), equals e; "
+    "tate-alg1 / tate-alg2: seed 001 Alg. 1 / Alg. 2, equal t_r(P,ψ(Q)) = e^(2^(3m)); "
+    "tate-reference: plain Miller loop over r, t_r(P,ψ(Q)) (slow)."
+)
+
+ALL_ALGORITHMS = tuple(dict.fromkeys(PAIR_ALGORITHMS + cli_prime.PRIME_ALGORITHMS
+                                     + cli_char3.ALGORITHMS))
+
+
+def _curve(name: str):
+    """(ParamSet, curve) of any family (:func:`pairhw.params.curve`), with the set's security note."""
+    try:
+        p = params.get(name)
+    except params.UnknownParamSet:
+        raise UsageError(f"unknown curve {name!r}; known: {', '.join(params.names())}") from None
+    print(f"note: {name}: {p.security}" if p.is_prime else f"warning: {name} is not secure: {p.security}",
+          file=sys.stderr)
+    return p, params.curve(name)
+
+
+def _binary_algorithm(name):
+    return cli_prime.choose(name, PAIR_ALGORITHMS, "binary set", UsageError)
+
+
+def _parse_point(C, text: str, what: str, decode=None, form: str = "in hex"):
+    """``X,Y`` (each decoded by ``decode``, default hex) or ``inf``, checked to be in E[r]."""
+    decode = decode or C.F.from_hex
+    t = text.strip()
+    if t.lower() == "inf":
+        return None
+    parts = t.split(",")
+    if len(parts) != 2:
+        raise UsageError(f"{what}: expected X,Y {form} or 'inf', got {text!r}")
+    try:
+        P = (decode(parts[0]), decode(parts[1]))
+    except FieldError as e:
+        raise UsageError(f"{what}: {e}") from None
+    try:
+        C.check(P)
+    except PointError as e:
+        raise UsageError(f"{what}: {e}") from None
+    return P
+
+
+def _gt_hex(C, e):
+    return [C.F.to_hex(c) for c in e]
+
+
+def _emit(args, obj, human: str) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(obj))
+    else:
+        print(human)
+
+
+# ---------------------------------------------------------------------------------------------
+# verbs
+
+
+def cmd_curves(args) -> int:
+    rows, prime_rows, char3_rows = [], [], []
+    for name in params.names():
+        p = params.get(name)
+        if p.is_prime:
+            prime_rows.append(cli_prime.curve_row(name))
+            continue
+        if p.is_char3:
+            char3_rows.append(cli_char3.curve_row(name))
+            continue
+        rows.append({
+            "name": name, "field": p.field_str(), "curve": p.curve_str(), "m": p.m,
+            "order": str(p.order), "r": str(p.r), "r_bits": p.r.bit_length(),
+            "cofactor": str(p.cofactor), "embedding_degree": p.data["embedding_degree"],
+            "source": p.data["source"], "security": p.security,
+        })
+    if args.json:
+        print(json.dumps(prime_rows + rows + char3_rows))
+        return 0
+    print(f"{'name':10} {'family':6} {'p bits':>6} {'curve':14} {'r bits':>6} {'twist':>5}  security")
+    for r in prime_rows:
+        print(f"{r['name']:10} {r['family']:6} {r['p_bits']:>6} {r['curve']:14} {r['r_bits']:>6} "
+              f"{r['twist']:>5}  {r['security']}")
+    print()
+    print(f"{'name':9} {'field':38} {'curve':22} {'r bits':>6} {'cofactor':>8}  source")
+    for r in rows:
+        print(f"{r['name']:9} {r['field']:38} {r['curve']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
+    print()
+    print(f"{'name':9} {'field':30} {'curve':18} {'r bits':>6} {'cofactor':>8}  source")
+    for r in char3_rows:
+        print(f"{r['name']:9} {r['field']:30} {r['curve']:18} {r['r_bits']:>6} {r['cofactor']:>8}  "
+              f"{r['cite']}")
+    print("\nsecurity: every binary and ternary set here is broken or a toy (Granger-Kleinjung-"
+          "Zumbragel 2014 put F_2^(4*1223) at about 59 bits; discrete logarithms in F_3^(6*97) and "
+          "F_3^(6*509) have been computed). Use them to study hardware, not to protect data.")
+    return 0
+
+
+def cmd_point(args) -> int:
+    p, C = _curve(args.curve)
+    if p.is_prime:
+        K = cli_prime.group_point(args, C)
+        h = cli_prime.point_hex(C, K)
+        out = {"curve": args.curve, "group": args.group, "seed": args.seed, "scalar": args.scalar,
+               "point": h}
+        _emit(args, out, "inf" if h is None else ",".join(h))
+        return 0
+    if args.group != 1:
+        raise UsageError("--group 2 is for prime-field sets (G2 on the twist)")
+    P = C.point_from_seed(args.seed)
+    K = C.mul(args.scalar, P)
+    enc = C.point_to_trits if p.is_char3 else C.point_to_hex
+    out = {"curve": args.curve, "seed": args.seed, "scalar": args.scalar, "point": enc(K)}
+    human = "inf" if K is None else f"{out['point'][0]},{out['point'][1]}"
+    _emit(args, out, human)
+    return 0
+
+
+def cmd_pair(args) -> int:
+    p, C = _curve(args.curve)
+    if p.is_prime:
+        name, fn = cli_prime.algorithm(args.algorithm, UsageError)
+        P = cli_prime.parse_g1(C, args.p, "--p", UsageError)
+        Q = cli_prime.parse_g2(C, args.q, "--q", UsageError)
+        e = pairing_p.gt_to_hex(C, fn(C, P, Q))
+        out = {"curve": args.curve, "algorithm": name, "e": e}
+        _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(e)))
+        return 0
+    if p.is_char3:
+        form = f"as two strings of {C.F.m} trits"
+        P = _parse_point(C, args.p, "--p", C.F.from_trits, form)
+        Q = _parse_point(C, args.q, "--q", C.F.from_trits, form)
+        out = cli_char3.pair(args, C, P, Q, UsageError)
+        _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(out["e"])))
+        return 0
+    args.algorithm = _binary_algorithm(args.algorithm)
+    P = _parse_point(C, args.p, "--p")
+    Q = _parse_point(C, args.q, "--q")
+    fn = pairing2.ALGORITHMS[args.algorithm]
+    try:
+        e = fn(C, P, Q)
+    except ValueError as ex:  # e.g. etat-seed000 on a set of another class
+        raise UsageError(f"--algorithm {args.algorithm}: {ex}") from None
+    out = {"curve": args.curve, "algorithm": args.algorithm, "e": _gt_hex(C, e)}
+    _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(out["e"])))
+    return 0
+
+
+def vector_points(C, seed: int, i: int):
+    """The i-th vector pair of ``pairhw vectors --seed S``: hash_to_point of
+    b"vectors/S/i/p" and b"vectors/S/i/q" (documented, reproducible by other tools)."""
+    P = C.hash_to_point(f"vectors/{seed}/{i}/p".encode())
+    Q = C.hash_to_point(f"vectors/{seed}/{i}/q".encode())
+    return P, Q
+
+
+def cmd_vectors(args) -> int:
+    p, C = _curve(args.curve)
+    if args.n < 0:
+        raise UsageError("-n must be non-negative")
+    lines = []
+    for i in range(args.n):
+        if p.is_prime:
+            P, Q = cli_prime.vector_points(C, args.seed, i)
+            rec = {"curve": args.curve, "p": cli_prime.point_hex(C, P), "q": cli_prime.point_hex(C, Q),
+                   "e": pairing_p.gt_to_hex(C, pairing_p.optimal_ate(C, P, Q))}
+        elif p.is_char3:
+            rec = cli_char3.vector_record(C, args.curve, *vector_points(C, args.seed, i))
+        else:
+            P, Q = vector_points(C, args.seed, i)
+            rec = {"curve": args.curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q),
+                   "e": _gt_hex(C, pairing2.etat(C, P, Q))}
+        lines.append(json.dumps(rec))
+        if args.output and args.n >= 10 and (i + 1) % max(1, args.n // 10) == 0:
+            print(f"vectors: {i + 1}/{args.n}", file=sys.stderr)
+    text = "".join(line + "\n" for line in lines)
+    if args.output:
+        # write atomically: nothing half-written on failure
+        d = os.path.dirname(os.path.abspath(args.output))
+        if not os.path.isdir(d):
+            raise UsageError(f"-o: directory {d} does not exist")
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".vectors-")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, args.output)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_opcount(args) -> int:
+    p, C = _curve(args.curve)
+    if p.is_prime:
+        return cli_prime.opcount(args, C, UsageError)
+    if p.is_char3:
+        return cli_char3.opcount(args, C, *vector_points(C, 0, 0), UsageError)
+    args.algorithm = _binary_algorithm(args.algorithm)
+    P, Q = vector_points(C, 0, 0)
+    try:
+        cf = opc.count_pairing(C, pairing2.ALGORITHMS[args.algorithm], P, Q)
+    except ValueError as ex:
+        raise UsageError(f"--algorithm {args.algorithm}: {ex}") from None
+    phases = {k: dict(cf.counts[k]) for k in sorted(cf.counts)}
+    totals = {"miller": dict(cf.total("miller")), "final_exp": dict(cf.total("final_exp")),
+              "total": dict(cf.total())}
+    out = {"curve": args.curve, "algorithm": args.algorithm, "totals": totals, "phases": phases}
+    if args.algorithm in ("etat", "etat-seed000"):
+        steps = {}
+        for s in range(1, 8):
+            c = cf.total(f"final_exp/step{s}")
+            steps[f"step{s}"] = {"add": c["add"], "sqr+sqrt": c["sqr"] + c["sqrt"], "mul": c["mul"]}
+        out["final_exp_steps"] = steps
+        out["seed000_table3"] = opc.SEED000_TABLE3
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{args.curve}, {args.algorithm}: F_2^m operations")
+    print(f"{'phase':12} {'add':>7} {'mul':>6} {'sqr':>6} {'sqrt':>6} {'inv':>4}")
+    for k, c in totals.items():
+        print(f"{k:12} {c['add']:>7} {c['mul']:>6} {c['sqr']:>6} {c['sqrt']:>6} {c['inv']:>4}")
+    if "final_exp_steps" in out:
+        print("\nfinal exponentiation by step of seed 000 Alg. 2 (ours | seed 000 Table 3)")
+        print(f"{'step':6} {'add':>11} {'sqr+sqrt':>13} {'mul':>9}")
+        for s, c in out["final_exp_steps"].items():
+            p = opc.SEED000_TABLE3[s]
+            print(f"{s:6} {c['add']:>5} | {p['add']:<4} {c['sqr+sqrt']:>6} | {p['sqr+sqrt']:<5} "
+                  f"{c['mul']:>3} | {p['mul']:<3}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def register(sub) -> None:
+    """The verbs on parameter sets: curves, point, pair, vectors, opcount."""
+
+    p = sub.add_parser("curves", help="list the parameter sets")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_curves)
+
+    p = sub.add_parser("point", help="K·P_S for the deterministic point P_S of order r")
+    p.add_argument("curve")
+    p.add_argument("--group", type=int, choices=(1, 2), default=1,
+                   help="prime sets: 1 = G1 over F_p (x,y), 2 = G2 on the twist (x0,x1,y0,y1)")
+    p.add_argument("--seed", type=int, required=True, help="P_S = hash_to_point(b'point' + decimal S)")
+    p.add_argument("--scalar", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_point)
+
+    p = sub.add_parser("pair", help="pair two points of order r")
+    p.add_argument("curve")
+    p.add_argument("--p", required=True, metavar="X,Y", help="first point, hex X,Y or inf")
+    p.add_argument("--q", required=True, metavar="X,Y",
+                   help="second point, hex X,Y or inf (prime sets: G2 point x0,x1,y0,y1)")
+    p.add_argument("--algorithm", choices=ALL_ALGORITHMS,
+                   help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP + "; "
+                   + cli_char3.ALGORITHM_HELP)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_pair)
+
+    p = sub.add_parser("vectors", help="JSON-lines test vectors {curve, p, q, e} of the reduced ηT "
+                       "(binary sets) or the optimal ate pairing (prime sets)")
+    p.add_argument("curve")
+    p.add_argument("-n", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("-o", "--output", help="file to write (atomically); default stdout")
+    p.set_defaults(func=cmd_vectors)
+
+    p = sub.add_parser("opcount", help="base-field operations per phase of one pairing")
+    p.add_argument("curve")
+    p.add_argument("--algorithm", choices=ALL_ALGORITHMS,
+                   help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP + "; "
+                   + cli_char3.ALGORITHM_HELP)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_opcount)

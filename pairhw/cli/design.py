@@ -1,0 +1,277 @@
+"""``pairhw designs | schedule | build | sim | synth DESIGN``: the named pairing cores."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from pairhw.cli.unit import log, file_hashes, synth_text, verilator_command, write_files
+
+
+def _design(name: str, UsageError):
+    from pairhw import designs
+
+    try:
+        return designs.get(name)
+    except designs.UnknownDesign:
+        raise UsageError(f"unknown design {name!r}; designs: {', '.join(designs.names())}") from None
+
+
+def _summary(d) -> dict:
+    rep = d.compile().report()
+    mul = d.data["datapath"]["units"]
+    mk = next(u["mul"]["kind"] for u in mul if u["kind"] == "mul")
+    return {"name": d.name, "params": d.params, "algorithm": d.algorithm, "multiplier": mk,
+            "cycles": rep["cycles"], "multiplier_bound": rep["multiplier_bound"],
+            "description": d.description}
+
+
+def cmd_designs(args, UsageError) -> int:
+    from pairhw import designs
+
+    rows = [_summary(designs.get(n)) for n in designs.names()]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print(f"{'design':24} {'params':8} {'algorithm':13} {'multiplier':13} {'cycles':>7} {'mul bound':>9}")
+    for r in rows:
+        print(f"{r['name']:24} {r['params']:8} {r['algorithm']:13} {r['multiplier']:13} {r['cycles']:>7} "
+              f"{r['multiplier_bound']:>9}")
+    for r in rows:
+        print(f"\n{r['name']}: {r['description']}")
+    return 0
+
+
+def _report_text(d, rep) -> str:
+    lo, ph = rep["loop"], rep["phases"]
+    mul = rep["multiplier"]
+    regs = ", ".join(f"{b}: {n}" for b, n in rep["registers"].items())
+    return "\n".join([
+        f"{d.name}: {d.algorithm} on {d.params}",
+        f"cycles per pairing   {rep['cycles']}  (pre {ph['pre']}, loop {ph['loop']}, post {ph['post']})",
+        f"multiplier bound     {rep['multiplier_bound']}  ({rep['products']} products × II {mul['ii']}"
+        f" / {mul['count']} unit{'s' if mul['count'] > 1 else ''}); utilisation {rep['multiplier_utilisation']:.1%}",
+        f"loop                 {lo['trips']} trips of {lo['body_ops']} ops ({lo['body_products']} products), "
+        f"II {lo['ii']} (MII {lo['mii']}), {lo['stages']} stage{'s' if lo['stages'] > 1 else ''}",
+        f"registers            {regs}",
+        f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits",
+    ])
+
+
+def cmd_schedule(args, UsageError) -> int:
+    d = _design(args.design, UsageError)
+    cp = d.compile()
+    rep = cp.report()
+    if args.listing == "microcode":
+        print(cp.microcode.listing(f"{d.name}: microcode"))
+    elif args.listing == "program":
+        print(cp.flow.listing())
+    elif args.json:
+        print(json.dumps({"design": d.name, **rep}))
+    else:
+        print(_report_text(d, rep))
+    return 0
+
+
+def _verilog(d, core) -> str:
+    from pairhw.rtl.emit import unit_verilog
+
+    log(f"generating Verilog for {d.top}")
+    return unit_verilog(core)
+
+
+def _random_rows(d, n: int, seed: int) -> list:
+    from pairhw.cli.curves import vector_points
+
+    C = d.curve()
+    rows = []
+    for i in range(n):
+        P, Q = vector_points(C, seed, i)
+        rows.append((*P, *Q, *d.model(P, Q)))
+        if n >= 20 and (i + 1) % max(1, n // 5) == 0:
+            log(f"golden model: {i + 1}/{n} pairings")
+    return rows
+
+
+def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
+    """Rows of a ``pairhw vectors`` file; also the number whose ``e`` disagrees with the model."""
+    C = d.curve()
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as e:
+        raise UsageError(f"--vectors: cannot read {path}: {e.strerror}") from None
+    rows, model_bad = [], 0
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            v = json.loads(line)
+            if v["curve"] != d.params:
+                raise UsageError(f"--vectors line {no}: curve {v['curve']} but {d.name} is on {d.params}")
+            if v["p"] == "inf" or v["q"] == "inf":
+                raise UsageError(f"--vectors line {no}: the core takes affine points, not inf")
+            P = tuple(C.F.from_hex(x) for x in v["p"])
+            Q = tuple(C.F.from_hex(x) for x in v["q"])
+            e = tuple(C.F.from_hex(x) for x in v["e"])
+            C.check(P)
+            C.check(Q)
+        except UsageError:
+            raise
+        except Exception as ex:  # bad JSON, missing key, bad hex, point off the curve
+            raise UsageError(f"--vectors line {no}: not a pairhw vector ({type(ex).__name__}: {ex})") from None
+        if len(P) != 2 or len(Q) != 2 or len(e) != 4:
+            raise UsageError(f"--vectors line {no}: expected p=[x,y], q=[x,y], e=[c0,c1,c2,c3]")
+        if tuple(d.model(P, Q)) != e:
+            model_bad += 1
+        rows.append((*P, *Q, *e))
+    if not rows:
+        raise UsageError(f"--vectors: {path} has no vectors")
+    return rows, model_bad
+
+
+def simulate(d, rows) -> dict:
+    """Build the core's Verilator test bench (cached) and run ``rows`` through it."""
+    from pairhw.rtl.emit import core_testbench, core_vectors_text
+    from pairhw.sim import verilator
+
+    core = d.core()
+    v = _verilog(d, core)
+    binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core)}, log=log)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "vectors.txt"
+        path.write_text(core_vectors_text(d.curve().F, rows))
+        log(f"Verilator: {len(rows)} pairings")
+        res = verilator.run_core(binary, path)
+    res["expected_cycles"] = core.cycles
+    res["constant_time"] = (res["cycles_min"] == res["cycles_max"] == core.cycles and not res["timeout"])
+    return res
+
+
+def cmd_sim(args, UsageError) -> int:
+    d = _design(args.design, UsageError)
+    if (args.n is None) == (args.vectors is None):
+        raise UsageError("give one of -n N or --vectors FILE")
+    model_bad = 0
+    if args.vectors is not None:
+        rows, model_bad = _file_rows(d, args.vectors, UsageError)
+    else:
+        if args.n < 1:
+            raise UsageError("-n must be at least 1")
+        rows = _random_rows(d, args.n, args.seed)
+    t0 = time.monotonic()
+    res = simulate(d, rows)
+    failed = res["failed"] + model_bad
+    out = {"design": d.name, "pairings": len(rows), "cycles": res["cycles_max"], "verified": res["verified"],
+           "failed": res["failed"], "model_disagrees_with_file": model_bad, "constant_time": res["constant_time"],
+           "expected_cycles": res["expected_cycles"], "seconds": round(time.monotonic() - t0, 2)}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        src = f"{args.vectors}" if args.vectors else f"{args.n} random pairs (seed {args.seed})"
+        print(f"{d.name}: {res['verified']} of {len(rows)} pairings bit-exact ({src}), {res['failed']} failed")
+        print(f"cycles per pairing {res['cycles_min']}" + ("" if res["cycles_min"] == res["cycles_max"]
+                                                         else f"..{res['cycles_max']}")
+              + f" (schedule: {res['expected_cycles']}); constant time: {'yes' if res['constant_time'] else 'NO'}")
+        if model_bad:
+            print(f"the golden model disagrees with {model_bad} of the file's values")
+    return 0 if failed == 0 and res["constant_time"] and res["verified"] == len(rows) else 1
+
+
+def cmd_build(args, UsageError) -> int:
+    from pairhw.rtl.emit import core_testbench, core_vectors_text
+
+    d = _design(args.design, UsageError)
+    if args.n < 0:
+        raise UsageError("-n must be non-negative")
+    out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} exists and is not a directory")
+    cp = d.compile()
+    core = d.core()
+    dp = cp.dp
+    files = {
+        f"{d.top}.v": _verilog(d, core),
+        f"tb_{d.top}.v": core_testbench(core),
+        "vectors.txt": core_vectors_text(dp.F, _random_rows(d, args.n, args.seed)),
+        "microcode.lst": cp.microcode.listing(f"{d.name}: microcode") + "\n",
+        "program.lst": cp.flow.listing() + "\n",
+    }
+    manifest = {
+        "design": d.name, "description": d.description, "params": d.params, "algorithm": d.algorithm,
+        "top": d.top, "m": dp.F.m, "field": dp.F.poly_str(), "datapath": d.data["datapath"],
+        "schedule": cp.report(),
+        "ports": {"clk": 1, "rst": 1, "i__payload": dp.io_width, "i__valid": 1, "i__ready": 1,
+                  "o__payload": dp.io_width, "o__valid": 1, "o__ready": 1, "busy": 1},
+        "protocol": f"stream in xP, yP, xQ, yQ as {dp.io_beats} word(s) of {dp.io_width} bits each, least "
+                    f"significant first; the run takes exactly {core.cycles} cycles from the cycle after the "
+                    f"last input word; the four F_2^4m coefficients c0..c3 stream out in the same format",
+        "vectors": {"file": "vectors.txt", "count": args.n, "seed": args.seed,
+                    "format": "xP yP xQ yQ c0 c1 c2 c3 per line, hex, most significant digit first; the points "
+                              "of `pairhw vectors --seed S`"},
+        "run": {"verilator": verilator_command(d.top)},
+        "files": file_hashes(files),
+    }
+    files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
+    write_files(out, files)
+    print(f"wrote {', '.join(files)} to {out}")
+    print(_report_text(d, manifest["schedule"]))
+    return 0
+
+
+def cmd_synth_design(args, UsageError) -> int:
+    from pairhw.synth.flows import synthesize
+
+    d = _design(args.design, UsageError)
+    core = d.core()
+    res = synthesize(_verilog(d, core), d.top, args.target, log=log)
+    res = {"design": d.name, "cycles": core.cycles, **res}
+    if args.json:
+        print(json.dumps(res))
+        return 0
+    print(synth_text(d.name, res, args.target))
+    print(f"cycles per pairing {core.cycles}")
+    return 0
+
+
+def register(sub, synth_sub, UsageError) -> None:
+    from pairhw import designs
+    from pairhw.synth.flows import TARGETS
+
+    p = sub.add_parser("designs", help="list the named pairing-core designs")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=lambda a: cmd_designs(a, UsageError))
+
+    p = sub.add_parser("schedule", help="a design's schedule report, program or microcode listing")
+    p.add_argument("design")
+    p.add_argument("--listing", choices=("microcode", "program"), help="print a listing instead of the report")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=lambda a: cmd_schedule(a, UsageError))
+
+    p = sub.add_parser("build", help="write a design's Verilog, test bench, vectors, listings and manifest")
+    p.add_argument("design")
+    p.add_argument("-o", "--output", required=True, metavar="DIR")
+    p.add_argument("-n", type=int, default=20, help="random pairings in vectors.txt (default 20)")
+    p.add_argument("--seed", type=int, default=1, help="points of `pairhw vectors --seed S`")
+    p.set_defaults(func=lambda a: cmd_build(a, UsageError))
+
+    p = sub.add_parser("sim", help="simulate a design with Verilator against the golden model")
+    p.add_argument("design")
+    p.add_argument("-n", type=int, help="random pairings (the points of `pairhw vectors --seed S`)")
+    p.add_argument("--vectors", metavar="FILE", help="a `pairhw vectors` file")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=lambda a: cmd_sim(a, UsageError))
+
+    for name in designs.names():
+        q = synth_sub.add_parser(name, help=f"synthesize the design {name}")
+        q.add_argument("--target", choices=TARGETS, default="xc7",
+                       help="xc7: Yosys synth_xilinx; gates: gate equivalents; ecp5: nextpnr-ecp5 Fmax")
+        q.add_argument("--json", action="store_true")
+        q.set_defaults(func=lambda a, n=name: cmd_synth_design(_with_design(a, n), UsageError))
+
+
+def _with_design(args, name):
+    args.design = name
+    return args

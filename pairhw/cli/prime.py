@@ -1,0 +1,216 @@
+"""The ``pairhw`` verbs on prime-field parameter sets (BN, BLS12) and ``pairhw fp``.
+
+F_p elements are big-endian hex of the canonical integer in [0, p); G1 points ``x,y``; G2 points
+``x0,x1,y0,y1`` (x = x0 + x1·u, u² = β); F_p¹² values are the 12 F_p coefficients of the basis
+1, u, v, uv, v², uv², w, uw, vw, uvw, v²w, uv²w of F_p²[v]/(v³ − ξ)[w]/(w² − v) (see
+:mod:`pairhw.params`).
+"""
+
+from __future__ import annotations
+
+import json
+
+from pairhw import params
+from pairhw.math import opcount as opc
+from pairhw.math.prime import pairing as pairing_p
+from pairhw.math.prime.curve import PointError
+from pairhw.math.field import FieldError
+
+PRIME_ALGORITHMS = ("optimal-ate", "ate-reference", "tate-reference")
+PRIME_ALGORITHM_HELP = (
+    "prime sets: optimal-ate (default; projective lines, NAF loop, fast final exponentiation), "
+    "ate-reference (the same value by a textbook affine Miller loop and the plain exponent), "
+    "tate-reference (reduced Tate t_r(P, Q), slow; a different pairing)"
+)
+_FUNCS = {
+    "optimal-ate": pairing_p.optimal_ate,
+    "ate-reference": pairing_p.ate_reference,
+    "tate-reference": pairing_p.tate_reference,
+}
+
+
+def choose(name: str | None, names, family: str, UsageError) -> str:
+    """``--algorithm``: ``name`` if it is one of ``names`` (the first is the default), else exit 2."""
+    name = name or names[0]
+    if name not in names:
+        raise UsageError(f"--algorithm {name}: not for a {family}; choose one of {', '.join(names)}")
+    return name
+
+
+def algorithm(name: str | None, UsageError):
+    name = choose(name, PRIME_ALGORITHMS, "prime-field set", UsageError)
+    return name, _FUNCS[name]
+
+
+def _hex_list(text: str, n: int, what: str, UsageError) -> list[str]:
+    parts = [x.strip() for x in text.split(",")]
+    if len(parts) != n:
+        raise UsageError(f"{what}: expected {n} comma-separated hex numbers, got {text!r}")
+    return parts
+
+
+def parse_g1(C, text: str, what: str, UsageError):
+    if text.strip().lower() == "inf":
+        return None
+    parts = _hex_list(text, 2, what, UsageError)
+    try:
+        P = tuple(C.F.from_hex(x) for x in parts)
+    except FieldError as e:
+        raise UsageError(f"{what}: {e}") from None
+    try:
+        C.E1.check(P)
+    except PointError as e:
+        raise UsageError(f"{what}: {e}") from None
+    return P
+
+
+def parse_g2(C, text: str, what: str, UsageError):
+    if text.strip().lower() == "inf":
+        return None
+    parts = _hex_list(text, 4, what + " (G2: x0,x1,y0,y1)", UsageError)
+    try:
+        x0, x1, y0, y1 = (C.F.from_hex(x) for x in parts)
+    except FieldError as e:
+        raise UsageError(f"{what}: {e}") from None
+    Q = ((x0, x1), (y0, y1))
+    try:
+        C.E2.check(Q)
+    except PointError as e:
+        raise UsageError(f"{what}: {e}") from None
+    return Q
+
+
+def point_hex(C, P) -> list[str] | None:
+    if P is None:
+        return None
+    h = C.F.to_hex
+    if isinstance(P[0], tuple):
+        return [h(P[0][0]), h(P[0][1]), h(P[1][0]), h(P[1][1])]
+    return [h(P[0]), h(P[1])]
+
+
+def curve_row(name: str) -> dict:
+    p = params.get(name)
+    C = params.curve(name)
+    return {
+        "name": name, "family": p.family, "field": p.field_str(), "curve": p.curve_str(),
+        "p": str(C.p), "p_bits": C.p.bit_length(), "u": str(C.u), "r": str(C.r),
+        "r_bits": C.r.bit_length(), "cofactor": str(C.E1.cofactor),
+        "g2_cofactor": str(C.E2.cofactor), "twist": C.twist,
+        "embedding_degree": p.data["embedding_degree"], "source": p.data["source"],
+        "security": p.security,
+    }
+
+
+def group_point(args, C):
+    """K·P_S on G1 or G2 (``--group``) for ``pairhw point``."""
+    E = C.E2 if args.group == 2 else C.E1
+    return E.mul(args.scalar, E.point_from_seed(args.seed))
+
+
+def vector_points(C, seed: int, i: int):
+    """The i-th pair of ``pairhw vectors --seed S`` on a prime set: P = G1 hash_to_point of
+    b"vectors/S/i/p", Q = G2 hash_to_point of b"vectors/S/i/q"."""
+    return (C.E1.hash_to_point(f"vectors/{seed}/{i}/p".encode()),
+            C.E2.hash_to_point(f"vectors/{seed}/{i}/q".encode()))
+
+
+def opcount(args, C, UsageError) -> int:
+    name, fn = algorithm(args.algorithm, UsageError)
+    P, Q = vector_points(C, 0, 0)
+    cf = opc.count_pairing_p(C, fn, P, Q)
+    phases = {k: dict(cf.counts[k]) for k in sorted(cf.counts)}
+    totals = {"miller": dict(cf.total("miller")), "final_exp": dict(cf.total("final_exp")),
+              "total": dict(cf.total())}
+    if name == "optimal-ate":
+        totals["final_exp/easy"] = dict(cf.total("final_exp/easy"))
+        totals["final_exp/hard"] = dict(cf.total("final_exp/hard"))
+    out = {"curve": args.curve, "algorithm": name, "totals": totals, "phases": phases}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{args.curve}, {name}: F_p operations (mulc: product by a small constant)")
+    ops = opc.OPS_P
+    print(f"{'phase':16}" + "".join(f"{op:>8}" for op in ops))
+    for k, c in totals.items():
+        print(f"{k:16}" + "".join(f"{c[op]:>8}" for op in ops))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# pairhw fp mul
+
+
+def cmd_fp_mul(args, UsageError) -> int:
+    from pairhw.math.prime.polymont import PolyMont, mul64_dsp
+
+    try:
+        p = params.get(args.curve)
+    except params.UnknownParamSet:
+        raise UsageError(f"unknown curve {args.curve!r}; known: {', '.join(params.names())}") from None
+    if p.family != "bn":
+        raise UsageError(f"{args.curve} is not a BN curve: polynomial Montgomery multiplication "
+                         f"needs p = p(t) = 36t^4 + 36t^3 + 24t^2 + 6t + 1")
+    C = params.curve(args.curve)
+    if args.algorithm == "seed002" and "seed002" not in p.data:
+        raise UsageError(f"{args.curve}: u is not of the form 2^n + s with small s (seed 002's "
+                         f"Alg. 2 needs it); use --algorithm fan, or the curve bn-seed002")
+    try:
+        a, b = C.F.from_hex(args.a), C.F.from_hex(args.b)
+    except FieldError as e:
+        raise UsageError(str(e)) from None
+    n = p.data["seed002"]["n"] if "seed002" in p.data else None
+    M = PolyMont(C.u, n)
+    A, B = M.to_mont(a), M.to_mont(b)
+    steps: list[tuple[str, int]] = []
+
+    def rec(name, v):
+        steps.append((name, v))
+
+    if args.algorithm == "fan":
+        c = M.alg1(A, B, trace=rec)
+    else:
+        dsp = (lambda x, y: mul64_dsp(x, y, trace=rec)) if args.dsp else None
+        c = M.alg2(A, B, mul=dsp, trace=rec)
+    value = M.value(c)
+    prod = M.from_mont(c)
+    assert prod == a * b % C.p, "polynomial Montgomery product disagrees with a·b mod p"
+    out = {
+        "curve": args.curve, "algorithm": args.algorithm, "t": str(M.t), "n": M.n, "s": M.s,
+        "a_mont": [str(x) for x in A], "b_mont": [str(x) for x in B],
+        "c": [str(x) for x in c], "c_value": C.F.to_hex(value), "product": C.F.to_hex(prod),
+    }
+    if args.trace:
+        out["trace"] = [[k, str(v)] for k, v in steps]
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{args.curve}: t = 2^{M.n} {'+' if M.s >= 0 else '-'} {abs(M.s)}, Montgomery factor t^5,"
+          f" algorithm {args.algorithm}")
+    print("a·t^5 digits: " + " ".join(str(x) for x in A))
+    print("b·t^5 digits: " + " ".join(str(x) for x in B))
+    if args.trace:
+        for k, v in steps:
+            print(f"  {k:14} {v}")
+    print("c(t) digits:  " + " ".join(str(x) for x in c))
+    print(f"c(t) mod p   = {out['c_value']}  (= a·b·t^5)")
+    print(f"a·b mod p    = {out['product']}")
+    return 0
+
+
+def register(sub, parser_class, UsageError) -> None:
+    p = sub.add_parser("fp", help="prime-field arithmetic models (seed 002)")
+    fsub = p.add_subparsers(dest="fp_verb", required=True, parser_class=parser_class)
+    m = fsub.add_parser("mul", help="a·b mod p by polynomial (t-adic) Montgomery multiplication: "
+                        "inputs are converted to a·t^5, b·t^5 (digits base t), multiplied, and the "
+                        "product converted back (checked against a·b mod p)")
+    m.add_argument("curve", help="a BN set (bn-seed002 for --algorithm seed002)")
+    m.add_argument("a", help="hex, in [0, p)")
+    m.add_argument("b", help="hex, in [0, p)")
+    m.add_argument("--algorithm", choices=("fan", "seed002"), default="seed002",
+                   help="fan: Fan et al. = seed 002 Alg. 1; seed002: Alg. 2 (Karatsuba, Alg. 3)")
+    m.add_argument("--dsp", action="store_true",
+                   help="seed002: coefficient products by the 12-piece DSP model (same result)")
+    m.add_argument("--trace", action="store_true", help="print every intermediate coefficient")
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=lambda args: cmd_fp_mul(args, UsageError))

@@ -1,0 +1,417 @@
+"""Optimal ate pairings on BN and BLS12 curves, and the slow reduced Tate reference.
+
+A :class:`PairingCurve` is built from a parameter set: the family polynomials give p, r and the
+trace from the curve parameter u (never typed twice), the tower is
+F_p ⊂ F_{p^2} ⊂ F_{p^6} ⊂ F_{p^12} of :mod:`pairhw.math.prime.tower`, G1 = E(F_p)[r] and G2 is the
+r-torsion of the sextic twist E' over F_{p^2} on which Frobenius acts as multiplication by p.
+
+``optimal_ate(C, P, Q)`` (P ∈ G1, Q ∈ G2) is Vercauteren's optimal ate pairing
+
+    BN:    (f_{6u+2,Q}(P) · ℓ_{[6u+2]Q, π(Q)}(P) · ℓ_{[6u+2]Q+π(Q), −π²(Q)}(P))^((p^12−1)/r)
+    BLS12: f_{u,Q}(P)^((p^12−1)/r)                            (u < 0: f_{u,Q} = 1/f_{|u|,Q})
+
+with the Miller loop over the NAF of 6u + 2 (BN) or of u (BLS12), the point T in homogeneous
+projective coordinates on the twist and sparse lines (Costello–Lange–Naehrig 2010; Aranha et al.
+2011, eqs. for doubling and mixed addition), and the final exponentiation split into the easy part
+(p^6 − 1)(p^2 + 1) and the hard part (p^4 − p^2 + 1)/r by Scott et al. 2009's addition chain (BN)
+or by the exact decomposition λ3·p³ + λ2·p² + λ1·p + λ0 with λ3 = (u − 1)²/3 (BLS12).  These give
+exactly the same value as the textbook exponent (tests check it).
+
+``tate_reference(C, P, Q)`` is the reduced Tate pairing t_r(P, Q) = f_{r,P}(Q)^((p^12−1)/r) with
+Q untwisted into E(F_{p^12}), by a plain affine Miller loop over r with vertical lines and a plain
+exponentiation; ``ate_reference`` computes the optimal ate value itself the same textbook way.
+Neither shares the twist arithmetic, projective formulas, sparse lines, NAF, derived Frobenius
+constants or fast final exponentiation of ``optimal_ate``.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from pairhw.math.prime.curve import CurveW
+from pairhw.math.prime.field import Fp2, PrimeField
+from pairhw.math.prime.tower import Tower12
+
+FAMILIES = ("bn", "bls12")
+
+
+def family_polys(family: str, u: int) -> tuple[int, int, int]:
+    """(p, r, trace) of the BN or BLS12 curve with parameter u."""
+    if family == "bn":
+        p = 36 * u**4 + 36 * u**3 + 24 * u**2 + 6 * u + 1
+        r = 36 * u**4 + 36 * u**3 + 18 * u**2 + 6 * u + 1
+        return p, r, 6 * u**2 + 1
+    if family == "bls12":
+        r = u**4 - u**2 + 1
+        num = (u - 1) ** 2 * r
+        if num % 3:
+            raise ValueError("BLS12 needs u ≡ 1 (mod 3)")
+        return num // 3 + u, r, u + 1
+    raise ValueError(f"unknown family {family!r}")
+
+
+def naf(n: int) -> list[int]:
+    """Non-adjacent form of n > 0, least significant digit first (digits −1, 0, 1)."""
+    out = []
+    while n:
+        if n & 1:
+            d = 2 - (n & 3)
+            n -= d
+        else:
+            d = 0
+        out.append(d)
+        n >>= 1
+    return out
+
+
+class PairingCurve:
+    """A BN or BLS12 curve with its tower, G1, G2 and pairing constants."""
+
+    def __init__(self, name: str, family: str, u: int, b: int, beta: int, xi, twist: str):
+        if family not in FAMILIES:
+            raise ValueError(f"unknown family {family!r}")
+        if twist not in ("D", "M"):
+            raise ValueError("twist must be 'D' (b' = b/ξ) or 'M' (b' = b·ξ)")
+        self.name, self.family, self.u, self.twist = name, family, u, twist
+        self.p, self.r, self.trace = family_polys(family, u)
+        self.F = PrimeField(self.p)
+        self.K = Fp2(self.F, beta)
+        self.T = Tower12(self.K, xi)
+        self.b = b % self.p
+        self.half = self.F.inv(2)
+        K = self.K
+        bb = (self.b, 0)
+        self.b2 = K.mul(bb, K.inv(self.T.xi)) if twist == "D" else K.mul(bb, self.T.xi)
+        self.E1 = CurveW(self.F, self.b, self.p + 1 - self.trace, self.r, name=f"{name} G1")
+        self.E2 = CurveW(K, self.b2, self.twist_order(), self.r, name=f"{name} G2")
+        self.ate_loop = 6 * u + 2 if family == "bn" else u
+        # twisted Frobenius ψ = untwist⁻¹ ∘ π ∘ untwist on E'(F_p²): (x, y) ↦ (cx·x̄, cy·ȳ) for
+        # π, and with γ_{2,j} (no conjugation) for π²; M-type twists use the inverses.
+        g1, g2 = self.T.gamma[1], self.T.gamma[2]
+        if twist == "D":
+            self._psi1 = (g1[2], g1[3])
+            self._psi2 = (g2[2], g2[3])
+        else:
+            self._psi1 = (K.inv(g1[2]), K.inv(g1[3]))
+            self._psi2 = (K.inv(g2[2]), K.inv(g2[3]))
+        if self.E1.mul(self.E1.order, self.E1.raw_point(b"order-check")[0]) is not None:
+            raise ValueError(f"y² = x³ + {b} over F_p does not have order p + 1 − t")
+        Qt = self.E2.hash_to_point(b"twist-check")
+        if not self.E2.eq(self.psi(Qt, 1), self.E2.mul(self.p, Qt)):
+            raise ValueError("the twist's r-torsion is not the p-eigenspace of Frobenius "
+                             "(wrong twist type or ξ)")
+
+    def __repr__(self) -> str:
+        return f"PairingCurve({self.name})"
+
+    def over_field(self, F):
+        """A copy whose F_p², F_p¹² arithmetic (and so the pairing) runs over ``F`` (e.g. a
+        counting field); constants stay as computed."""
+        import copy
+
+        C = copy.copy(self)
+        C.F = F
+        C.K = copy.copy(self.K)
+        C.K.F = F
+        C.T = copy.copy(self.T)
+        C.T.K, C.T.F = C.K, F
+        return C
+
+    def twist_order(self) -> int:
+        """#E'(F_{p^2}) for E' : y² = x³ + b': of the six sextic-twist orders p² + 1 − τ,
+        τ ∈ {±t2, ±(t2 ± 3f)/2} (t2 = t² − 2p, t2² − 4p² = −3f²), the one divisible by r that
+        kills a point of E' (checked on two hashed points)."""
+        from math import isqrt
+
+        p, t = self.p, self.trace
+        t2 = t * t - 2 * p
+        f = isqrt((4 * p * p - t2 * t2) // 3)
+        if 3 * f * f != 4 * p * p - t2 * t2:
+            raise ValueError("4p² − t2² is not 3·f²")
+        taus = [t2, -t2, (t2 + 3 * f) // 2, -(t2 + 3 * f) // 2, (t2 - 3 * f) // 2, -(t2 - 3 * f) // 2]
+        cands = sorted({p * p + 1 - tau for tau in taus if (p * p + 1 - tau) % self.r == 0})
+        probe = CurveW(self.K, self.b2, self.r, self.r)  # order unknown yet: only for hashing
+        pts = [probe.raw_point(b"twist-order/%d" % i)[0] for i in range(2)]
+        good = [n for n in cands if all(probe.mul(n, P) is None for P in pts)]
+        if len(good) != 1:
+            raise ValueError(f"the twist y² = x³ + b' has {len(good)} candidate orders divisible by r "
+                             f"(wrong twist type or ξ?)")
+        return good[0]
+
+    # -- maps ----------------------------------------------------------------------------------
+    def psi(self, Q, k: int = 1):
+        """The twisted Frobenius ψ^k(Q) (k = 1, 2) on E'(F_p²); equals [p^k]Q on G2."""
+        if Q is None:
+            return None
+        K = self.K
+        x, y = Q
+        if k == 1:
+            cx, cy = self._psi1
+            return (K.mul(K.conj(x), cx), K.mul(K.conj(y), cy))
+        cx, cy = self._psi2
+        return (K.mul(x, cx), K.mul(y, cy))
+
+    def untwist(self, Q):
+        """Q ∈ E'(F_p²) as a point of E(F_p¹²): (x·w², y·w³) (D) or (x·w⁻², y·w⁻³) (M)."""
+        T, K = self.T, self.K
+        x, y = Q
+        if self.twist == "D":
+            return (T.from_w({2: x}), T.from_w({3: y}))
+        xi_inv = K.inv(T.xi)  # w⁻² = w⁴/ξ, w⁻³ = w³/ξ
+        return (T.from_w({4: K.mul(x, xi_inv)}), T.from_w({3: K.mul(y, xi_inv)}))
+
+    def embed(self, a: int):
+        """a ∈ F_p as an element of F_p¹²."""
+        return self.T.from_w({0: (a % self.p, 0)})
+
+    @cached_property
+    def hard_exponent(self) -> int:
+        p = self.p
+        return (p**4 - p**2 + 1) // self.r
+
+    @cached_property
+    def final_exponent(self) -> int:
+        return (self.p**12 - 1) // self.r
+
+
+# ---------------------------------------------------------------------------------------------
+# Miller loop with projective points on the twist and sparse lines
+
+
+def _line_slots(C: PairingCurve):
+    """Powers of w carrying the (y_P, x_P, constant) parts of a line: D-type ℓ = a·y_P + b·x_P·w
+    + c·w³; M-type ℓ·w³ = c + b·x_P·w² + a·y_P·w³ (the w³ factor lies in F_p⁴ and dies in the
+    final exponentiation)."""
+    return (0, 1, 3) if C.twist == "D" else (3, 2, 0)
+
+
+def dbl_step(C: PairingCurve, T, P):
+    """T ← 2T and the tangent line at T evaluated at P (homogeneous projective, CLN 2010):
+    A = XY/2, B = Y², C = Z², E = 3b'C, F = 3E, G = (B+F)/2, H = (Y+Z)² − (B+C),
+    X3 = A(B − F), Y3 = G² − 3E², Z3 = BH;  ℓ = −H·y_P, 3X²·x_P, E − B."""
+    K = C.K
+    X, Y, Z = T
+    xP, yP = P
+    half = C.half
+    A = K.mul_fp(K.mul(X, Y), half)
+    B = K.sqr(Y)
+    Cc = K.sqr(Z)
+    E = K.mul(K.mul_int(Cc, 3), C.b2)
+    Ff = K.mul_int(E, 3)
+    G = K.mul_fp(K.add(B, Ff), half)
+    H = K.sub(K.sqr(K.add(Y, Z)), K.add(B, Cc))
+    J = K.sqr(X)
+    E2 = K.sqr(E)
+    T3 = (K.mul(A, K.sub(B, Ff)), K.sub(K.sqr(G), K.mul_int(E2, 3)), K.mul(B, H))
+    sy, sx, s1 = _line_slots(C)
+    line = {sy: K.mul_fp(K.neg(H), yP), sx: K.mul_fp(K.mul_int(J, 3), xP), s1: K.sub(E, B)}
+    return T3, line
+
+
+def add_step(C: PairingCurve, T, Q, P):
+    """T ← T + Q (Q affine) and the line through T and Q at P (Aranha et al. 2011):
+    θ = Y − y_Q Z, λ = X − x_Q Z, C = θ², D = λ², E = λD, F = ZC, G = XD, H = E + F − 2G,
+    X3 = λH, Y3 = θ(G − H) − YE, Z3 = ZE;  ℓ = λ·y_P, −θ·x_P, θx_Q − λy_Q."""
+    K = C.K
+    X, Y, Z = T
+    xQ, yQ = Q
+    xP, yP = P
+    th = K.sub(Y, K.mul(yQ, Z))
+    la = K.sub(X, K.mul(xQ, Z))
+    Cc = K.sqr(th)
+    D = K.sqr(la)
+    E = K.mul(la, D)
+    Ff = K.mul(Z, Cc)
+    G = K.mul(X, D)
+    H = K.sub(K.add(E, Ff), K.add(G, G))
+    T3 = (K.mul(la, H), K.sub(K.mul(th, K.sub(G, H)), K.mul(Y, E)), K.mul(Z, E))
+    sy, sx, s1 = _line_slots(C)
+    line = {sy: K.mul_fp(la, yP), sx: K.mul_fp(K.neg(th), xP),
+            s1: K.sub(K.mul(th, xQ), K.mul(la, yQ))}
+    return T3, line
+
+
+def _affine(C: PairingCurve, T):
+    K = C.K
+    zi = K.inv(T[2])
+    return (K.mul(T[0], zi), K.mul(T[1], zi))
+
+
+def miller_loop(C: PairingCurve, P, Q):
+    """f of the optimal ate pairing before the final exponentiation (see the module docstring)."""
+    T12, K = C.T, C.K
+    with C.F.phase("miller"):
+        L = C.ate_loop
+        digits = naf(abs(L))
+        negQ = C.E2.neg(Q)
+        T = (Q[0], Q[1], K.one)
+        f = T12.ONE
+        for d in reversed(digits[:-1]):
+            f = T12.sqr12(f)
+            T, line = dbl_step(C, T, P)
+            f = T12.mul12_sparse(f, line)
+            if d:
+                T, line = add_step(C, T, Q if d == 1 else negQ, P)
+                f = T12.mul12_sparse(f, line)
+        if L < 0:
+            f = T12.conj12(f)
+            T = (T[0], K.neg(T[1]), T[2])
+        if C.family == "bn":
+            Q1 = C.psi(Q, 1)
+            Q2 = C.E2.neg(C.psi(Q, 2))
+            T, line = add_step(C, T, Q1, P)
+            f = T12.mul12_sparse(f, line)
+            _, line = add_step(C, T, Q2, P)
+            f = T12.mul12_sparse(f, line)
+    return f
+
+
+def final_exp_easy(C: PairingCurve, f):
+    """f^((p^6 − 1)(p^2 + 1)): afterwards f is unitary (inverse = conjugate)."""
+    T = C.T
+    f = T.mul12(T.conj12(f), T.inv12(f))
+    return T.mul12(T.frob12(f, 2), f)
+
+
+def final_exp_hard_bn(C: PairingCurve, f):
+    """f^((p⁴ − p² + 1)/r) for BN (Scott, Benger, Charlemagne, Dominguez Perez, Kachisa 2009,
+    §5): three powers by u, then the vectorial addition chain
+    y0^1 y1^2 y2^6 y3^12 y4^18 y5^30 y6^36 over
+    y0 = f^(p+p²+p³), y1 = 1/f, y2 = f^(u²p²), y3 = 1/f^(up), y4 = 1/(f^u·f^(u²p)),
+    y5 = 1/f^(u²), y6 = 1/(f^(u³)·f^(u³p))."""
+    T = C.T
+    u = C.u
+    fu = T.pow12_unitary(f, u)
+    fu2 = T.pow12_unitary(fu, u)
+    fu3 = T.pow12_unitary(fu2, u)
+    y0 = T.mul12(T.mul12(T.frob12(f, 1), T.frob12(f, 2)), T.frob12(f, 3))
+    y1 = T.conj12(f)
+    y2 = T.frob12(fu2, 2)
+    y3 = T.conj12(T.frob12(fu, 1))
+    y4 = T.conj12(T.mul12(fu, T.frob12(fu2, 1)))
+    y5 = T.conj12(fu2)
+    y6 = T.conj12(T.mul12(fu3, T.frob12(fu3, 1)))
+    t0 = T.mul12(T.mul12(T.sqr12(y6), y4), y5)
+    t1 = T.mul12(T.mul12(y3, y5), t0)
+    t0 = T.mul12(t0, y2)
+    t1 = T.mul12(T.sqr12(t1), t0)
+    t1 = T.sqr12(t1)
+    t0 = T.mul12(t1, y1)
+    t1 = T.mul12(t1, y0)
+    return T.mul12(T.sqr12(t0), t1)
+
+
+def final_exp_hard_bls12(C: PairingCurve, f):
+    """f^((p⁴ − p² + 1)/r) for BLS12, exactly: with λ3 = (u − 1)²/3, λ2 = λ3·u, λ1 = λ2·u − λ3,
+    λ0 = λ1·u + 1 the exponent is λ3p³ + λ2p² + λ1p + λ0 (the usual 3·hard formula of
+    Hayashida–Hayasaka–Teruya 2020 divided by 3; u ≡ 1 mod 3 makes f^λ3 = (f^(u−1))^((u−1)/3))."""
+    T = C.T
+    u = C.u
+    A = T.pow12_unitary(T.pow12_unitary(f, u - 1), (u - 1) // 3)
+    B = T.pow12_unitary(A, u)
+    Cc = T.mul12(T.pow12_unitary(B, u), T.conj12(A))
+    D = T.mul12(T.pow12_unitary(Cc, u), f)
+    return T.mul12(T.mul12(T.frob12(A, 3), T.frob12(B, 2)), T.mul12(T.frob12(Cc, 1), D))
+
+
+def final_exp(C: PairingCurve, f):
+    with C.F.phase("final_exp"):
+        with C.F.phase("easy"):
+            f = final_exp_easy(C, f)
+        with C.F.phase("hard"):
+            return final_exp_hard_bn(C, f) if C.family == "bn" else final_exp_hard_bls12(C, f)
+
+
+def optimal_ate(C: PairingCurve, P, Q):
+    """The optimal ate pairing e(P, Q), P ∈ G1 (affine over F_p), Q ∈ G2 (affine over F_p²)."""
+    if P is None or Q is None:
+        return C.T.ONE
+    return final_exp(C, miller_loop(C, P, Q))
+
+
+# ---------------------------------------------------------------------------------------------
+# the slow references: textbook affine Miller loops in E(F_p^12)
+
+
+class _E12:
+    """Affine arithmetic on E(F_p¹²) with Miller-loop lines, for the references only."""
+
+    def __init__(self, C: PairingCurve):
+        self.C, self.T = C, C.T
+        self.three, self.two, self.zero = C.embed(3), C.embed(2), C.embed(0)
+
+    def sub(self, a, b):
+        T = self.T
+        return T.add12(a, (T.neg6(b[0]), T.neg6(b[1])))
+
+    def step(self, R, S, at):
+        """(R + S, ℓ_{R,S}(at) / v_{R+S}(at)); a vertical line alone when R + S = O."""
+        T, sub = self.T, self.sub
+        (x1, y1), (x2, y2) = R, S
+        xA, yA = at
+        if T.eq12(x1, x2):
+            if not T.eq12(y1, y2) or T.eq12(y1, self.zero):
+                return None, sub(xA, x1)
+            lam = T.mul12(T.mul12(self.three, T.sqr12(x1)), T.inv12(T.mul12(self.two, y1)))
+        else:
+            lam = T.mul12(sub(y2, y1), T.inv12(sub(x2, x1)))
+        x3 = sub(sub(T.sqr12(lam), x1), x2)
+        y3 = sub(T.mul12(lam, sub(x1, x3)), y1)
+        line = sub(sub(yA, y1), T.mul12(lam, sub(xA, x1)))
+        return (x3, y3), T.mul12(line, T.inv12(sub(xA, x3)))
+
+    def miller(self, n: int, R0, at):
+        """(f_{n,R0}(at), [n]R0) by binary double-and-add; f_{−n} = 1/(f_n·v_{[n]R0})."""
+        T = self.T
+        R, f = R0, T.ONE
+        for bit in bin(abs(n))[3:]:
+            R, g = self.step(R, R, at)
+            f = T.mul12(T.sqr12(f), g)
+            if bit == "1":
+                R, g = self.step(R, R0, at)
+                f = T.mul12(f, g)
+        if n < 0:
+            f = T.inv12(T.mul12(f, self.sub(at[0], R[0])))
+            R = (R[0], self.sub(self.zero, R[1]))
+        return f, R
+
+    def frob(self, R):
+        T, p = self.T, self.C.p
+        return (T.pow12(R[0], p), T.pow12(R[1], p))
+
+
+def tate_reference(C: PairingCurve, P, Q):
+    """The reduced Tate pairing t_r(P, Q) = f_{r,P}(Q')^((p¹² − 1)/r), Q' = Q untwisted into
+    E(F_p¹²): plain affine Miller loop over r with vertical lines, plain exponentiation.
+    (With the arguments swapped, t_r(Q, P) is trivial on G2 × G1 for BN curves: P ∈ rE(F_p¹²).)"""
+    if P is None or Q is None:
+        return C.T.ONE
+    E = _E12(C)
+    f, _ = E.miller(C.r, (C.embed(P[0]), C.embed(P[1])), C.untwist(Q))
+    return C.T.pow12(f, C.final_exponent)
+
+
+def ate_reference(C: PairingCurve, P, Q):
+    """The optimal ate pairing by the textbook: affine Miller loop over the binary expansion of
+    6u + 2 (BN) or u (BLS12) in E(F_p¹²) with verticals, π(R) = (x^p, y^p) by exponentiation, the
+    two extra lines (BN) and the exponent (p¹² − 1)/r.  Shares nothing with :func:`optimal_ate`
+    but the tower's multiplication."""
+    if P is None or Q is None:
+        return C.T.ONE
+    T, E = C.T, _E12(C)
+    at = (C.embed(P[0]), C.embed(P[1]))
+    Q12 = C.untwist(Q)
+    f, R = E.miller(C.ate_loop, Q12, at)
+    if C.family == "bn":
+        Q1 = E.frob(Q12)
+        Q2 = E.frob(Q1)
+        Q2 = (Q2[0], E.sub(E.zero, Q2[1]))
+        R, g = E.step(R, Q1, at)
+        f = T.mul12(f, g)
+        R, g = E.step(R, Q2, at)
+        f = T.mul12(f, g)
+    return T.pow12(f, C.final_exponent)
+
+
+def gt_to_hex(C: PairingCurve, e) -> list[str]:
+    return [C.F.to_hex(c) for c in C.T.flatten(e)]

@@ -1,0 +1,204 @@
+"""The tower F_{p^2} ⊂ F_{p^6} ⊂ F_{p^12} of BN and BLS12 pairings.
+
+    F_{p^2}  = F_p[u]/(u² − β)            (β a non-residue, −1 for every set here)
+    F_{p^6}  = F_{p^2}[v]/(v³ − ξ)          (ξ ∈ F_{p^2} neither a square nor a cube)
+    F_{p^12} = F_{p^6}[w]/(w² − v)          (so w⁶ = ξ)
+
+An F_{p^6} element is a triple (g0, g1, g2) = g0 + g1·v + g2·v² of F_{p^2} pairs; an F_{p^12}
+element a pair (g, h) = g + h·w.  The 12 F_p coefficients, in the order :meth:`Tower12.flatten`
+gives and ``pairhw pair --json`` prints, are those of the basis
+1, u, v, uv, v², uv², w, uw, vw, uvw, v²w, uv²w.
+
+With β = −1 and ξ = 9 + u (BN254) or ξ = 1 + u (BLS12-381) this w is the generator py_ecc uses
+(w¹² − 2·Re(ξ)·w⁶ + |ξ|² = 0), so values convert one to one.
+
+The Frobenius constants γ_{k,j} = ξ^(j(p^k − 1)/6) are computed here from ξ, not typed in:
+writing a = Σ a_j w^j (j = 0..5, a_j ∈ F_{p^2}), a^(p^k) = Σ π^k(a_j)·γ_{k,j}·w^j.
+"""
+
+from __future__ import annotations
+
+from pairhw.math.curve import square_and_multiply
+from pairhw.math.prime.field import Fp2
+
+
+class Tower12:
+    """Arithmetic in F_{p^6} and F_{p^12} over ``K`` = F_{p^2} (an :class:`Fp2`) with ``xi``."""
+
+    def __init__(self, K: Fp2, xi):
+        self.K = K
+        self.F = K.F
+        self.p = K.p
+        self.xi = K.from_ints(*xi)
+        p = self.p
+        if (p - 1) % 6:
+            raise ValueError("p ≢ 1 (mod 6): no sextic twist tower")
+        if K.is_square(self.xi) or self._is_cube(self.xi):
+            raise ValueError(f"ξ = {xi} is a square or a cube in F_p^2: the tower is reducible")
+        self.ONE6 = (K.one, K.zero, K.zero)
+        self.ZERO6 = (K.zero, K.zero, K.zero)
+        self.ONE = (self.ONE6, self.ZERO6)
+        # γ_{k,j} for k = 1, 2, 3 (higher powers compose)
+        self.gamma = {k: [K.pow(self.xi, j * (p ** k - 1) // 6) for j in range(6)] for k in (1, 2, 3)}
+
+    def _is_cube(self, a) -> bool:
+        K = self.K
+        return K.eq(K.pow(a, (self.p ** 2 - 1) // 3), K.one)
+
+    # -- multiplication by ξ (a few additions: ξ = c + u) -------------------------------------
+    def mul_xi(self, a):
+        """a·ξ with ξ = x0 + x1·u: small-constant products, no general F_p product."""
+        K, F = self.K, self.F
+        x0, x1 = self.xi
+        if x1 == 1:  # ξ = x0 + u: (a0 + a1u)(x0 + u) = (x0·a0 + β a1) + (a0 + x0·a1)u
+            ta0 = F.mul_int(a[0], x0) if x0 != 1 else a[0]
+            ta1 = F.mul_int(a[1], x0) if x0 != 1 else a[1]
+            return (F.add(ta0, K._mul_beta(a[1])), F.add(a[0], ta1))
+        return K.mul(a, self.xi)
+
+    # -- F_{p^6} -----------------------------------------------------------------------------
+    def add6(self, a, b):
+        add = self.K.add
+        return (add(a[0], b[0]), add(a[1], b[1]), add(a[2], b[2]))
+
+    def sub6(self, a, b):
+        sub = self.K.sub
+        return (sub(a[0], b[0]), sub(a[1], b[1]), sub(a[2], b[2]))
+
+    def neg6(self, a):
+        neg = self.K.neg
+        return (neg(a[0]), neg(a[1]), neg(a[2]))
+
+    def mul6(self, a, b):
+        """Karatsuba over three terms: 6 F_{p^2} products (Devegili et al. 2006, §4)."""
+        K = self.K
+        v0 = K.mul(a[0], b[0])
+        v1 = K.mul(a[1], b[1])
+        v2 = K.mul(a[2], b[2])
+        t12 = K.sub(K.sub(K.mul(K.add(a[1], a[2]), K.add(b[1], b[2])), v1), v2)
+        t01 = K.sub(K.sub(K.mul(K.add(a[0], a[1]), K.add(b[0], b[1])), v0), v1)
+        t02 = K.sub(K.sub(K.mul(K.add(a[0], a[2]), K.add(b[0], b[2])), v0), v2)
+        c0 = K.add(v0, self.mul_xi(t12))
+        c1 = K.add(t01, self.mul_xi(v2))
+        c2 = K.add(t02, v1)
+        return (c0, c1, c2)
+
+    def sqr6(self, a):
+        """Chung–Hasan SQR2: 2 products + 3 squarings in F_{p^2}."""
+        K = self.K
+        s0 = K.sqr(a[0])
+        ab = K.mul(a[0], a[1])
+        s1 = K.add(ab, ab)
+        s2 = K.sqr(K.add(K.sub(a[0], a[1]), a[2]))
+        bc = K.mul(a[1], a[2])
+        s3 = K.add(bc, bc)
+        s4 = K.sqr(a[2])
+        c0 = K.add(s0, self.mul_xi(s3))
+        c1 = K.add(s1, self.mul_xi(s4))
+        c2 = K.sub(K.sub(K.add(K.add(s1, s2), s3), s0), s4)
+        return (c0, c1, c2)
+
+    def mul6_v(self, a):
+        """a·v = ξ·a2 + a0·v + a1·v²."""
+        return (self.mul_xi(a[2]), a[0], a[1])
+
+    def inv6(self, a):
+        K = self.K
+        c0 = K.sub(K.sqr(a[0]), self.mul_xi(K.mul(a[1], a[2])))
+        c1 = K.sub(self.mul_xi(K.sqr(a[2])), K.mul(a[0], a[1]))
+        c2 = K.sub(K.sqr(a[1]), K.mul(a[0], a[2]))
+        t = K.add(K.mul(a[0], c0), self.mul_xi(K.add(K.mul(a[2], c1), K.mul(a[1], c2))))
+        ti = K.inv(t)
+        return (K.mul(c0, ti), K.mul(c1, ti), K.mul(c2, ti))
+
+    # -- F_{p^12} ----------------------------------------------------------------------------
+    def add12(self, a, b):
+        return (self.add6(a[0], b[0]), self.add6(a[1], b[1]))
+
+    def mul12(self, a, b):
+        """Karatsuba: 3 F_{p^6} products (18 F_{p^2} products)."""
+        v0 = self.mul6(a[0], b[0])
+        v1 = self.mul6(a[1], b[1])
+        t = self.mul6(self.add6(a[0], a[1]), self.add6(b[0], b[1]))
+        return (self.add6(v0, self.mul6_v(v1)), self.sub6(self.sub6(t, v0), v1))
+
+    def sqr12(self, a):
+        """Complex squaring: 2 F_{p^6} products."""
+        g, h = a
+        v = self.mul6(g, h)
+        t = self.mul6(self.add6(g, h), self.add6(g, self.mul6_v(h)))
+        c0 = self.sub6(self.sub6(t, v), self.mul6_v(v))
+        return (c0, self.add6(v, v))
+
+    def conj12(self, a):
+        """a^(p^6) = g − h·w: the inverse of a unitary (cyclotomic) element."""
+        return (a[0], self.neg6(a[1]))
+
+    def inv12(self, a):
+        g, h = a
+        t = self.sub6(self.sqr6(g), self.mul6_v(self.sqr6(h)))
+        ti = self.inv6(t)
+        return (self.mul6(g, ti), self.neg6(self.mul6(h, ti)))
+
+    def frob12(self, a, k: int = 1):
+        """a^(p^k) (k = 1, 2, 3), with the derived constants γ_{k,j}."""
+        K = self.K
+        g, h = a
+        coeffs = [g[0], h[0], g[1], h[1], g[2], h[2]]  # a_j of w^j, j = 0..5
+        gam = self.gamma[k]
+        out = []
+        for j, c in enumerate(coeffs):
+            cj = c if k % 2 == 0 else K.conj(c)
+            out.append(cj if j == 0 else K.mul(cj, gam[j]))
+        return ((out[0], out[2], out[4]), (out[1], out[3], out[5]))
+
+    def pow12(self, a, e: int):
+        """a^e by left-to-right square and multiply (e ≥ 0)."""
+        return square_and_multiply(a, e, self.ONE, self.sqr12, self.mul12)
+
+    def pow12_unitary(self, a, e: int):
+        """a^e for a unitary a (a^(p^6+1) = 1), e of either sign (negative: conjugate)."""
+        r = self.pow12(a, abs(e))
+        return self.conj12(r) if e < 0 else r
+
+    def mul12_sparse(self, a, line):
+        """a · ℓ for a line ℓ given as {j: c_j}, the F_{p^2} coefficients of w^j (three of six)."""
+        return self.mul12(a, self.from_w(line))
+
+    def from_w(self, coeffs: dict):
+        """The element Σ c_j w^j from F_{p^2} coefficients of w^0..w^5."""
+        K = self.K
+        c = [coeffs.get(j, K.zero) for j in range(6)]
+        return ((c[0], c[2], c[4]), (c[1], c[3], c[5]))
+
+    def eq12(self, a, b) -> bool:
+        return self.flatten(a) == self.flatten(b)
+
+    def is_one(self, a) -> bool:
+        return self.eq12(a, self.ONE)
+
+    def flatten(self, a) -> list[int]:
+        """The 12 F_p coefficients of basis 1, u, v, uv, v², uv², w, uw, vw, uvw, v²w, uv²w."""
+        p = self.p
+        return [c % p for six in a for two in six for c in two]
+
+    def unflatten(self, cs) -> tuple:
+        c = [x % self.p for x in cs]
+        two = [(c[i], c[i + 1]) for i in range(0, 12, 2)]
+        return ((two[0], two[1], two[2]), (two[3], two[4], two[5]))
+
+    def w_poly(self, a) -> list[int]:
+        """Coefficients of a as a polynomial of degree < 12 in w over F_p (u = w⁶ − Re ξ, β = −1
+        needs ξ = x0 + u): the representation of py_ecc's FQ12."""
+        p = self.p
+        x0, x1 = self.xi
+        if self.K.beta != -1 or x1 != 1:
+            raise ValueError("w_poly needs β = −1 and ξ = x0 + u")
+        g, h = a
+        coeffs = [g[0], h[0], g[1], h[1], g[2], h[2]]
+        out = [0] * 12
+        for j, (c0, c1) in enumerate(coeffs):
+            # c0 + c1·u = c0 + c1·(w⁶ − x0)
+            out[j] = (out[j] + c0 - c1 * x0) % p
+            out[j + 6] = (out[j + 6] + c1) % p
+        return out

@@ -1,0 +1,185 @@
+"""The multiplier kinds of ``pairhw unit``: names → configured units (seed 000, 001, 003)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pairhw.math.binary.field import GF2m, is_irreducible
+
+from pairhw.rtl.binary import nets
+from pairhw.rtl.binary.plan import poly_plan, tmvp_plan
+from pairhw.rtl.binary.digit_serial import DigitSerialMul
+from pairhw.rtl.binary.iterative import IterKaratsubaMul
+from pairhw.rtl.binary.parallel import ParallelMul
+from pairhw.rtl.binary.sequential import SequentialMul
+
+KINDS = {
+    "schoolbook": "fully parallel schoolbook product + reduction",
+    "karatsuba": "fully parallel recursive Karatsuba (--schedule) + reduction",
+    "tmvp": "fully parallel TMVP C = swap(T_A·B), seed 000 §3.1 (--schedule)",
+    "hybrid-tmvp3": "seed 000 §3.2: three-way TMVP, six sequential 408-bit TMVPs at m = 1223",
+    "hybrid-tmvp2": "seed 000: two two-way TMVP levels, nine sequential 306-bit TMVPs",
+    "hybrid-kara306": "Ghosh et al.: nine sequential 306-bit Karatsuba products + 1 reduction cycle",
+    "iter-karatsuba": "seed 003: iterative Karatsuba from single-port memories (--core 153|77)",
+    "lsd": "seed 003 Alg. 1: least-significant-digit-first digit-serial (--digit D)",
+    "msd": "seed 001 §5.1.2: most-significant-digit-first digit-serial (--digit D)",
+    "lsb": "seed 003: bit-serial (LSD with D = 1)",
+}
+
+#: ``--core`` of iter-karatsuba: the seed 003 core width at m = 1223 → number of Karatsuba steps.
+ITER_CORES = {153: 3, 77: 4}
+
+
+class KindError(ValueError):
+    """A unit request that cannot be built (unknown kind, missing or bad option)."""
+
+
+#: The packed TMVP cost model's XOR overhead per bit of a split's sub-products (LUTs): Toeplitz and
+#: vector pre-additions (two-way: 2·(2h − 1) + h bits for 2h sub-product rows; three-way: XOR3s over
+#: 3·(2h − 1) + 3h bits for 3h rows), and the output blocks' XORs unless the base rows absorb them.
+_PRE = {2: 2.5, 3: 3.0}
+_POST = 1.0
+
+
+def _lut6_rows(k: int) -> int:
+    return k * -(-(2 * k - 1) // 5)
+
+
+def _lut6_tmvp_cost(n: int, schedule) -> float:
+    """Estimated LUTs of a packed (``lut6``) TMVP of size n split by ``schedule``."""
+    if not schedule:
+        return float(_lut6_rows(n))
+    k = schedule[0]
+    h = -(-n // k)
+    absorbed = len(schedule) == 1 and nets.lut6_spare_inputs(h) >= k - 1  # nets.tmvp_net
+    return ((3 if k == 2 else 6) * _lut6_tmvp_cost(h, schedule[1:]) + _PRE[k] * k * h
+            + (0.0 if absorbed else _POST * k * h))
+
+
+@lru_cache(maxsize=None)
+def _lut6_tmvp_best(n: int) -> tuple:
+    """The schedule of least :func:`_lut6_tmvp_cost` (ties: fewer splits, then the smaller tuple)."""
+    def schedules(n):
+        yield ()
+        for k in (2, 3):
+            h = -(-n // k)
+            if 2 <= h < n:
+                yield from ((k,) + rest for rest in schedules(h))
+
+    return min(schedules(n), key=lambda s: (_lut6_tmvp_cost(n, s), len(s), s))
+
+
+def default_schedule(n: int, lut6: bool = False, method: str = "tmvp") -> tuple:
+    """Seed 000 §3.2's rule: three-way splits while the size exceeds 24, then two-way down to a
+    schoolbook base of ≤ 8 bits (408 → 136 → 46 → 16 → 8; 306 → 102 → 34 → 12 → 6).
+
+    Measured with ``synth_xilinx -family xc7`` at m = 1223 (with the step-multiplexer Tnet of an
+    earlier release), stopping one level earlier (base ≤ 16) costs more LUTs: hybrid-tmvp3 50,673
+    instead of 46,988, hybrid-tmvp2 35,777 instead of 33,371,
+    although isolated 102- and 136-bit cores come out smaller with the 12- and 16-bit bases.
+
+    With ``lut6`` (hand-packed base products, about 0.4 LUT per AND instead of ABC's 0.6) a TMVP
+    takes the schedule of least estimated LUTs: base rows ⌈(2k − 1)/5⌉ LUTs each, plus the split
+    overheads of :data:`_PRE` and :data:`_POST` (306 → 153 → 51 → 17; 408 → 204 → 102 → 51 → 17).
+    Measured on isolated packed cores (``python bench/tmvp_cores.py``), the model's first choices
+    were the smallest of those tried: 306 bits 16,970 LUTs (332: 17,542; 3322: 19,285), 408 bits 25,956 (2322: 26,941;
+    332: 29,210).  A packed Karatsuba keeps the measured rule three-way while > 51, then two-way
+    down to ≤ 24.
+    """
+    if lut6 and method == "tmvp":
+        return _lut6_tmvp_best(n)
+    three_above, two_above = (51, 24) if lut6 else (24, 8)
+    out = []
+    while n > three_above:
+        out.append(3)
+        n = -(-n // 3)
+    while n > two_above:
+        out.append(2)
+        n = -(-n // 2)
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def binary_field(m: int) -> GF2m:
+    """F_2^m of a parameter set with this m, else the trinomial x^m + x^k + 1 with least k, else the
+    pentanomial x^m + x^k3 + x^k2 + x^k1 + 1 with least (k3, k2, k1)."""
+    from pairhw import params
+
+    if m < 2:
+        raise KindError(f"m must be at least 2, not {m}")
+    for name in params.names():
+        p = params.get(name)
+        if p.family.startswith("binary") and p.m == m:
+            return p.gf2m()
+    for k in range(1, m):
+        if is_irreducible((1 << m) | (1 << k) | 1):
+            return GF2m(m, [k])
+    for k3 in range(3, m):
+        for k2 in range(2, k3):
+            for k1 in range(1, k2):
+                if is_irreducible((1 << m) | (1 << k3) | (1 << k2) | (1 << k1) | 1):
+                    return GF2m(m, [k3, k2, k1])
+    raise KindError(f"no irreducible trinomial or pentanomial of degree {m}")
+
+
+#: Kinds whose schoolbook base products can be hand-packed into LUT6 primitives (``lut6=True``).
+LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
+
+
+def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
+              lut6: bool = False):
+    """Build the multiplier ``kind`` over ``F``.
+
+    ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
+    core for the hybrid ones); default :func:`default_schedule`.  ``lut6`` builds the schoolbook
+    base products from hand-packed Xilinx ``LUT6`` primitives (:data:`LUT6_KINDS` only).
+    """
+    if kind not in KINDS:
+        raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
+    if schedule is not None and any(k not in (2, 3) for k in schedule):
+        raise KindError(f"schedule splits must be 2 or 3, not {','.join(map(str, schedule))}")
+    if kind in ("lsd", "msd") and digit is None:
+        raise KindError(f"{kind} needs --digit D")
+    if digit is not None and kind not in ("lsd", "msd"):
+        raise KindError(f"--digit applies to lsd and msd, not {kind}")
+    if core is not None and kind != "iter-karatsuba":
+        raise KindError("--core applies to iter-karatsuba only")
+    if lut6 and kind not in LUT6_KINDS:
+        raise KindError(f"--lut6 applies to {', '.join(LUT6_KINDS)}, not {kind}")
+    try:
+        return _build(kind, F, digit, schedule, core, lut6)
+    except KindError:
+        raise
+    except ValueError as e:  # the units' own checks (digit range, trinomial field)
+        raise KindError(str(e)) from None
+
+
+def _build(kind, F, digit, schedule, core, lut6=False):
+    method = "tmvp" if "tmvp" in kind else "karatsuba"
+
+    def sched(n):
+        return tuple(schedule) if schedule is not None else default_schedule(n, lut6, method)
+
+    if kind in ("schoolbook", "karatsuba", "tmvp"):
+        if kind == "schoolbook" and schedule:
+            raise KindError("schoolbook takes no --schedule")
+        return ParallelMul(F, kind, () if kind == "schoolbook" else sched(F.m), lut6=lut6)
+    if kind in ("hybrid-tmvp3", "hybrid-tmvp2"):
+        plan = tmvp_plan(F.m, (3,) if kind == "hybrid-tmvp3" else (2, 2))
+        label = "HybridTmvp3" if kind == "hybrid-tmvp3" else "HybridTmvp2"
+        return SequentialMul(F, plan, sched(plan.h), label=label, lut6=lut6)
+    if kind == "hybrid-kara306":
+        plan = poly_plan(F.m, (2, 2))
+        return SequentialMul(F, plan, sched(plan.h), reduce_cycle=True, label="HybridKara", lut6=lut6)
+    if kind == "iter-karatsuba":
+        core = 153 if core is None else core
+        if core not in ITER_CORES:
+            raise KindError(f"--core must be 153 or 77, not {core}")
+        levels = ITER_CORES[core]
+        if F.m < 2 << levels:
+            raise KindError(f"iter-karatsuba --core {core} needs m ≥ {2 << levels}")
+        word = -(-F.m // (1 << levels))
+        return IterKaratsubaMul(F, word, levels, sched(word))
+    if kind == "lsb":
+        return DigitSerialMul(F, 1, "lsd")
+    return DigitSerialMul(F, digit, kind)
