@@ -10,6 +10,14 @@ from pathlib import Path
 from pairhw.cli.unit import log, file_hashes, synth_text, verilator_command, write_files
 
 
+#: how a hardware word encodes a base-field element, per family (manifest and --help)
+WORD_FORMAT = {
+    "binary": "bit i is the coefficient of x^i",
+    "ternary": "two bits per trit, bits 0..m-1 the L word (trit = 1), bits m..2m-1 the H word (trit = 2)",
+    "prime": "the canonical integer in [0, p)",
+}
+
+
 def _design(name: str, UsageError):
     from pairhw import designs
 
@@ -97,7 +105,8 @@ def _random_rows(d, n: int, seed: int) -> list:
 
 def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
     """Rows of a ``pairhw vectors`` file; also the number whose ``e`` disagrees with the model."""
-    C = d.curve()
+    C, fi = d.curve(), d.field
+    n_out = len(d.compile().microcode.outputs)
     try:
         lines = Path(path).read_text().splitlines()
     except OSError as e:
@@ -110,19 +119,19 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
             v = json.loads(line)
             if v["curve"] != d.params:
                 raise UsageError(f"--vectors line {no}: curve {v['curve']} but {d.name} is on {d.params}")
-            if v["p"] == "inf" or v["q"] == "inf":
+            if v["p"] in ("inf", None) or v["q"] in ("inf", None):
                 raise UsageError(f"--vectors line {no}: the core takes affine points, not inf")
-            P = tuple(C.F.from_hex(x) for x in v["p"])
-            Q = tuple(C.F.from_hex(x) for x in v["q"])
-            e = tuple(C.F.from_hex(x) for x in v["e"])
+            P = tuple(fi.parse(x) for x in v["p"])
+            Q = tuple(fi.parse(x) for x in v["q"])
+            e = tuple(fi.parse(x) for x in v["e"])
             C.check(P)
             C.check(Q)
         except UsageError:
             raise
         except Exception as ex:  # bad JSON, missing key, bad hex, point off the curve
             raise UsageError(f"--vectors line {no}: not a pairhw vector ({type(ex).__name__}: {ex})") from None
-        if len(P) != 2 or len(Q) != 2 or len(e) != 4:
-            raise UsageError(f"--vectors line {no}: expected p=[x,y], q=[x,y], e=[c0,c1,c2,c3]")
+        if len(P) != 2 or len(Q) != 2 or len(e) != n_out:
+            raise UsageError(f"--vectors line {no}: expected p=[x,y], q=[x,y], e=[c0..c{n_out - 1}]")
         if tuple(d.model(P, Q)) != e:
             model_bad += 1
         rows.append((*P, *Q, *e))
@@ -141,7 +150,7 @@ def simulate(d, rows) -> dict:
     binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core)}, log=log)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "vectors.txt"
-        path.write_text(core_vectors_text(d.curve().F, rows))
+        path.write_text(core_vectors_text(d.field, rows))
         log(f"Verilator: {len(rows)} pairings")
         res = verilator.run_core(binary, path)
     res["expected_cycles"] = core.cycles
@@ -191,6 +200,7 @@ def cmd_build(args, UsageError) -> int:
     cp = d.compile()
     core = d.core()
     dp = cp.dp
+    n_out = len(cp.microcode.outputs)
     files = {
         f"{d.top}.v": _verilog(d, core),
         f"tb_{d.top}.v": core_testbench(core),
@@ -200,16 +210,18 @@ def cmd_build(args, UsageError) -> int:
     }
     manifest = {
         "design": d.name, "description": d.description, "params": d.params, "algorithm": d.algorithm,
-        "top": d.top, "m": dp.F.m, "field": dp.F.poly_str(), "datapath": d.data["datapath"],
+        "top": d.top, "m": dp.F.m, "field": dp.F.F.poly_str(), "word_bits": dp.F.width,
+        "datapath": d.data["datapath"],
         "schedule": cp.report(),
         "ports": {"clk": 1, "rst": 1, "i__payload": dp.io_width, "i__valid": 1, "i__ready": 1,
                   "o__payload": dp.io_width, "o__valid": 1, "o__ready": 1, "busy": 1},
-        "protocol": f"stream in xP, yP, xQ, yQ as {dp.io_beats} word(s) of {dp.io_width} bits each, least "
-                    f"significant first; the run takes exactly {core.cycles} cycles from the cycle after the "
-                    f"last input word; the four F_2^4m coefficients c0..c3 stream out in the same format",
+        "protocol": f"stream in xP, yP, xQ, yQ ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
+                    f"as {dp.io_beats} word(s) of {dp.io_width} bits each, least significant first; the run takes "
+                    f"exactly {core.cycles} cycles from the cycle after the last input word; the "
+                    f"{n_out} coefficients c0..c{n_out - 1} of the pairing value stream out in the same format",
         "vectors": {"file": "vectors.txt", "count": args.n, "seed": args.seed,
-                    "format": "xP yP xQ yQ c0 c1 c2 c3 per line, hex, most significant digit first; the points "
-                              "of `pairhw vectors --seed S`"},
+                    "format": f"xP yP xQ yQ c0 .. c{n_out - 1} per line, each the hex of its {dp.F.width}-bit word, "
+                              "most significant digit first; the points of `pairhw vectors --seed S`"},
         "run": {"verilator": verilator_command(d.top)},
         "files": file_hashes(files),
     }

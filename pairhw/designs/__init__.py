@@ -35,10 +35,17 @@ class Design:
 
         return params.curve(self.params)
 
+    @property
+    def field(self):
+        """The field interface of the design's base field (:mod:`pairhw.fields`)."""
+        from pairhw import fields
+
+        return fields.for_params(self.params)
+
     def datapath(self):
         from pairhw.program.datapath import build_datapath
 
-        return build_datapath(self.curve().F, self.data["datapath"])
+        return build_datapath(self.field, self.data["datapath"])
 
     def compile(self):
         """The engine's :class:`~pairhw.program.engine.Compiled` (cached per design)."""
@@ -49,10 +56,9 @@ class Design:
 
         return PairingCore(self.compile(), self.top)
 
-    def model(self, P, Q):
-        from pairhw.math.binary.pairing import ALGORITHMS
-
-        return ALGORITHMS[self.algorithm](self.curve(), P, Q)
+    def model(self, P, Q) -> list:
+        """The golden model's pairing value, as the base-field coefficients the core outputs."""
+        return self.field.flatten(self.field.algorithm(self.algorithm)(self.curve(), P, Q))
 
 
 def names() -> list[str]:
@@ -71,8 +77,7 @@ def get(name: str) -> Design:
 
 @lru_cache(maxsize=None)
 def _compiled(name: str):
-    from pairhw.math.binary.pairing import ALGORITHMS
     from pairhw.program.engine import compile_pairing
 
     d = get(name)
-    return compile_pairing(d.curve(), ALGORITHMS[d.algorithm], d.datapath())
+    return compile_pairing(d.curve(), d.field.algorithm(d.algorithm), d.datapath())

@@ -1,11 +1,14 @@
 """Datapath configurations as data: functional units, register banks, connectivity, I/O word width.
 
-A unit executes one op kind (``mul``, ``add``, ``sqr``, ``sqrt``, ``const``).  Its hardware latency
+A unit is of one of the field's unit kinds (:attr:`pairhw.program.field.BaseField.unit_kinds`:
+``mul``, ``add``, ``const`` and the power units, ``sqr``/``sqrt`` in characteristic two,
+``cube``/``cbrt`` in characteristic three) and executes that kind's op kinds (an F_3^m ``add`` unit
+also subtracts and negates, selected per word).  Its hardware latency
 ``latency`` is the cycle, counted from the issue cycle t, in which its result is on its output
 (0: combinational); the result is written to a register at the end of that cycle, so a consumer may
 issue at ``t + latency + 1`` (:attr:`UnitSpec.delay`).  ``ii`` is the initiation interval and ``count``
-the number of identical instances.  A squarer or square-root unit raises to the powers 2^(±k) for
-each k in ``ks`` (one XOR network per k behind one read port; the word selects which).  ``reads``
+the number of identical instances.  A power unit raises to the powers p^(±k) for each k in ``ks``
+(one network per k behind one read port; the word selects which).  ``reads``
 lists, per input port, the banks the port can read and ``writes`` the banks the result can be
 written to (empty: every bank).  The stream loader writes and the unloader reads every bank.
 
@@ -17,12 +20,9 @@ knows which port a result takes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from pairhw.math.binary.field import GF2m
-
-#: Input ports of each op kind.
-PORTS = {"mul": 2, "add": 2, "sqr": 1, "sqrt": 1, "const": 0}
+from .field import BaseField, FieldInterfaceError
 
 
 class DatapathError(ValueError):
@@ -43,14 +43,12 @@ class UnitSpec:
     latency: int = 0
     ii: int = 1
     count: int = 1
-    ks: tuple = (1,)  # sqr/sqrt: the k-fold powers x^(2^±k) the unit computes (selected per word)
+    ks: tuple = (1,)  # power units: the k-fold powers x^(p^±k) the unit computes (selected per word)
     reads: tuple = ()
     writes: tuple = ()
-    options: tuple = ()  # for kind "mul": (key, value) pairs of pairhw.rtl.binary.catalogue.make_unit
-
-    @property
-    def ports(self) -> int:
-        return PORTS[self.kind]
+    options: tuple = ()  # for kind "mul": (key, value) pairs of the field's multiplier catalogue
+    ops: tuple = ()  # the op kinds it executes (set from the field's unit kind)
+    ports: int = 2  # input ports (set from the field's unit kind)
 
     @property
     def delay(self) -> int:
@@ -63,7 +61,7 @@ class UnitSpec:
 
 @dataclass(frozen=True)
 class Datapath:
-    F: GF2m
+    F: BaseField  # the field interface
     units: tuple
     banks: tuple = (Bank("r"),)
     io_width: int = 64
@@ -73,9 +71,16 @@ class Datapath:
         names = [b.name for b in self.banks]
         if not names or len(set(names)) != len(names):
             raise DatapathError("bank names must be distinct and at least one bank is needed")
+        kinds = self.F.unit_kinds
+        units = []
         for u in self.units:
-            if u.kind not in PORTS:
-                raise DatapathError(f"unit {u.name}: unknown kind {u.kind!r}; kinds: {', '.join(PORTS)}")
+            if u.kind not in kinds:
+                raise DatapathError(f"unit {u.name}: unknown kind {u.kind!r} for {self.F.name}; kinds: "
+                                    f"{', '.join(kinds)}")
+            uk = kinds[u.kind]
+            units.append(replace(u, ops=uk.ops, ports=uk.ports) if (u.ops, u.ports) != (uk.ops, uk.ports) else u)
+        object.__setattr__(self, "units", tuple(units))
+        for u in self.units:
             if u.reads and len(u.reads) != u.ports:
                 raise DatapathError(f"unit {u.name}: reads lists {len(u.reads)} ports, the kind has {u.ports}")
             for b in [b for r in u.reads for b in r] + list(u.writes):
@@ -84,8 +89,9 @@ class Datapath:
             if u.count < 1 or u.ii < 1 or u.latency < 0:
                 raise DatapathError(f"unit {u.name}: count and ii must be ≥ 1 and latency ≥ 0")
             if not u.ks or len(set(u.ks)) != len(u.ks) or min(u.ks) < 1 \
-                    or (u.ks != (1,) and u.kind not in ("sqr", "sqrt")):
-                raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only sqr and sqrt take k")
+                    or (u.ks != (1,) and not kinds[u.kind].power):
+                raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only power units "
+                                    f"({', '.join(k for k, v in kinds.items() if v.power)}) take k")
         for b in self.banks:
             if b.write_ports is not None and b.write_ports < 1:
                 raise DatapathError(f"bank {b.name}: write_ports must be ≥ 1")
@@ -98,10 +104,12 @@ class Datapath:
             raise DatapathError("the I/O word width must be at least 1")
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
+        """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
+        power = self.F.is_power(kind)
         for u in self.units:
-            if u.kind == kind and (kind not in ("sqr", "sqrt") or k in u.ks):
+            if kind in u.ops and (not power or k in u.ks):
                 return u
-        what = kind if k == 1 or kind not in ("sqr", "sqrt") else f"{kind}^{k}"
+        what = f"{kind}^{k}" if power and k != 1 else kind
         raise DatapathError(f"the datapath has no unit for {what}")
 
     def bank(self, name: str) -> Bank:
@@ -117,8 +125,8 @@ class Datapath:
         return [b.name for b in self.banks]
 
     def powers(self, kind: str) -> tuple:
-        """The k of every k-fold ``kind`` (sqr or sqrt) some unit computes, largest first."""
-        return tuple(sorted({k for u in self.units if u.kind == kind for k in u.ks}, reverse=True))
+        """The k of every k-fold power op ``kind`` some unit computes, largest first."""
+        return tuple(sorted({k for u in self.units if kind in u.ops for k in u.ks}, reverse=True))
 
     def read_banks(self, u: UnitSpec, port: int) -> tuple:
         return tuple(u.reads[port]) if u.reads else tuple(self.bank_names())
@@ -129,21 +137,20 @@ class Datapath:
     @property
     def io_beats(self) -> int:
         """Stream words per field element."""
-        return -(-self.F.m // self.io_width)
+        return -(-self.F.width // self.io_width)
 
 
-def build_datapath(F: GF2m, spec: dict) -> Datapath:
+def build_datapath(F: BaseField, spec: dict) -> Datapath:
     """A :class:`Datapath` from a design's ``datapath`` dictionary.
 
-    ``spec["units"]`` is a list of ``{"name", "kind", ...}``; a ``sqr`` or ``sqrt`` unit may give
-    ``"k": 4`` or ``"k": [1, 2, 4]`` (the powers it computes, see :class:`UnitSpec`); a ``mul``
-    unit names a multiplier of :mod:`pairhw.rtl.binary.catalogue` (``"mul": {"kind": "karatsuba", ...}``)
-    whose latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
+    ``F`` is the field interface.  ``spec["units"]`` is a list of ``{"name", "kind", ...}``; a power
+    unit (``sqr``, ``sqrt``, ``cube``, ``cbrt``) may give ``"k": 4`` or ``"k": [1, 2, 4]`` (the powers it
+    computes, see :class:`UnitSpec`); a ``mul`` unit names a multiplier of the field's catalogue
+    (``"mul": {"kind": "karatsuba", ...}``, :meth:`~pairhw.program.field.BaseField.make_mul`) whose
+    latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
     ``{"name", "size", "write_ports"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
     makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64).
     """
-    from pairhw.rtl.binary.catalogue import make_unit
-
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports")) for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
     for u in spec["units"]:
@@ -157,7 +164,10 @@ def build_datapath(F: GF2m, spec: dict) -> Datapath:
             raise DatapathError(f"unit {u['name']}: a mul unit needs \"mul\": {{\"kind\": ...}}")
         if u["kind"] == "mul":
             opts = dict(u["mul"])
-            mul_unit = make_unit(opts.pop("kind"), F, **opts)
+            try:
+                mul_unit = F.make_mul(opts.pop("kind"), **opts)
+            except FieldInterfaceError as e:
+                raise DatapathError(f"unit {u['name']}: {e}") from None
             kw.update(latency=mul_unit.latency, ii=mul_unit.initiation_interval,
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                              for k, v in u["mul"].items())))

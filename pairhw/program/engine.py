@@ -67,11 +67,11 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
 
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
-    """Trace ``algorithm`` on curve ``C`` and compile it for ``dp``."""
-    return compile_flow(lower(fold_loop(trace_pairing(C, algorithm))), dp)
+    """Trace ``algorithm`` on curve ``C`` (over the datapath's field) and compile it for ``dp``."""
+    return compile_flow(lower(fold_loop(trace_pairing(dp.F, C, algorithm))), dp)
 
 
-def compile_kernel(F, n_inputs: int, fn, dp: Datapath) -> Compiled:
-    """Compile one straight-line operation (:func:`~pairhw.program.trace.trace_kernel`) for ``dp``:
-    its ``cycles`` are the latency of that operation alone on the datapath."""
-    return compile_flow(lower(fold_loop(trace_kernel(F, n_inputs, fn))), dp)
+def compile_kernel(n_inputs: int, fn, dp: Datapath) -> Compiled:
+    """Compile one straight-line operation (:func:`~pairhw.program.trace.trace_kernel`) over the
+    datapath's field for ``dp``: its ``cycles`` are the latency of that operation alone."""
+    return compile_flow(lower(fold_loop(trace_kernel(dp.F, n_inputs, fn))), dp)

@@ -1,12 +1,13 @@
-"""Fuse chains of squarings (square roots) into the k-fold powers a datapath's units compute.
+"""Fuse chains of Frobenius powers (squarings and square roots in F_2^m, cubings and cube roots in
+F_3^m: the field's ``powers``) into the k-fold powers a datapath's units compute.
 
 A chain ``b = sqr a; c = sqr b; …`` whose inner values nobody else reads is one power x^(2^n); it is
 rewritten as the fewest ops x^(2^k1), x^(2^k2), … with every k_i offered by a ``sqr`` unit (likewise
-x^(2^-n) for ``sqrt``).  Seed 000 §5 does this by hand for the Itoh–Tsujii chains, with two squarers
+x^(2^-n) for ``sqrt``, and x^(3^±n) for ``cube`` / ``cbrt``).  Seed 000 §5 does this by hand for the Itoh–Tsujii chains, with two squarers
 in series (x^(2^2) in one cycle); a k-fold unit is one XOR network derived from the model's linear
 map (:class:`pairhw.rtl.binary.powers.Squarer`), so the same pass serves any k.
 
-In F_2^m, x^(2^-n) = x^(2^(m-n)), so a square-root chain may run on the squarer instead.  Seed 000
+In F_{p^m}, x^(p^-n) = x^(p^(m-n)), so a square-root chain may run on the squarer instead.  Seed 000
 Alg. 2 step 5 raises four coefficients to 2^-611 at the same time; with one squarer and one square
 root unit, :func:`fuse_powers` (``balance=True``) moves chains that would otherwise wait for the
 same unit to the other one, longest first, whenever that finishes the group sooner.
@@ -19,8 +20,6 @@ from functools import lru_cache
 
 from .datapath import Datapath, DatapathError
 from .lower import Flow, LOp
-
-POWERS = ("sqr", "sqrt")
 
 
 def decompose(n: int, ks: tuple) -> list[int]:
@@ -51,12 +50,12 @@ def _asap(ops, dp: Datapath) -> dict:
     for op in ops:
         t = max((ready.get(s, 0) for s, d in op.srcs if not d), default=0)
         issue[op.dst] = t
-        ready[op.dst] = t + dp.unit_for(op.kind, op.k).delay if op.kind not in POWERS else t + 1
+        ready[op.dst] = t + dp.unit_for(op.kind, op.k).delay if not dp.F.is_power(op.kind) else t + 1
     return issue
 
 
-def _balance(chains, m: int, powers: dict) -> None:
-    """Re-assign concurrent chains between sqr and sqrt (x^(2^-n) = x^(2^(m-n))), in place.
+def _balance(chains, m: int, powers: dict, other: dict) -> None:
+    """Re-assign concurrent chains between a power and its inverse (x^(p^-n) = x^(p^(m-n))), in place.
 
     ``chains`` are dicts with ``kind``, ``n``, ``start`` (ASAP cycle of the first op).  Chains whose
     spans overlap form a group; within it, longest first, each goes where the group's load on that
@@ -68,7 +67,6 @@ def _balance(chains, m: int, powers: dict) -> None:
         except DatapathError:
             return None
 
-    other = {"sqr": "sqrt", "sqrt": "sqr"}
     long_ = sorted((c for c in chains if c["n"] > 1), key=lambda c: c["start"])
     groups, end = [], -1
     for c in long_:
@@ -80,10 +78,10 @@ def _balance(chains, m: int, powers: dict) -> None:
     for g in groups:
         if len(g) < 2:
             continue
-        load = {"sqr": 0, "sqrt": 0}
+        load = dict.fromkeys(powers, 0)
         for c in sorted(g, key=lambda c: -c["n"]):
             own, alt = c["kind"], other[c["kind"]]
-            c_own, c_alt = cost(own, c["n"]), cost(alt, m - c["n"])
+            c_own, c_alt = cost(own, c["n"]), cost(alt, m - c["n"]) if alt in powers else None
             if c_alt is not None and (c_own is None or load[alt] + c_alt < load[own] + c_own):
                 c["kind"], c["n"] = alt, m - c["n"]
             load[c["kind"]] += cost(c["kind"], c["n"]) or 0
@@ -99,14 +97,15 @@ def fuse_powers(flow: Flow, dp: Datapath, balance: bool = True) -> Flow:
     readers = Counter(s for _, ops in flow.blocks() for op in ops for s, _ in op.srcs)
     keep = set(flow.outputs) | set(flow.init.values()) | set(flow.final.values())
     keep |= {s for op in flow.body for s, d in op.srcs if d}
-    powers = {kind: dp.powers(kind) for kind in POWERS}
+    fi = dp.F
+    powers = {kind: dp.powers(kind) for kind in fi.powers}
 
     def block(ops, balance):
         prod = {op.dst: i for i, op in enumerate(ops)}
 
         def link(op):
             """Index of the op whose value ``op`` alone consumes, in the same chain; else None."""
-            if op.kind not in POWERS:
+            if op.kind not in powers:
                 return None
             (a, d), = op.srcs
             j = prod.get(a)
@@ -117,7 +116,7 @@ def fuse_powers(flow: Flow, dp: Datapath, balance: bool = True) -> Flow:
         absorbed = {j for op in ops if (j := link(op)) is not None}
         chains = {}  # index of a chain's last op -> the chain
         for i, op in enumerate(ops):
-            if op.kind in POWERS and i not in absorbed:
+            if op.kind in powers and i not in absorbed:
                 n, src, j, first = op.k, op.srcs[0], link(op), op
                 while j is not None:
                     n, src, j, first = n + ops[j].k, ops[j].srcs[0], link(ops[j]), ops[j]
@@ -126,12 +125,12 @@ def fuse_powers(flow: Flow, dp: Datapath, balance: bool = True) -> Flow:
             asap = _asap(ops, dp)
             for c in chains.values():
                 c["start"] = asap[c["first"]]
-            _balance(list(chains.values()), flow.F.m, powers)
+            _balance(list(chains.values()), fi.m, powers, fi.powers)
         out = []
         for i, op in enumerate(ops):
             if i in absorbed:
                 continue
-            if op.kind not in POWERS:
+            if op.kind not in powers:
                 out.append(op)
                 continue
             c = chains[i]

@@ -136,10 +136,11 @@ def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
 
 
 def _loop_end(program: Program, marks) -> int:
-    """End of the last marked iteration: the first op after it in a different phase."""
+    """End of the last marked iteration: the first op after it outside the phase the marks were made
+    in (an iteration's ops may be in sub-phases of it)."""
     ops = program.ops
-    ph = ops[marks[-1]].phase if marks[-1] < len(ops) else None
+    ph = program.mark_phase
     i = marks[-1]
-    while i < len(ops) and ops[i].phase == ph:
+    while i < len(ops) and (ops[i].phase == ph or ops[i].phase.startswith(ph + "/")):
         i += 1
     return i

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pairhw.math.binary.field import GF2m
-
 from .loop import LoopProgram
-from .trace import apply_op
+from .trace import apply_op, const_text
 
 
 @dataclass(frozen=True)
@@ -25,13 +23,12 @@ class LOp:
     k: int = 1
     const: int | None = None
 
-    def text(self, F: GF2m | None = None) -> str:
+    def text(self, fi=None) -> str:
         def ref(s):
             return s[0] + ("'" if s[1] else "")
 
         if self.kind == "const":
-            c = F.to_hex(self.const).lstrip("0") or "0" if F else f"{self.const:x}"
-            return f"{self.dst} = const 0x{c}"
+            return f"{self.dst} = const {const_text(fi, self.const)}"
         k = "" if self.k == 1 else f"^{self.k}"
         return f"{self.dst} = {self.kind}{k} {', '.join(ref(s) for s in self.srcs)}"
 
@@ -40,7 +37,7 @@ class LOp:
 class Flow:
     """Straight-line ``pre``, a ``body`` run ``trips`` times, straight-line ``post``."""
 
-    F: GF2m
+    F: object  # the field interface (pairhw.program.field.BaseField)
     inputs: list
     pre: list
     body: list

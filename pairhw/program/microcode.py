@@ -5,7 +5,9 @@ Fields of a word, per unit instance ``p`` (see :func:`fields`):
 * ``p.go`` (multipliers): start a product with the operands read this cycle;
 * ``p.a``, ``p.b`` (``p.a_bank``, ``p.b_bank`` when a port reads several banks): register addresses;
 * ``p.sel`` (constant units): index into the unit's constant table;
-* ``p.k`` (squarer/square-root units with several powers): index into the unit's ``ks``;
+* ``p.k`` (power units with several powers): index into the unit's ``ks``;
+* ``p.op`` (units that execute several op kinds, e.g. an F_3^m adder: add, sub, neg): index into the
+  unit's ``ops``;
 * ``p.we``, ``p.w`` (``p.w_bank``): write the unit's output to a register at the end of this cycle.
 
 The sequencer runs the words in order; at ``loop.end`` it jumps back to ``loop.start`` until the
@@ -19,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .datapath import Datapath
-from .trace import apply_op
+from .trace import const_text
 
 PORT_NAMES = "ab"
 
@@ -90,7 +92,7 @@ class Microcode:
 
     def run(self, values: list) -> tuple[list, int]:
         """Execute the microcode on input values (stream order); returns (outputs, cycles)."""
-        F = self.dp.F
+        fi = self.dp.F
         regs = {b: [0] * n for b, n in self.sizes.items()}
         for (b, k), v in zip(self.inputs, values):
             regs[b][k] = v
@@ -107,7 +109,7 @@ class Microcode:
                     return regs[banks[wd.get(f"{p}.{name}_bank", 0)]][wd.get(f"{p}.{name}", 0)]
 
                 if u.kind == "mul" and wd.get(f"{p}.go"):
-                    pending[(p, cycle + u.latency)] = F.mul(src(0), src(1))
+                    pending[(p, cycle + u.latency)] = fi.apply("mul", [src(0), src(1)])
                 if wd.get(f"{p}.we"):
                     if u.kind == "mul":
                         if (p, cycle) not in pending:
@@ -116,7 +118,8 @@ class Microcode:
                     elif u.kind == "const":
                         val = self.consts[p][wd.get(f"{p}.sel", 0)]
                     else:
-                        val = apply_op(F, u.kind, [src(i) for i in range(u.ports)], u.ks[wd.get(f"{p}.k", 0)])
+                        kind = u.ops[wd.get(f"{p}.op", 0)]
+                        val = fi.apply(kind, [src(i) for i in range(fi.arity(kind))], u.ks[wd.get(f"{p}.k", 0)])
                     banks = self.dp.write_banks(u)
                     writes.append((banks[wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0), val))
             seen = set()
@@ -140,7 +143,7 @@ class Microcode:
                      + ", ".join(f"{b}: {n}" for b, n in self.sizes.items()))
         lines.append("; inputs  " + ", ".join(f"{b}{k}" for b, k in self.inputs))
         for p, cs in self.consts.items():
-            lines.append(f"; {p} table: " + ", ".join(f"0x{self.dp.F.to_hex(c).lstrip('0') or '0'}" for c in cs))
+            lines.append(f"; {p} table: " + ", ".join(const_text(self.dp.F, c) for c in cs))
         for pc, wd in enumerate(self.words):
             if self.loop and pc == self.loop.start:
                 lines.append(f"loop {self.loop.count} times {{")
@@ -167,6 +170,8 @@ def fields(dp: Datapath, sizes: dict) -> list:
             out.append((f"{p}.sel", 8))  # narrowed by assemble to the table size
         if len(u.ks) > 1:
             out.append((f"{p}.k", _bits(len(u.ks))))
+        if len(u.ops) > 1:
+            out.append((f"{p}.op", _bits(len(u.ops))))
         for port in range(u.ports):
             banks = dp.read_banks(u, port)
             out.append((f"{p}.{PORT_NAMES[port]}", _bits(max(sizes[b] for b in banks))))
@@ -217,6 +222,8 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
                 put(issue_at, f"{p}.sel", consts[p].index(op.const))
             if len(u.ks) > 1:
                 put(issue_at, f"{p}.k", u.ks.index(op.k))
+            if len(u.ops) > 1:
+                put(issue_at, f"{p}.op", u.ops.index(op.kind))
             for port, (s, _) in enumerate(op.srcs):
                 b, k = alloc.reg[s]
                 banks = dp.read_banks(u, port)
@@ -233,7 +240,7 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
             put(write_at, f"{p}.w", k)
             if len(banks) > 1:
                 put(write_at, f"{p}.w_bank", banks.index(b))
-            what = p if u.latency else (f"{u.kind}{'' if op.k == 1 else '^' + str(op.k)} {' '.join(srcs)}"
+            what = p if u.latency else (f"{op.kind}{'' if op.k == 1 else '^' + str(op.k)} {' '.join(srcs)}"
                                          if u.kind != "const" else f"const #{consts[p].index(op.const)}")
             notes[write_at].append(f"{reg_text((b, k))} <- {what} ({op.dst})")
 

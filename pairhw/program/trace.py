@@ -1,13 +1,15 @@
-"""Trace a golden-model pairing into a straight-line program of F_2^m operations.
+"""Trace a golden-model pairing into a straight-line program of base-field operations.
 
-The model's code runs unchanged on a :class:`TraceField`, whose values are :class:`Sym` names: every
-product, squaring, square root and addition is recorded as an :class:`Op`, while operations on
-constants are folded.  A value-dependent branch on a traced value raises :class:`TraceError`, so a
-program that traces is the same for every input (the constant-time property of the cores).
+The model's code runs unchanged on a :class:`Tracer`, a look-alike of the model's field (each
+field interface, :mod:`pairhw.program.field`, gives its own with the model's method names) whose
+values are :class:`Sym` names: every product, power and addition is recorded as an :class:`Op`, while
+operations on constants are folded through the real field.  A value-dependent branch on a traced
+value raises :class:`TraceError`, so a program that traces is the same for every input (the
+constant-time property of the cores).
 
-Ops (``Op.kind``): ``add`` (a + b), ``addc`` (a + constant), ``mul`` (a·b), ``mulc`` (a·constant),
-``sqr`` (a^(2^k)), ``sqrt`` (a^(2^-k)), ``const`` (a constant).  ``k`` is 1 as traced; a later pass
-may fuse chains into k-fold units.
+Ops (``Op.kind``): the field's op kinds (``add``, ``mul``, ``sqr``/``sqrt`` or ``cube``/``cbrt``,
+``sub``, ``neg``, with ``k`` the fold of a power: 1 as traced, a later pass may fuse chains), plus
+``addc`` (a + constant), ``mulc`` (a·constant) and ``const`` (a constant).
 """
 
 from __future__ import annotations
@@ -15,8 +17,6 @@ from __future__ import annotations
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-
-from pairhw.math.binary.field import GF2m
 
 
 class TraceError(RuntimeError):
@@ -28,7 +28,7 @@ class Sym:
 
     __slots__ = ("tr", "name")
 
-    def __init__(self, tr: "TraceField", name: str):
+    def __init__(self, tr: "Tracer", name: str):
         self.tr = tr
         self.name = name
 
@@ -60,58 +60,57 @@ class Op:
     const: int | None = None
     phase: str = ""
 
-    def text(self, F: GF2m | None = None) -> str:
-        c = "" if self.const is None else (F.to_hex(self.const).lstrip("0") or "0") if F else hex(self.const)
+    def text(self, fi=None) -> str:
+        """Assembly-like text; constants through the field interface ``fi`` (its CLI form)."""
+        c = "" if self.const is None else const_text(fi, self.const)
         if self.kind == "const":
-            return f"{self.dst} = const 0x{c}"
+            return f"{self.dst} = const {c}"
         if self.kind in ("addc", "mulc"):
-            return f"{self.dst} = {self.kind[:3]} {self.srcs[0]}, 0x{c}"
-        if self.kind in ("sqr", "sqrt"):
-            return f"{self.dst} = {self.kind}{'' if self.k == 1 else '^' + str(self.k)} {self.srcs[0]}"
+            return f"{self.dst} = {self.kind[:3]} {self.srcs[0]}, {c}"
+        if self.k != 1:
+            return f"{self.dst} = {self.kind}^{self.k} {self.srcs[0]}"
         return f"{self.dst} = {self.kind} {', '.join(self.srcs)}"
 
 
-def apply_op(F: GF2m, kind: str, args, k: int = 1, const: int | None = None) -> int:
-    """The value of one op on concrete operands ``args``."""
-    if kind == "add":
-        return args[0] ^ args[1]
+def const_text(fi, c) -> str:
+    """A constant in listings: 0x + the hardware word's hex without leading zeros."""
+    return "0x" + ((f"{fi.encode(c):x}" if fi is not None else f"{c:x}").lstrip("0") or "0")
+
+
+def apply_op(fi, kind: str, args, k: int = 1, const=None):
+    """The value of one op on concrete operands ``args`` (``addc``/``mulc`` through ``add``/``mul``)."""
     if kind == "addc":
-        return args[0] ^ const
-    if kind == "mul":
-        return F.mul(args[0], args[1])
+        return fi.apply("add", [args[0], const])
     if kind == "mulc":
-        return F.mul(args[0], const)
-    if kind == "sqr":
-        return F.sqr_k(args[0], k)
-    if kind == "sqrt":
-        return F.sqrt_k(args[0], k)
+        return fi.apply("mul", [args[0], const])
     if kind == "const":
         return const
-    raise ValueError(f"unknown op {kind!r}")  # pragma: no cover - ops are made by TraceField
+    return fi.apply(kind, args, k)
 
 
-def run_ops(F: GF2m, ops, env: dict) -> None:
+def run_ops(fi, ops, env: dict) -> None:
     """Interpret ``ops`` in order, reading and writing values by name in ``env``."""
     for op in ops:
-        env[op.dst] = apply_op(F, op.kind, [env[x] for x in op.srcs], op.k, op.const)
+        env[op.dst] = apply_op(fi, op.kind, [env[x] for x in op.srcs], op.k, op.const)
 
 
 @dataclass
 class Program:
     """A straight-line program: ``inputs`` are names, ``outputs`` are names or constants (ints)."""
 
-    F: GF2m
+    F: object  # the field interface (pairhw.program.field.BaseField)
     inputs: list
     ops: list = field(default_factory=list)
     outputs: list = field(default_factory=list)
     marks: list = field(default_factory=list)  # op indices where a loop iteration starts
+    mark_phase: str = ""  # the phase the iterations run in (the loop ends where it does)
 
     def counts(self, prefix: str = "") -> Counter:
-        """Ops per kind (squarings and square roots weighted by k) under a phase prefix."""
+        """Ops per kind (powers weighted by k) under a phase prefix."""
         c = Counter()
         for op in self.ops:
             if not prefix or op.phase == prefix or op.phase.startswith(prefix + "/"):
-                c[op.kind] += op.k if op.kind in ("sqr", "sqrt") else 1
+                c[op.kind] += op.k if self.F.is_power(op.kind) else 1
         return c
 
     def run(self, values: dict) -> list:
@@ -129,25 +128,32 @@ class Program:
                 phase = op.phase
                 lines.append(f"; -- {phase or '(top)'}")
             lines.append("    " + op.text(self.F))
-        outs = [o if isinstance(o, str) else f"0x{o:x}" for o in self.outputs]
+        outs = [o if isinstance(o, str) else const_text(self.F, o) for o in self.outputs]
         lines.append(f"; outputs: {', '.join(outs)}")
         return "\n".join(lines)
 
 
-class TraceField:
-    """A :class:`~pairhw.math.binary.field.GF2m` look-alike that records operations on :class:`Sym` values."""
+class Tracer:
+    """What every field's tracer shares: names, phases, loop marks, and recording an op with common
+    subexpressions shared and constant additions merged.  A family's tracer (its field interface's
+    :meth:`~pairhw.program.field.BaseField.tracer`) adds the model field's method names on top, folding
+    operations on constants through the real field ``_F``; everything else passes through to it.
 
-    def __init__(self, F: GF2m, optimize: bool = True):
-        self._F = F
-        self.m, self.mask, self.middle, self.chain = F.m, F.mask, F.middle, F.chain
-        self.program = Program(F, [])
+    ``const_neutral(kind, c)``, ``merge_addc(c0, c1)`` are the family's algebra of constants.
+    """
+
+    def __init__(self, fi, optimize: bool = True):
+        self.fi = fi
+        self._F = fi.F
+        self.m = fi.F.m
+        self.program = Program(fi, [])
         self.optimize = optimize
         self._stack: list[str] = []
         self._n = 0
         self._seen: dict = {}  # common subexpressions: key -> Sym
         self._addc: dict = {}  # name of an addc result -> (base Sym, constant)
 
-    def __getattr__(self, name):  # to_hex, poly_str, ...: pass through
+    def __getattr__(self, name):  # to_hex, poly_str, ZERO, ...: pass through
         return getattr(self._F, name)
 
     @contextmanager
@@ -164,6 +170,7 @@ class TraceField:
     def mark(self, label: str) -> None:
         """A loop iteration starts here (see :func:`pairhw.program.loop.fold_loop`)."""
         self.program.marks.append(len(self.program.ops))
+        self.program.mark_phase = "/".join(self._stack)
 
     def input(self, name: str) -> Sym:
         self.program.inputs.append(name)
@@ -174,8 +181,8 @@ class TraceField:
         if self.optimize:
             if kind == "addc" and names[0] in self._addc:  # (x + c1) + c2 = x + (c1 + c2)
                 base, c0 = self._addc[names[0]]
-                const ^= c0
-                if const == 0:
+                const = self.fi.apply("add", [const, c0])
+                if const == self.fi.zero:
                     return base
                 srcs, names = (base,), (base.name,)
             key = (kind, tuple(sorted(names)) if kind in ("add", "mul") else names, k, const)
@@ -198,89 +205,77 @@ class TraceField:
             return x
         if not isinstance(x, int):
             raise TraceError(f"cannot trace a {type(x).__name__}")
-        return x & self.mask
+        return self._canon(x)
 
-    # -- operations ----------------------------------------------------------------------------
+    def _canon(self, x: int) -> int:
+        """A constant in the model's canonical form."""
+        return x
+
+    # -- the ops every field has ---------------------------------------------------------------------
     def add(self, a, b):
         a, b = self._check(a), self._check(b)
         if isinstance(a, int) and isinstance(b, int):
-            return a ^ b
+            return self.fi.apply("add", [a, b])
         if isinstance(a, int):
             a, b = b, a
         if isinstance(b, int):
-            return a if b == 0 else self._emit("addc", (a,), const=b)
-        if a is b:
-            return 0
+            return a if b == self.fi.zero else self._emit("addc", (a,), const=b)
+        return self._add_syms(a, b)
+
+    def _add_syms(self, a, b):
         return self._emit("add", (a, b))
 
     def mul(self, a, b):
         a, b = self._check(a), self._check(b)
         if isinstance(a, int) and isinstance(b, int):
-            return self._F.mul(a, b)
+            return self.fi.apply("mul", [a, b])
         if isinstance(a, int):
             a, b = b, a
         if isinstance(b, int):
-            if b == 0:
-                return 0
-            return a if b == 1 else self._emit("mulc", (a,), const=b)
+            return self._mul_const(a, b)
         return self._emit("mul", (a, b))
 
-    def _repeat(self, kind: str, a, k: int):
-        """k single squarings or square roots (constants fold through the real field)."""
+    def _mul_const(self, a, c):
+        if c == self.fi.zero:
+            return self.fi.zero
+        return a if c == self.fi.one else self._emit("mulc", (a,), const=c)
+
+    def _power(self, kind: str, a, k: int):
+        """k single powers (constants fold through the real field)."""
         a = self._check(a)
         if isinstance(a, int):
-            return apply_op(self._F, kind, [a], k)
+            return self.fi.apply(kind, [a], k)
         for _ in range(k):
             a = self._emit(kind, (a,))
         return a
 
-    def sqr_k(self, a, k: int):
-        return self._repeat("sqr", a, k)
-
-    def sqrt_k(self, a, k: int):
-        return self._repeat("sqrt", a, k)
-
-    def sqr(self, a):
-        return self.sqr_k(a, 1)
-
-    def sqrt(self, a):
-        return self.sqrt_k(a, 1)
-
-    def inv(self, a):
-        a = self._check(a)
-        if isinstance(a, int):
-            return self._F.inv(a)
-        return self._F.chain.run(self, a)  # Itoh–Tsujii, traced op by op
-
     def pow(self, a, e):  # pragma: no cover - not used by the traced pairings
         raise TraceError("pow is not traced")
 
-    def const(self, c: int) -> Sym:
-        return self._emit("const", (), const=c & self.mask)
 
-
-def trace_kernel(F: GF2m, inputs, fn, optimize: bool = True) -> Program:
-    """Trace ``fn(TF, *values)`` on symbolic field elements named ``inputs`` (a list of names, or a
-    count n for ``a0`` … ``a(n-1)``); ``fn`` returns the outputs.  Besides the pairings, for
-    measuring one operation on a datapath: an inversion, an F_{2^4m} product."""
-    TF = TraceField(F, optimize)
+def trace_kernel(fi, inputs, fn, optimize: bool = True) -> Program:
+    """Trace ``fn(TF, *values)`` on symbolic elements of the field ``fi`` (an interface of
+    :mod:`pairhw.program.field`) named ``inputs`` (a list of names, or a count n for ``a0`` …
+    ``a(n-1)``); ``fn`` returns the outputs.  Besides the pairings, for measuring one operation on a
+    datapath: an inversion, an F_{2^4m} product."""
+    TF = fi.tracer(optimize)
     names = [f"a{i}" for i in range(inputs)] if isinstance(inputs, int) else list(inputs)
     out = fn(TF, *[TF.input(x) for x in names])
     TF.program.outputs = [o.name if isinstance(o, Sym) else o for o in out]
     return TF.program
 
 
-def trace_pairing(C, algorithm, optimize: bool = True) -> Program:
-    """Trace ``algorithm(C', P, Q)`` (a :data:`pairhw.math.binary.pairing.ALGORITHMS` function) with symbolic
-    inputs ``xP, yP, xQ, yQ``; outputs are the four F_2^m coefficients of the pairing value.
+def trace_pairing(fi, C, algorithm, optimize: bool = True) -> Program:
+    """Trace ``algorithm(C', P, Q)`` (a pairing of the model, on curve ``C`` rebuilt over the tracer
+    of the field interface ``fi``) with symbolic inputs ``xP, yP, xQ, yQ``; the outputs are the base-field
+    coefficients of the pairing value (``fi.flatten``).
 
     With ``optimize``, constant additions are folded ((x + c1) + c2 = x + (c1 + c2)) and repeated
     operations on the same operands are computed once; without it, the program has exactly the
     model's operations (the counts of :mod:`pairhw.math.opcount`).
     """
-    from pairhw.math.binary.curve import Curve2
 
     def fn(TF, xP, yP, xQ, yQ):
-        return algorithm(Curve2(TF, C.b, C.order, C.r, name=C.name), (xP, yP), (xQ, yQ))
+        return fi.flatten(algorithm(fi.curve_over(C, TF), (xP, yP), (xQ, yQ)))
 
-    return trace_kernel(C.F, ["xP", "yP", "xQ", "yQ"], fn, optimize)
+    return trace_kernel(fi, ["xP", "yP", "xQ", "yQ"], fn, optimize)

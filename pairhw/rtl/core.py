@@ -4,10 +4,14 @@ The core is built from a :class:`pairhw.program.engine.Compiled` design: the ROM
 (:class:`pairhw.program.microcode.Microcode`), whose ``run`` is the bit- and cycle-exact model of
 this hardware.
 
-Protocol: in state LOAD the core accepts the inputs (xP, yP, xQ, yQ) on ``i`` as ⌈m/w⌉ words each,
-least significant word first; the cycle after the last input word it runs the microcode for exactly
-``microcode.cycles`` cycles (independent of the data), then streams the four output coefficients
-out on ``o`` in the same format and returns to LOAD.
+The core knows its field only through the field interface (:mod:`pairhw.program.field`): the width
+of a register, the encoding of constants, and the units it instantiates.
+
+Protocol: in state LOAD the core accepts the inputs (xP, yP, xQ, yQ) on ``i`` as ⌈width/w⌉ words each
+(the field's hardware words), least significant word first; the cycle after the last input word it
+runs the microcode for exactly ``microcode.cycles`` cycles (independent of the data), then streams
+the output coefficients (four in characteristic two, six in three) out on ``o`` in the same format
+and returns to LOAD.
 """
 
 from __future__ import annotations
@@ -18,9 +22,6 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from pairhw.program.microcode import PORT_NAMES, instances
-
-from pairhw.rtl.binary.adder import Adder
-from pairhw.rtl.binary.powers import PowerUnit
 
 
 class PairingCore(wiring.Component):
@@ -50,22 +51,18 @@ class PairingCore(wiring.Component):
         return self.mc.cycles
 
     def _unit(self, u):
-        from pairhw.rtl.binary.catalogue import make_unit
-
-        F = self.dp.F
+        fi = self.dp.F
         if u.kind == "mul":
             opts = dict(u.options)
-            return make_unit(opts.pop("kind"), F, **opts)
-        if u.kind == "add":
-            return Adder(F)
-        if u.kind in ("sqr", "sqrt"):
-            return PowerUnit(F, u.kind, u.ks)
-        return None
+            return fi.make_mul(opts.pop("kind"), **opts)
+        if u.kind == "const":
+            return None
+        return fi.build_unit(u)
 
     def elaborate(self, platform):
         m = Module()
         mc, dp = self.mc, self.dp
-        mm, w, beats = dp.F.m, dp.io_width, dp.io_beats
+        mm, w, beats = dp.F.width, dp.io_width, dp.io_beats
         words = mc.packed()
         rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words)
         rd = rom.read_port(domain="comb")
@@ -116,9 +113,11 @@ class PairingCore(wiring.Component):
                     m.d.comb += unit.start.eq(run & fld[f"{p}.go"])
                 if len(u.ks) > 1:
                     m.d.comb += unit.sel.eq(fld[f"{p}.k"])
+                if len(u.ops) > 1:
+                    m.d.comb += unit.op.eq(fld[f"{p}.op"])
                 m.d.comb += out.eq(unit.c)
             else:  # constant table
-                table = [Const(c, mm) for c in mc.consts[p]]
+                table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
                 m.d.comb += out.eq(Array(table)[fld[f"{p}.sel"]] if len(table) > 1 else table[0])
             banks = dp.write_banks(u)
             writers.append((run & fld[f"{p}.we"], fld.get(f"{p}.w_bank"), fld[f"{p}.w"], out, banks))

@@ -7,6 +7,7 @@ import itertools
 import pytest
 from amaranth.sim import Simulator
 
+from pairhw.fields import of
 from pairhw.math.binary import pairing as pr
 from pairhw.program.datapath import DatapathError, build_datapath
 from pairhw.program.engine import compile_flow
@@ -42,7 +43,7 @@ def test_decompose_refuses_an_impossible_power():
 
 def _flow(name="f2-79"):
     C = curve(name)
-    return C, lower(fold_loop(trace_pairing(C, pr.etat_seed000)))
+    return C, lower(fold_loop(trace_pairing(of(C.F), C, pr.etat_seed000)))
 
 
 def _powers(flow):
@@ -58,7 +59,7 @@ def _powers(flow):
 @pytest.mark.parametrize("sqr,sqrt", [((1, 2, 4), (1, 2, 4)), ((1, 4), (1,)), ((1, 3), (1, 2))])
 def test_fused_flow_computes_the_same_pairing(sqr, sqrt, rng):
     C, flow = _flow()
-    dp = build_datapath(C.F, spec(sqr, sqrt))
+    dp = build_datapath(of(C.F), spec(sqr, sqrt))
     fused = fuse_powers(flow, dp, balance=False)
     balanced = fuse_powers(flow, dp)
     before, after = _powers(flow), _powers(fused)
@@ -78,7 +79,7 @@ def test_the_final_exponentiation_square_roots_become_quarter_chains():
     """Seed 000 Alg. 2 step 5: four independent chains of 611 square roots at m = 1223; with
     powers {1, 2, 4} each is 152 × 2^-4, one 2^-2 and one 2^-1 (154 ops)."""
     C, flow = _flow("f2-1223")
-    dp = build_datapath(C.F, spec((1, 2, 4), (1, 2, 4)))
+    dp = build_datapath(of(C.F), spec((1, 2, 4), (1, 2, 4)))
     fused = fuse_powers(flow, dp, balance=False)
     before = [op.k for op in flow.post if op.kind == "sqrt"]
     after = [op.k for op in fused.post if op.kind == "sqrt"]
@@ -90,7 +91,7 @@ def test_balance_moves_two_of_the_four_chains_to_the_squarer():
     """x^(2^-611) = x^(2^612) in F_2^1223: two chains become 153 × 2^4 on the squarer, so the four
     run two by two; the square-root unit keeps two chains of 154 ops."""
     C, flow = _flow("f2-1223")
-    dp = build_datapath(C.F, spec((1, 2, 4), (1, 2, 4)))
+    dp = build_datapath(of(C.F), spec((1, 2, 4), (1, 2, 4)))
     plain = fuse_powers(flow, dp, balance=False)
     fused = fuse_powers(flow, dp)
     ks = lambda f, kind: [op.k for op in f.post if op.kind == kind]  # noqa: E731
@@ -102,7 +103,7 @@ def test_balance_moves_two_of_the_four_chains_to_the_squarer():
 def test_values_read_elsewhere_end_a_chain():
     """Fusion never removes a value another op, the loop or the outputs read."""
     C, flow = _flow()
-    fused = fuse_powers(flow, build_datapath(C.F, spec((1, 2, 4), (1, 2, 4))))
+    fused = fuse_powers(flow, build_datapath(of(C.F), spec((1, 2, 4), (1, 2, 4))))
     defined = set(fused.inputs) | set(fused.final) | {op.dst for _, ops in fused.blocks() for op in ops}
     read = {s for _, ops in fused.blocks() for op in ops for s, _ in op.srcs}
     assert read | set(fused.outputs) | set(fused.init.values()) | set(fused.final.values()) <= defined
@@ -111,7 +112,7 @@ def test_values_read_elsewhere_end_a_chain():
 def test_a_datapath_without_the_power_is_refused():
     C, flow = _flow()
     with pytest.raises(DatapathError, match="cannot be made"):
-        fuse_powers(flow, build_datapath(C.F, spec((2,), (1,))))
+        fuse_powers(flow, build_datapath(of(C.F), spec((2,), (1,))))
 
 
 @pytest.mark.parametrize("bad", [[0], [1, 1], "2", [True]])
@@ -119,13 +120,13 @@ def test_bad_k_is_refused(bad):
     s = spec()
     s["units"][2]["k"] = bad
     with pytest.raises(DatapathError):
-        build_datapath(curve("f2-17").F, s)
+        build_datapath(of(curve("f2-17").F), s)
 
 
 def test_multi_power_microcode_computes_the_pairing(rng):
     C, flow = _flow()
-    cp = compile_flow(flow, build_datapath(C.F, spec((1, 2, 4), (1, 2, 4))))
-    plain = compile_flow(flow, build_datapath(C.F, spec()))
+    cp = compile_flow(flow, build_datapath(of(C.F), spec((1, 2, 4), (1, 2, 4))))
+    plain = compile_flow(flow, build_datapath(of(C.F), spec()))
     assert "sqr.k" in dict(cp.microcode.fields) and "sqr.k" not in dict(plain.microcode.fields)
     assert cp.microcode.cycles < plain.microcode.cycles
     for _ in range(2):

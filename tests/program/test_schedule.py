@@ -2,6 +2,7 @@
 
 import pytest
 
+from pairhw.fields import of
 from pairhw.math.binary import pairing as pr
 from pairhw.program.datapath import Bank, Datapath, DatapathError, UnitSpec
 from pairhw.program.engine import compile_flow
@@ -14,12 +15,12 @@ from ..conftest import curve
 
 
 def dp_for(F, mul_latency=9, mul_ii=6, adders=1, banks=(Bank("r"),)):
-    return Datapath(F, (UnitSpec("mul", "mul", mul_latency, mul_ii), UnitSpec("add", "add", count=adders),
+    return Datapath(of(F), (UnitSpec("mul", "mul", mul_latency, mul_ii), UnitSpec("add", "add", count=adders),
                         UnitSpec("sqr", "sqr"), UnitSpec("sqrt", "sqrt"), UnitSpec("const", "const")), banks)
 
 
 def flow_of(name, alg=pr.etat):
-    return lower(fold_loop(trace_pairing(curve(name), alg)))
+    return lower(fold_loop(trace_pairing(of(curve(name).F), curve(name), alg)))
 
 
 def check_units(dp, ops, start, inst, ii=None):
@@ -77,7 +78,7 @@ def _chain_flow(F, trips):
             LOp("@2", "mul", (("@1", 0), ("g", 0))), LOp("@3", "mul", (("@2", 0), ("g", 0)))]
     pre = [LOp("x0", "add", (("a", 0), ("b", 0)))]
     post = [LOp("y", "add", (("z", 0), ("w", 0)))]
-    return Flow(F, ["a", "b", "g", "w"], pre, body, trips, {"@0": "x0"}, {"z": "@3"}, post, ["y"])
+    return Flow(of(F), ["a", "b", "g", "w"], pre, body, trips, {"@0": "x0"}, {"z": "@3"}, post, ["y"])
 
 
 def test_trips_overlap_at_the_resource_bound():
@@ -121,11 +122,11 @@ def test_reading_a_value_before_and_after_its_redefinition_is_refused():
 def test_datapath_errors():
     F = curve("f2-17").F
     with pytest.raises(DatapathError, match="no unit for sqrt"):
-        Datapath(F, (UnitSpec("mul", "mul"),)).unit_for("sqrt")
+        Datapath(of(F), (UnitSpec("mul", "mul"),)).unit_for("sqrt")
     with pytest.raises(DatapathError, match="unknown kind"):
-        Datapath(F, (UnitSpec("x", "div"),))
+        Datapath(of(F), (UnitSpec("x", "div"),))
     with pytest.raises(DatapathError, match="no bank"):
-        Datapath(F, (UnitSpec("add", "add", reads=(("q",), ("r",))),))
+        Datapath(of(F), (UnitSpec("add", "add", reads=(("q",), ("r",))),))
     flow = flow_of("f2-17")
     with pytest.raises(ScheduleError, match="full"):
         compile_flow(flow, dp_for(F, banks=(Bank("r", size=4),)))

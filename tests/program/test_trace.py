@@ -3,9 +3,10 @@ field, computes the same pairing on any input."""
 
 import pytest
 
+from pairhw.fields import of
 from pairhw.math import opcount
 from pairhw.math.binary import pairing as pr
-from pairhw.program.trace import Sym, TraceError, TraceField, trace_pairing
+from pairhw.program.trace import Sym, TraceError, trace_pairing
 
 from ..conftest import SMALL, curve, random_point
 
@@ -14,7 +15,7 @@ from ..conftest import SMALL, curve, random_point
 @pytest.mark.parametrize("optimize", [False, True])
 def test_traced_etat_equals_model(name, optimize, rng):
     C = curve(name)
-    prog = trace_pairing(C, pr.etat, optimize)
+    prog = trace_pairing(of(C.F), C, pr.etat, optimize)
     for _ in range(3):
         P, Q = random_point(C, rng), random_point(C, rng)
         got = prog.run({"xP": P[0], "yP": P[1], "xQ": Q[0], "yQ": Q[1]})
@@ -24,7 +25,7 @@ def test_traced_etat_equals_model(name, optimize, rng):
 @pytest.mark.parametrize("alg", ["tate-alg1", "tate-alg2", "etat-seed000"])
 def test_other_algorithms_trace(alg, rng):
     C = curve("f2-79")
-    prog = trace_pairing(C, pr.ALGORITHMS[alg])
+    prog = trace_pairing(of(C.F), C, pr.ALGORITHMS[alg])
     P, Q = random_point(C, rng), random_point(C, rng)
     assert tuple(prog.run({"xP": P[0], "yP": P[1], "xQ": Q[0], "yQ": Q[1]})) == tuple(pr.ALGORITHMS[alg](C, P, Q))
 
@@ -32,7 +33,7 @@ def test_other_algorithms_trace(alg, rng):
 def test_counts_agree_with_opcount(rng):
     C = curve("f2-1223")
     P, Q = random_point(C, rng), random_point(C, rng)
-    prog = trace_pairing(C, pr.etat, optimize=False)
+    prog = trace_pairing(of(C.F), C, pr.etat, optimize=False)
     cnt = opcount.count_pairing(C, pr.etat, P, Q).total()
     c = prog.counts()
     assert (c["sqr"], c["sqrt"]) == (cnt["sqr"], cnt["sqrt"]) == (2447, 3666)
@@ -43,13 +44,13 @@ def test_counts_agree_with_opcount(rng):
 
 def test_optimize_folds_and_shares():
     C = curve("f2-1223")
-    plain, opt = trace_pairing(C, pr.etat, False), trace_pairing(C, pr.etat, True)
+    plain, opt = trace_pairing(of(C.F), C, pr.etat, False), trace_pairing(of(C.F), C, pr.etat, True)
     assert len(opt.ops) < len(plain.ops)
     assert opt.counts()["mul"] == plain.counts()["mul"]
 
 
 def test_branches_on_traced_values_are_refused():
-    TF = TraceField(curve("f2-17").F)
+    TF = of(curve("f2-17").F).tracer()
     x = TF.input("x")
     with pytest.raises(TraceError):
         bool(x)
@@ -61,7 +62,7 @@ def test_branches_on_traced_values_are_refused():
 
 
 def test_listing_is_readable():
-    prog = trace_pairing(curve("f2-17"), pr.etat)
+    prog = trace_pairing(of(curve("f2-17").F), curve("f2-17"), pr.etat)
     text = prog.listing()
     assert text.startswith("; inputs: xP, yP, xQ, yQ")
     assert "; -- miller" in text and "; -- final_exp/step2" in text
@@ -73,7 +74,7 @@ def test_folded_loop_equals_model(name, rng):
     from pairhw.program.loop import fold_loop
 
     C = curve(name)
-    L = fold_loop(trace_pairing(C, pr.etat))
+    L = fold_loop(trace_pairing(of(C.F), C, pr.etat))
     P, Q = random_point(C, rng), random_point(C, rng)
     assert tuple(L.run({"xP": P[0], "yP": P[1], "xQ": Q[0], "yQ": Q[1]})) == tuple(pr.etat(C, P, Q))
     # the body is four ηT iterations (the constants s^(2^j), t^(2^j) repeat every 4): 7 products each

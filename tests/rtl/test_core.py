@@ -5,6 +5,7 @@ designs of seed 000 in the `slow` run)."""
 import pytest
 from amaranth.sim import Simulator
 
+from pairhw.fields import of
 from pairhw import designs
 from pairhw.cli.design import _random_rows, simulate
 from pairhw.rtl.emit import unit_verilog
@@ -54,7 +55,7 @@ def test_amaranth_simulation_of_a_tiny_core_with_narrow_words(rng):
     spec = {"io_width": 5, "units": [{"name": "mul", "kind": "mul", "mul": {"kind": "lsd", "digit": 4}},
                                      {"name": "add", "kind": "add"}, {"name": "sqr", "kind": "sqr"},
                                      {"name": "sqrt", "kind": "sqrt"}, {"name": "const", "kind": "const"}]}
-    core = PairingCore(compile_pairing(C, pr.etat, build_datapath(C.F, spec)), "Tiny")
+    core = PairingCore(compile_pairing(C, pr.etat, build_datapath(of(C.F), spec)), "Tiny")
     pts = [(random_point(C, rng), random_point(C, rng)) for _ in range(2)]
     got = []
 

@@ -123,6 +123,9 @@ class GF3m:
         """Context manager naming the phase that following operations belong to."""
         return _NULL_PHASE
 
+    def mark(self, label: str) -> None:
+        """Mark a loop-iteration boundary (no-op; :mod:`pairhw.program.trace` folds loops at marks)."""
+
     # -- description -------------------------------------------------------------------------------
     def poly_str(self) -> str:
         mid = f"x^{self.k}" if self.ck == 1 else f"2x^{self.k}"

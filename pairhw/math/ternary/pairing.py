@@ -33,6 +33,8 @@ papers' up to a sign λ ∈ F_3, which the final exponentiation removes.
 
 from __future__ import annotations
 
+import functools
+
 from pairhw.math.ternary.curve import Curve3
 from pairhw.math.ternary.tower import Tower3
 
@@ -141,6 +143,7 @@ def etat_miller(C: Curve3, P, Q, sparse: str = "beuchat"):
     for i in range((C.F.m - 1) // 2 + 1):
         with F.phase("miller/loop"):
             if i:
+                F.mark("iteration")  # the first iteration, without point updates, is not the loop's
                 with F.phase("points"):
                     xp, yp = F.cbrt(xp), F.cbrt(yp)
                     xq, yq = F.cube(xq), F.cube(yq)
@@ -220,3 +223,12 @@ def etat(C: Curve3, P, Q, sparse: str = "beuchat"):
 def etat_nocr(C: Curve3, P, Q):
     """The loop without cube roots, reduced: equals etat(P, Q)^(3^((m−1)/2))."""
     return final_exp(C, etat_miller_nocr(C, P, Q))
+
+
+#: The pairings by name (the CLI's ``--algorithm`` and the designs' ``algorithm``).
+ALGORITHMS = {
+    "etat": etat,
+    "etat-gorla": functools.partial(etat, sparse="gorla"),
+    "etat-nocr": etat_nocr,
+    "tate-reference": tate_reference,
+}

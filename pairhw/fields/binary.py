@@ -1,0 +1,116 @@
+"""The field interface of F_2^m (characteristic two).
+
+Ops: ``add`` (XOR), ``mul``, ``sqr`` / ``sqrt`` (x^(2^±k), linear); a hardware word is the element
+itself, m bits, bit i the coefficient of x^i (DESIGN.md's hex is that word).  Units: the multiplier
+catalogue of :mod:`pairhw.rtl.binary.catalogue`, the XOR adder, k-fold squarers and square roots.
+"""
+
+from __future__ import annotations
+
+from pairhw.math.binary.curve import Curve2
+from pairhw.math.binary.field import GF2m
+from pairhw.program.field import BaseField, UnitKind
+from pairhw.program.trace import Tracer
+
+
+class BinaryTracer(Tracer):
+    """A :class:`~pairhw.math.binary.field.GF2m` look-alike that records F_2^m operations."""
+
+    def _canon(self, x: int) -> int:
+        return x & self._F.mask
+
+    def _add_syms(self, a, b):
+        return 0 if a is b else self._emit("add", (a, b))
+
+    def sqr_k(self, a, k: int):
+        return self._power("sqr", a, k)
+
+    def sqrt_k(self, a, k: int):
+        return self._power("sqrt", a, k)
+
+    def sqr(self, a):
+        return self.sqr_k(a, 1)
+
+    def sqrt(self, a):
+        return self.sqrt_k(a, 1)
+
+    def inv(self, a):
+        a = self._check(a)
+        if isinstance(a, int):
+            return self._F.inv(a)
+        return self._F.chain.run(self, a)  # Itoh–Tsujii, traced op by op
+
+
+class BinaryField(BaseField):
+    """F_2^m for the engine (see the module docstring)."""
+
+    family = "binary"
+    ops = {"add": 2, "mul": 2, "sqr": 1, "sqrt": 1, "const": 0}
+    powers = {"sqr": "sqrt", "sqrt": "sqr"}
+    unit_kinds = {
+        "mul": UnitKind(("mul",), 2),
+        "add": UnitKind(("add",), 2),
+        "sqr": UnitKind(("sqr",), 1, power=True),
+        "sqrt": UnitKind(("sqrt",), 1, power=True),
+        "const": UnitKind(("const",), 0),
+    }
+
+    def __init__(self, F: GF2m):
+        super().__init__(F)
+
+    @property
+    def width(self) -> int:
+        return self.F.m
+
+    @property
+    def name(self) -> str:
+        return f"F_2^{self.F.m}"
+
+    def encode(self, v: int) -> int:
+        return v
+
+    def decode(self, word: int) -> int:
+        return word & self.F.mask
+
+    def text(self, v: int) -> str:
+        return self.F.to_hex(v)
+
+    def parse(self, text: str) -> int:
+        return self.F.from_hex(text)
+
+    def apply(self, kind, args, k=1, const=None):
+        F = self.F
+        if kind == "add":
+            return args[0] ^ args[1]
+        if kind == "mul":
+            return F.mul(args[0], args[1])
+        if kind == "sqr":
+            return F.sqr_k(args[0], k)
+        if kind == "sqrt":
+            return F.sqrt_k(args[0], k)
+        raise ValueError(f"unknown op {kind!r} in {self.name}")
+
+    def tracer(self, optimize: bool = True):
+        return BinaryTracer(self, optimize)
+
+    def curve_over(self, C, TF):
+        return Curve2(TF, C.b, C.order, C.r, name=C.name)
+
+    def algorithm(self, name: str):
+        """A pairing of :data:`pairhw.math.binary.pairing.ALGORITHMS` by name."""
+        from pairhw.math.binary.pairing import ALGORITHMS
+
+        return ALGORITHMS[name]
+
+    def make_mul(self, kind: str, **options):
+        from pairhw.rtl.binary.catalogue import make_unit
+
+        return make_unit(kind, self.F, **options)
+
+    def build_unit(self, spec):
+        from pairhw.rtl.binary.adder import Adder
+        from pairhw.rtl.binary.powers import PowerUnit
+
+        if spec.kind == "add":
+            return Adder(self.F)
+        return PowerUnit(self.F, spec.kind, spec.ks)

@@ -1,0 +1,60 @@
+"""The field interface of F_p (prime fields): ops and encodings for the engine.
+
+Ops: ``add``, ``sub``, ``neg``, ``mul`` (and products by small constants as ``mulc``); a hardware
+word is the canonical integer in [0, p), ⌈log2 p⌉ bits; text is big-endian hex.  Tracing the
+optimal ate pairing and the prime-field units (seed 002's multiplier, Montgomery adders) come with
+their own issue: until then :meth:`make_mul` and :meth:`build_unit` say so.
+"""
+
+from __future__ import annotations
+
+from pairhw.program.field import BaseField, UnitKind
+
+
+class PrimeFieldInterface(BaseField):
+    """F_p for the engine (see the module docstring)."""
+
+    family = "prime"
+    ops = {"add": 2, "sub": 2, "neg": 1, "mul": 2, "const": 0}
+    powers: dict = {}
+    unit_kinds = {
+        "mul": UnitKind(("mul",), 2),
+        "add": UnitKind(("add", "sub", "neg"), 2),
+        "const": UnitKind(("const",), 0),
+    }
+
+    @property
+    def m(self) -> int:
+        return 1
+
+    @property
+    def width(self) -> int:
+        return self.F.p.bit_length()
+
+    @property
+    def name(self) -> str:
+        return f"F_p ({self.F.p.bit_length()} bits)"
+
+    def encode(self, v: int) -> int:
+        return v
+
+    def decode(self, word: int) -> int:
+        return word % self.F.p
+
+    def text(self, v: int) -> str:
+        return self.F.to_hex(v)
+
+    def parse(self, text: str) -> int:
+        return self.F.from_hex(text)
+
+    def apply(self, kind, args, k=1, const=None):
+        F = self.F
+        if kind == "add":
+            return F.add(args[0], args[1])
+        if kind == "sub":
+            return F.sub(args[0], args[1])
+        if kind == "neg":
+            return F.neg(args[0])
+        if kind == "mul":
+            return F.mul(args[0], args[1])
+        raise ValueError(f"unknown op {kind!r} in {self.name}")

@@ -1,0 +1,148 @@
+"""The base-field interface: the only way the engine sees a field.
+
+Every stage of the engine — tracing, folding, lowering, power fusion, scheduling, register
+allocation, microcode, the core and its test bench — works on values of one base field (F_2^m,
+F_3^m or F_p) through a :class:`BaseField`.  The concrete interfaces live beside the golden model
+and the units they describe (:mod:`pairhw.fields`); nothing in :mod:`pairhw.program` imports a
+concrete field.
+
+What a field states
+    ``width``
+        bits of an element in hardware (m for F_2^m; 2m for F_3^m in the two-bit trit encoding).
+    ``encode`` / ``decode``
+        model value ↔ the ``width``-bit hardware word (register contents, stream I/O, constants).
+    ``ops``
+        the op kinds the field offers with their arity.  Every field has ``add``, ``mul`` and ``const``
+        (arity 0); a traced program may also hold ``addc`` / ``mulc`` (an op with a constant operand,
+        lowered to ``const`` + ``add`` / ``mul``).  Characteristic two adds ``sqr``/``sqrt``
+        (x^(2^±k)); characteristic three ``sub``, ``neg``, ``cube``/``cbrt`` (x^(3^±k)); F_p ``sub``
+        and ``neg``.
+    ``powers``
+        each k-fold power op and its inverse op: x^(p^−n) = x^(p^(m−n)) for the Frobenius powers of
+        F_{p^m}, which lets :mod:`pairhw.program.fuse` move a chain to the other unit.
+    ``unit_kinds``
+        each unit kind a datapath may hold, with the op kinds it executes (the first is its own;
+        a unit of several ops has an op-select field in the microcode word) and its input ports.
+    ``apply``
+        each op's value, taken from the golden model.
+    ``tracer`` / ``curve_over``
+        a look-alike of the model field that records ops (:mod:`pairhw.program.trace`), and the
+        model's curve rebuilt over it, so that the model's own pairing code is traced.
+    ``make_mul`` / ``build_unit``
+        the hardware: a multiplier by catalogue name, and the Amaranth component of a unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class FieldInterfaceError(ValueError):
+    """A field cannot do what was asked of it (no such op, no units for it yet)."""
+
+
+@dataclass(frozen=True)
+class UnitKind:
+    """A unit kind of a field: the op kinds it executes (its own first) and its input ports."""
+
+    ops: tuple
+    ports: int
+    power: bool = False  # a k-fold power unit: one network per k, selected per word
+
+
+class BaseField:
+    """Base of the field interfaces (see the module docstring); subclasses fill in the tables."""
+
+    family: str = ""
+    #: op kind -> arity (number of field operands); ``const`` has none.
+    ops: dict = {}
+    #: power op kind -> its inverse op kind.
+    powers: dict = {}
+    #: unit kind -> :class:`UnitKind`.
+    unit_kinds: dict = {}
+    #: the model's 0 and 1
+    zero = 0
+    one = 1
+
+    def __init__(self, F):
+        self.F = F  # the golden model's field (opaque to the engine)
+
+    # -- sizes -------------------------------------------------------------------------------------
+    @property
+    def m(self) -> int:
+        """Extension degree (x^(p^m) = x): what power fusion reduces exponents modulo."""
+        return self.F.m
+
+    @property
+    def width(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def name(self) -> str:
+        raise NotImplementedError
+
+    # -- values ------------------------------------------------------------------------------------
+    def encode(self, v) -> int:
+        """The hardware word of a model value."""
+        raise NotImplementedError
+
+    def decode(self, word: int):
+        """The model value of a hardware word."""
+        raise NotImplementedError
+
+    def text(self, v) -> str:
+        """A model value as the CLI writes it (hex, trits)."""
+        raise NotImplementedError
+
+    def parse(self, text: str):
+        """A model value from the CLI's text form (raises the model's FieldError)."""
+        raise NotImplementedError
+
+    def word_hex(self, v) -> str:
+        """The hardware word of ``v`` in hex, ⌈width/4⌉ digits (test-bench vector files)."""
+        return f"{self.encode(v):0{-(-self.width // 4)}x}"
+
+    def random(self, rng):
+        return self.F.random(rng)
+
+    def apply(self, kind: str, args, k: int = 1, const=None):
+        """The value of one op on model values (the golden model's function for it)."""
+        raise NotImplementedError
+
+    def arity(self, kind: str) -> int:
+        try:
+            return self.ops[kind]
+        except KeyError:
+            raise FieldInterfaceError(f"{self.name} has no op {kind!r}; ops: {', '.join(self.ops)}") from None
+
+    def is_power(self, kind: str) -> bool:
+        return kind in self.powers
+
+    def unit_kind(self, kind: str) -> UnitKind:
+        try:
+            return self.unit_kinds[kind]
+        except KeyError:
+            raise FieldInterfaceError(f"unknown unit kind {kind!r} for {self.name}; kinds: "
+                                      f"{', '.join(self.unit_kinds)}") from None
+
+    # -- tracing -----------------------------------------------------------------------------------
+    def tracer(self, optimize: bool = True):
+        """A :class:`pairhw.program.trace.Tracer` that looks like the model field."""
+        raise NotImplementedError
+
+    def curve_over(self, C, TF):
+        """A copy of curve ``C`` whose field is the tracer ``TF``."""
+        raise NotImplementedError
+
+    def flatten(self, value) -> list:
+        """The base-field coefficients of a pairing value, in output order."""
+        return list(value)
+
+    # -- hardware ----------------------------------------------------------------------------------
+    def make_mul(self, kind: str, **options):
+        """A multiplier unit of this field by catalogue name (latency, initiation_interval, a, b, c)."""
+        raise FieldInterfaceError(f"no multiplier units for {self.name} yet")
+
+    def build_unit(self, spec):
+        """The Amaranth component of a non-multiplier, non-constant unit ``spec`` (a UnitSpec)."""
+        raise FieldInterfaceError(f"no {spec.kind} units for {self.name} yet")

@@ -1,0 +1,70 @@
+"""Trit networks in the two-bit encoding, built from the golden model's own formulas.
+
+A trit vector is a pair (H, L) of m-bit values.  Sums use :func:`pairhw.math.ternary.field.add_hl`
+(six bitwise operations) applied to Amaranth values, so the hardware adder is the model's function;
+every level of a sum is materialised in ``Signal``\\ s (an expression tree would re-emit the shared
+operands of each addition at every level).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Module, Signal
+
+from pairhw.math.ternary.field import add_hl
+
+
+def trit_add(m: Module, a, b, width: int, name: str):
+    """(H, L) of a + b, trit-wise, as Signals."""
+    h, l = Signal(width, name=f"{name}_h"), Signal(width, name=f"{name}_l")
+    ch, cl = add_hl(a, b)
+    m.d.comb += [h.eq(ch), l.eq(cl)]
+    return h, l
+
+
+def trit_sum(m: Module, vecs, width: int, name: str):
+    """(H, L) of the sum of trit vectors ``vecs`` (pairs), a balanced tree of :func:`trit_add`."""
+    if not vecs:
+        return (Const(0, width), Const(0, width))
+    level = 0
+    while len(vecs) > 1:
+        nxt = []
+        for i in range(0, len(vecs) - 1, 2):
+            nxt.append(trit_add(m, vecs[i], vecs[i + 1], width, f"{name}_s{level}_{i // 2}"))
+        if len(vecs) % 2:
+            nxt.append(vecs[-1])
+        vecs, level = nxt, level + 1
+    return vecs[0]
+
+
+def linear_rows(columns, n_out: int) -> list:
+    """Rows of an F_3-linear map given by its columns (the trits of the image of each basis trit):
+    row i lists (j, c) with c ∈ {1, 2} the coefficient of input trit j in output trit i."""
+    rows = [[] for _ in range(n_out)]
+    for j, col in enumerate(columns):
+        for i, c in enumerate(col):
+            if c:
+                rows[i].append((j, c))
+    return rows
+
+
+def linear_net(m: Module, xh, xl, rows, name: str):
+    """(H, L) Signals of y = M·x for the rows of :func:`linear_rows` (a product by 2 swaps H and L)."""
+    outs_h, outs_l = [], []
+    for i, row in enumerate(rows):
+        terms = [(xh[j], xl[j]) if c == 1 else (xl[j], xh[j]) for j, c in row]
+        h, l = trit_sum(m, terms, 1, f"{name}_{i}")
+        outs_h.append(h)
+        outs_l.append(l)
+    yh, yl = Signal(len(rows), name=f"{name}_h"), Signal(len(rows), name=f"{name}_l")
+    m.d.comb += [yh.eq(Cat(*outs_h)), yl.eq(Cat(*outs_l))]
+    return yh, yl
+
+
+def linear_add_count(rows) -> int:
+    """Trit adders of :func:`linear_net` (no sharing between outputs)."""
+    return sum(max(len(r) - 1, 0) for r in rows)
+
+
+def basis_images(F, fn) -> list:
+    """The trits of fn(x^j) for every basis element x^j (the columns of a linear map of the model)."""
+    return [F.to_list(fn(F.from_list([int(i == j) for i in range(F.m)]))) for j in range(F.m)]

@@ -1,0 +1,63 @@
+"""Cubing and cube-root networks for F_3^m: x^(3^k) and x^(3^−k), each an F_3-linear map whose
+matrix is read off the golden model (column j is the model's power of x^j), latency 0."""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Module
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from pairhw.math.ternary.field import GF3m
+
+from . import nets
+
+
+class PowerUnit3(wiring.Component):
+    """c = a^(3^k) (``cube``) or a^(3^−k) (``cbrt``) for k = ks[sel], latency 0.
+
+    One linear network per k behind a shared input and a multiplexer on ``sel`` (present only when
+    ``ks`` has several powers).  Cubing permutes the trits and folds by the trinomial; a cube root is
+    A0 + x^(1/3)·A1 + x^(2/3)·A2 (Barreto 2004), whose cost depends on how sparse x^(1/3) is.
+    """
+
+    latency = 0
+    initiation_interval = 1
+    _MustUse__silence = True
+
+    def __init__(self, F: GF3m, kind: str, ks=(1,)):
+        if kind not in ("cube", "cbrt"):
+            raise ValueError(f"an F_3^m power unit is cube or cbrt, not {kind!r}")
+        self.F, self.kind, self.ks = F, kind, tuple(ks)
+        fn = F.cube_k if kind == "cube" else F.cbrt_k
+        self.rows = [nets.linear_rows(nets.basis_images(F, lambda x, k=k: fn(x, k)), F.m) for k in self.ks]
+        self.name = f"{'Cube' if kind == 'cube' else 'Cbrt'}3_m{F.m}_k{'_'.join(map(str, self.ks))}"
+        sig = {"a": In(2 * F.m), "c": Out(2 * F.m)}
+        if len(self.ks) > 1:
+            sig["sel"] = In(range(len(self.ks)))
+        super().__init__(sig)
+
+    @property
+    def add_count(self) -> int:
+        """Trit adders of all the networks."""
+        return sum(nets.linear_add_count(r) for r in self.rows)
+
+    def emulate(self, a: int, sel: int = 0) -> int:
+        F, k = self.F, self.ks[sel]
+        return F.cube_k(a, k) if self.kind == "cube" else F.cbrt_k(a, k)
+
+    def elaborate(self, platform):
+        m = Module()
+        n = self.F.m
+        al, ah = self.a[:n], self.a[n:]
+        outs = []
+        for k, rows in zip(self.ks, self.rows):
+            h, l = nets.linear_net(m, ah, al, rows, f"k{k}")
+            outs.append(Cat(l, h))
+        if len(outs) == 1:
+            m.d.comb += self.c.eq(outs[0])
+        else:
+            with m.Switch(self.sel):
+                for i, o in enumerate(outs):
+                    with m.Case(i):
+                        m.d.comb += self.c.eq(o)
+        return m
