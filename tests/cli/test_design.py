@@ -100,3 +100,63 @@ def test_build_refuses_a_file_as_output(capsys, tmp_path):
     f.write_text("x")
     code, _, err = run(capsys, "build", D, "-o", str(f))
     assert code == 2 and "not a directory" in err
+
+
+T3 = "f3-19-etat-schoolbook"
+
+
+def test_ternary_design_is_listed_and_scheduled(capsys):
+    code, out, _ = run(capsys, "designs", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert code == 0 and rows[T3]["params"] == "f3-19" and rows[T3]["multiplier"] == "schoolbook"
+    code, out, _ = run(capsys, "schedule", T3, "--json")
+    rep = json.loads(out)
+    assert code == 0 and rep["cycles"] == rows[T3]["cycles"] and rep["loop"]["body_products"] == 17
+    code, out, _ = run(capsys, "schedule", T3, "--listing", "microcode")
+    assert code == 0 and "cbrt" in out and "sub" in out
+
+
+def test_ternary_design_sim_bit_exact_random_and_file(capsys, tmp_path):
+    """The f3-19 core in Verilator: random pairings and a `pairhw vectors` file (six trit strings)."""
+    code, out, err = run(capsys, "sim", T3, "-n", "3", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert (res["verified"], res["failed"], res["constant_time"]) == (3, 0, True)
+    vec = tmp_path / "v3.jsonl"
+    assert run(capsys, "vectors", "f3-19", "-n", "2", "--seed", "4", "-o", str(vec))[0] == 0
+    assert len(json.loads(vec.read_text().splitlines()[0])["e"]) == 6
+    code, out, err = run(capsys, "sim", T3, "--vectors", str(vec), "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert (res["verified"], res["failed"], res["constant_time"]) == (2, 0, True)
+    # one trit of one expected coefficient changed: the model disagrees with the file, exit 1
+    rec = json.loads(vec.read_text().splitlines()[0])
+    e0 = rec["e"][0]
+    rec["e"][0] = ("1" if e0[0] != "1" else "2") + e0[1:]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(rec) + "\n")
+    code, out, _ = run(capsys, "sim", T3, "--vectors", str(bad), "--json")
+    assert code == 1 and json.loads(out)["failed"] == 1
+
+
+@pytest.mark.parametrize("line, msg", [
+    ('{"curve": "f2-47", "p": ["0", "0"], "q": ["0", "0"], "e": []}', "curve f2-47 but"),
+    ('{"curve": "f3-19", "p": ["012", "0"], "q": ["0", "0"], "e": []}', "expected 19 trits"),
+    ('{"curve": "f3-19", "p": ["0000000000000000003", "0000000000000000000"], "q": ["0", "0"], "e": []}',
+     "not 0, 1 or 2"),
+    ('{"curve": "f3-19", "p": "inf", "q": ["0", "0"], "e": []}', "not inf"),
+])
+def test_ternary_sim_rejects_bad_vectors(capsys, tmp_path, line, msg):
+    f = tmp_path / "v.jsonl"
+    f.write_text(line + "\n")
+    code, _, err = run(capsys, "sim", T3, "--vectors", str(f))
+    assert code == 2 and msg in err and len(err.strip().splitlines()) == 1
+
+
+def test_ternary_build_manifest(capsys, tmp_path):
+    code, _, err = run(capsys, "build", T3, "-o", str(tmp_path / "b"), "-n", "2")
+    assert code == 0, err
+    man = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert man["word_bits"] == 38 and "c0 .. c5" in man["vectors"]["format"] and "H word" in man["protocol"]
+    lines = (tmp_path / "b" / "vectors.txt").read_text().splitlines()
+    assert len(lines) == 2 and all(len(line.split()) == 10 for line in lines)

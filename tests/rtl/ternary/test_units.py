@@ -1,0 +1,131 @@
+"""The F_3^m units, simulated in the Amaranth simulator on hardware words (the two-bit trit
+encoding of the field interface), equal the golden model trit for trit."""
+
+import random
+
+import pytest
+from amaranth.sim import Simulator
+
+from pairhw import params
+from pairhw.fields.ternary import TernaryField
+from pairhw.math.ternary.field import GF3m
+from pairhw.rtl.ternary.adder import OPS, AddSub3
+from pairhw.rtl.ternary.catalogue import KindError, make_unit
+from pairhw.rtl.ternary.powers import PowerUnit3
+from pairhw.sim.amsim import simulate_mul
+
+
+def _small(m):
+    """The first irreducible trinomial x^m + c_k·x^k + c_0 (tiny and odd sizes)."""
+    for k in range(1, m):
+        for ck in (1, 2):
+            for c0 in (1, 2):
+                try:
+                    return GF3m(m, k, ck, c0)
+                except ValueError:
+                    pass
+    raise AssertionError(f"no irreducible trinomial of degree {m}")
+
+
+FIELDS = {"m5": lambda: _small(5), "m7": lambda: _small(7), "f3-19": lambda: params.curve("f3-19").F,
+          "f3-97": lambda: params.curve("f3-97").F}
+
+
+def _edge(F):
+    """0, 1, all ones, all twos, the top trit alone, alternating trits."""
+    m = F.m
+    return [F.ZERO, F.ONE, F.from_list([1] * m), F.from_list([2] * m), F.from_list([0] * (m - 1) + [1]),
+            F.from_list([2] * (m - 1) + [1]), F.from_list([(i % 3) for i in range(m)])]
+
+
+def _operands(F, n=12, seed=3):
+    rng = random.Random(seed)
+    e = _edge(F)
+    return [(a, b) for a in e for b in e[:3]] + [(F.random(rng), F.random(rng)) for _ in range(n)]
+
+
+def _comb(unit, cases):
+    """Drive a combinational unit with ``cases`` (dicts port -> value) and read ``c`` after each."""
+    out = []
+
+    async def bench(ctx):
+        for case in cases:
+            for port, v in case.items():
+                ctx.set(getattr(unit, port), v)
+            await ctx.delay(1e-9)
+            out.append(ctx.get(unit.c))
+
+    sim = Simulator(unit)
+    sim.add_testbench(bench)
+    sim.run()
+    return out
+
+
+def test_encoding_round_trip_and_layout():
+    """word = L | H << m: bit i of L for trit 1, bit i of H for trit 2; 11 is not a trit."""
+    F = FIELDS["f3-19"]()
+    fi = TernaryField(F)
+    assert fi.width == 38
+    x = F.from_list([1, 2] + [0] * 17)
+    assert fi.encode(x) == 0b01 | (0b10 << 19)
+    rng = random.Random(1)
+    for _ in range(50):
+        v = F.random(rng)
+        assert fi.decode(fi.encode(v)) == v
+        assert fi.encode(v) & (fi.encode(v) >> 19) == 0
+
+
+@pytest.mark.parametrize("name", list(FIELDS))
+def test_adder_adds_subtracts_and_negates(name):
+    F = FIELDS[name]()
+    fi = TernaryField(F)
+    unit = AddSub3(F)
+    pairs = _operands(F)
+    cases = [{"a": fi.encode(a), "b": fi.encode(b), "op": op} for a, b in pairs for op in range(3)]
+    got = [fi.decode(w) for w in _comb(unit, cases)]
+    want = [fi.apply(OPS[op], [a, b][:fi.arity(OPS[op])]) for a, b in pairs for op in range(3)]
+    assert got == want
+    assert OPS == fi.unit_kinds["add"].ops  # the unit's op select follows the interface's order
+
+
+@pytest.mark.parametrize("name", ["m5", "m7", "f3-19", "f3-97"])
+@pytest.mark.parametrize("kind", ["cube", "cbrt"])
+def test_power_networks_from_the_model(name, kind):
+    """x^(3^±k) for k = 1, 2, 4 selected per word, equal to the model's cube_k / cbrt_k."""
+    F = FIELDS[name]()
+    fi = TernaryField(F)
+    unit = PowerUnit3(F, kind, (1, 2, 4))
+    vals = [a for a, _ in _operands(F, n=8)]
+    cases = [{"a": fi.encode(a), "sel": s} for a in vals for s in range(3)]
+    got = [fi.decode(w) for w in _comb(unit, cases)]
+    fn = F.cube_k if kind == "cube" else F.cbrt_k
+    assert got == [fn(a, k) for a in vals for k in (1, 2, 4)]
+    assert got == [unit.emulate(a, s) for a in vals for s in range(3)]
+
+
+def test_cubing_is_cheap_and_cube_root_costs_what_x13_says():
+    """Cubing a trinomial field permutes trits and folds: few adders; a cube root needs more, and
+    the count grows with the weight of x^(1/3) (f3-97: 8 and 19, seed 004's trinomial)."""
+    F = FIELDS["f3-97"]()
+    cube, cbrt = PowerUnit3(F, "cube"), PowerUnit3(F, "cbrt")
+    assert cube.add_count <= 2 * F.m < cbrt.add_count < 20 * F.m
+    assert F.cbrt_weights == (8, 19)
+
+
+@pytest.mark.parametrize("name", list(FIELDS))
+def test_schoolbook_multiplier_bit_exact_back_to_back(name):
+    F = FIELDS[name]()
+    fi = TernaryField(F)
+    unit = make_unit("schoolbook", F)
+    pairs = _operands(F, n=20 if F.m < 50 else 8)
+    run = simulate_mul(unit, [(fi.encode(a), fi.encode(b)) for a, b in pairs])
+    assert [fi.decode(w) for w in run.results] == [F.mul(a, b) for a, b in pairs]
+    assert run.latencies == [unit.latency] * len(pairs) and unit.initiation_interval == 1
+
+
+def test_unknown_multiplier_kind_is_refused():
+    F = FIELDS["m5"]()
+    with pytest.raises(KindError, match="schoolbook"):
+        make_unit("karatsuba", F)
+    with pytest.raises(KindError, match="no options"):
+        make_unit("schoolbook", F, digit=3)
