@@ -28,7 +28,7 @@ def _design(name: str, UsageError):
 
 
 def _summary(d) -> dict:
-    rep = d.compile().report()
+    rep = d.report()
     mul = d.data["datapath"]["units"]
     mk = next(u["mul"]["kind"] for u in mul if u["kind"] == "mul")
     return {"name": d.name, "params": d.params, "algorithm": d.algorithm, "multiplier": mk,
@@ -70,13 +70,14 @@ def _report_text(d, rep) -> str:
 
 def cmd_schedule(args, UsageError) -> int:
     d = _design(args.design, UsageError)
-    cp = d.compile()
-    rep = cp.report()
     if args.listing == "microcode":
-        print(cp.microcode.listing(f"{d.name}: microcode"))
-    elif args.listing == "program":
-        print(cp.flow.listing())
-    elif args.json:
+        print(d.compile().microcode.listing(f"{d.name}: microcode"))
+        return 0
+    if args.listing == "program":
+        print(d.compile().flow.listing())
+        return 0
+    rep = d.report()
+    if args.json:
         print(json.dumps({"design": d.name, **rep}))
     else:
         print(_report_text(d, rep))

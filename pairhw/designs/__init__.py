@@ -8,9 +8,17 @@ compiled by the engine (:func:`pairhw.program.engine.compile_pairing`) and built
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
+
+from pairhw.cache import cache_dir, digest
+
+#: what a schedule depends on besides the design: the model, the engine, the fields and their units
+_ENGINE_PARTS = ("math", "params", "program", "fields", "rtl", "designs")
 
 
 class UnknownDesign(KeyError):
@@ -48,8 +56,32 @@ class Design:
         return build_datapath(self.field, self.data["datapath"])
 
     def compile(self):
-        """The engine's :class:`~pairhw.program.engine.Compiled` (cached per design)."""
-        return _compiled(self.name)
+        """The engine's :class:`~pairhw.program.engine.Compiled` of this design's data (cached per
+        content, so a design built from other data is compiled as it is)."""
+        return _compiled(json.dumps(self.data, sort_keys=True))
+
+    def report(self) -> dict:
+        """The schedule report (:meth:`~pairhw.program.engine.Compiled.report`), from the results cache
+        when this design and this engine have been compiled before (keyed by a hash of the design's
+        JSON and of the engine's sources), else compiled and stored."""
+        key = digest("design-report", json.dumps(self.data, sort_keys=True), engine_digest())
+        path = None
+        try:
+            path = cache_dir("designs") / f"{key}.json"
+            return json.loads(path.read_text())
+        except (OSError, ValueError):
+            pass
+        rep = self.compile().report()
+        if path is None:
+            return rep
+        try:  # written whole or not at all; an unwritable cache only costs the next call a compile
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".report-")
+            with os.fdopen(fd, "w") as fh:
+                json.dump(rep, fh)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+        return rep
 
     def core(self):
         from pairhw.rtl.core import PairingCore
@@ -59,6 +91,15 @@ class Design:
     def model(self, P, Q) -> list:
         """The golden model's pairing value, as the base-field coefficients the core outputs."""
         return self.field.flatten(self.field.algorithm(self.algorithm)(self.curve(), P, Q))
+
+
+@lru_cache(maxsize=None)
+def engine_digest() -> str:
+    """A hash of the sources a schedule report depends on (:data:`_ENGINE_PARTS`)."""
+    root = Path(__file__).resolve().parent.parent
+    files = sorted(f for part in _ENGINE_PARTS for f in (root / part).rglob("*")
+                   if f.suffix in (".py", ".json") and "__pycache__" not in f.parts)
+    return digest(*[str(f.relative_to(root)) + "\0" + f.read_text() for f in files])
 
 
 def names() -> list[str]:
@@ -71,13 +112,16 @@ def get(name: str) -> Design:
         text = resources.files(__package__).joinpath(f"{name}.json").read_text()
     except (FileNotFoundError, OSError):
         raise UnknownDesign(name) from None
-    d = json.loads(text)
+    return from_data(json.loads(text))
+
+
+def from_data(d: dict) -> Design:
     return Design(d["name"], d["description"], d["params"], d["algorithm"], d)
 
 
 @lru_cache(maxsize=None)
-def _compiled(name: str):
+def _compiled(text: str):
     from pairhw.program.engine import compile_pairing
 
-    d = get(name)
+    d = from_data(json.loads(text))
     return compile_pairing(d.curve(), d.field.algorithm(d.algorithm), d.datapath())

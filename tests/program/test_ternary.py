@@ -1,7 +1,6 @@
 """The engine over F_3^m: seed 004's ηT traced, folded, lowered, scheduled and assembled through the
 field interface, exact against the golden model at every stage."""
 
-import random
 
 import pytest
 

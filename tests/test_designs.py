@@ -1,0 +1,48 @@
+"""Named designs: every one compiles, and its schedule report is cached by design and engine."""
+
+import json
+
+import pytest
+
+from pairhw import designs
+
+
+def test_report_cache_is_exact_and_skips_compiling(monkeypatch, tmp_path):
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    d = designs.get("f3-19-etat-schoolbook")
+    fresh = d.compile().report()
+    assert d.report() == fresh  # first call: compiled and stored
+    stored = list((tmp_path / "designs").glob("*.json"))
+    assert len(stored) == 1 and json.loads(stored[0].read_text()) == fresh
+
+    def boom(self):
+        raise AssertionError("compiled although cached")
+
+    monkeypatch.setattr(designs.Design, "compile", boom)
+    assert d.report() == fresh  # second call: from the cache
+
+
+def test_report_cache_key_follows_the_design(monkeypatch, tmp_path):
+    """A design whose datapath differs is a different entry, with its own figures."""
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    d = designs.get("f3-19-etat-schoolbook")
+    data = json.loads(json.dumps(d.data))
+    data["datapath"]["units"][1]["count"] = 1  # one adder instead of two
+    one_adder = designs.from_data(data)
+    r1, r2 = d.report(), one_adder.report()
+    assert len(list((tmp_path / "designs").glob("*.json"))) == 2
+    assert r2["cycles"] > r1["cycles"]
+
+
+def test_unwritable_cache_still_reports(monkeypatch, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("not a directory")
+    monkeypatch.setenv("PAIRHW_CACHE", str(f))
+    d = designs.get("f2-47-etat-banked")
+    assert d.report()["cycles"] == d.compile().report()["cycles"]
+
+
+@pytest.mark.parametrize("name", designs.names())
+def test_every_design_compiles_with_a_constant_time_microcode(name):
+    rep = designs.get(name).report()
+    assert rep["cycles"] >= rep["multiplier_bound"] > 0
