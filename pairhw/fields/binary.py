@@ -8,7 +8,6 @@ catalogue of :mod:`pairhw.rtl.binary.catalogue`, the XOR adder, k-fold squarers 
 from __future__ import annotations
 
 from pairhw.math.binary.curve import Curve2
-from pairhw.math.binary.field import GF2m
 from pairhw.program.field import BaseField, UnitKind
 from pairhw.program.trace import Tracer
 
@@ -54,9 +53,9 @@ class BinaryField(BaseField):
         "sqrt": UnitKind(("sqrt",), 1, power=True),
         "const": UnitKind(("const",), 0),
     }
-
-    def __init__(self, F: GF2m):
-        super().__init__(F)
+    methods = {"add": "add", "mul": "mul", "sqr": "sqr_k", "sqrt": "sqrt_k"}
+    pairings_module = "pairhw.math.binary.pairing"
+    catalogue_module = "pairhw.rtl.binary.catalogue"
 
     @property
     def width(self) -> int:
@@ -72,40 +71,11 @@ class BinaryField(BaseField):
     def decode(self, word: int) -> int:
         return word & self.F.mask
 
-    def text(self, v: int) -> str:
-        return self.F.to_hex(v)
-
-    def parse(self, text: str) -> int:
-        return self.F.from_hex(text)
-
-    def apply(self, kind, args, k=1, const=None):
-        F = self.F
-        if kind == "add":
-            return args[0] ^ args[1]
-        if kind == "mul":
-            return F.mul(args[0], args[1])
-        if kind == "sqr":
-            return F.sqr_k(args[0], k)
-        if kind == "sqrt":
-            return F.sqrt_k(args[0], k)
-        raise ValueError(f"unknown op {kind!r} in {self.name}")
-
     def tracer(self, optimize: bool = True):
         return BinaryTracer(self, optimize)
 
     def curve_over(self, C, TF):
         return Curve2(TF, C.b, C.order, C.r, name=C.name)
-
-    def algorithm(self, name: str):
-        """A pairing of :data:`pairhw.math.binary.pairing.ALGORITHMS` by name."""
-        from pairhw.math.binary.pairing import ALGORITHMS
-
-        return ALGORITHMS[name]
-
-    def make_mul(self, kind: str, **options):
-        from pairhw.rtl.binary.catalogue import make_unit
-
-        return make_unit(kind, self.F, **options)
 
     def build_unit(self, spec):
         from pairhw.rtl.binary.adder import Adder

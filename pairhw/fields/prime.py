@@ -22,6 +22,8 @@ class PrimeFieldInterface(BaseField):
         "add": UnitKind(("add", "sub", "neg"), 2),
         "const": UnitKind(("const",), 0),
     }
+    methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul"}
+    pairings_module = "pairhw.math.prime.pairing"
 
     @property
     def m(self) -> int:
@@ -40,21 +42,3 @@ class PrimeFieldInterface(BaseField):
 
     def decode(self, word: int) -> int:
         return word % self.F.p
-
-    def text(self, v: int) -> str:
-        return self.F.to_hex(v)
-
-    def parse(self, text: str) -> int:
-        return self.F.from_hex(text)
-
-    def apply(self, kind, args, k=1, const=None):
-        F = self.F
-        if kind == "add":
-            return F.add(args[0], args[1])
-        if kind == "sub":
-            return F.sub(args[0], args[1])
-        if kind == "neg":
-            return F.neg(args[0])
-        if kind == "mul":
-            return F.mul(args[0], args[1])
-        raise ValueError(f"unknown op {kind!r} in {self.name}")

@@ -11,7 +11,7 @@ word), cubing and cube-root networks with k-fold powers, and a combinational sch
 from __future__ import annotations
 
 from pairhw.math.ternary.curve import Curve3
-from pairhw.math.ternary.field import GF3m, itoh_tsujii3
+from pairhw.math.ternary.field import itoh_tsujii3
 from pairhw.program.field import BaseField, UnitKind
 from pairhw.program.trace import Tracer
 
@@ -96,11 +96,10 @@ class TernaryField(BaseField):
         "cbrt": UnitKind(("cbrt",), 1, power=True),
         "const": UnitKind(("const",), 0),
     }
-    zero = 0
-    one = 1
-
-    def __init__(self, F: GF3m):
-        super().__init__(F)
+    methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul", "cube": "cube_k", "cbrt": "cbrt_k"}
+    text_methods = ("to_trits", "from_trits")
+    pairings_module = "pairhw.math.ternary.pairing"
+    catalogue_module = "pairhw.rtl.ternary.catalogue"
 
     @property
     def width(self) -> int:
@@ -118,44 +117,12 @@ class TernaryField(BaseField):
         m = self.F.m
         return self.F.from_hl((word >> m, word & ((1 << m) - 1)))
 
-    def text(self, v: int) -> str:
-        return self.F.to_trits(v)
-
-    def parse(self, text: str) -> int:
-        return self.F.from_trits(text)
-
-    def apply(self, kind, args, k=1, const=None):
-        F = self.F
-        if kind == "add":
-            return F.add(args[0], args[1])
-        if kind == "sub":
-            return F.sub(args[0], args[1])
-        if kind == "neg":
-            return F.neg(args[0])
-        if kind == "mul":
-            return F.mul(args[0], args[1])
-        if kind == "cube":
-            return F.cube_k(args[0], k)
-        if kind == "cbrt":
-            return F.cbrt_k(args[0], k)
-        raise ValueError(f"unknown op {kind!r} in {self.name}")
 
     def tracer(self, optimize: bool = True):
         return TernaryTracer(self, optimize)
 
     def curve_over(self, C, TF):
         return Curve3(TF, C.b, C.r, name=C.name)
-
-    def algorithm(self, name: str):
-        """A pairing of :data:`pairhw.math.ternary.pairing.ALGORITHMS` by name."""
-        from pairhw.math.ternary.pairing import ALGORITHMS
-
-        return ALGORITHMS[name]
-
-    def make_mul(self, kind: str, **options):
-        from pairhw.rtl.ternary.catalogue import make_unit
-
-        return make_unit(kind, self.F, **options)
 
     def build_unit(self, spec):
         from pairhw.rtl.ternary.adder import AddSub3

@@ -34,6 +34,7 @@ What a field states
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 
@@ -63,6 +64,13 @@ class BaseField:
     #: the model's 0 and 1
     zero = 0
     one = 1
+    #: op kind -> the model field's method computing it (a power's method takes k as well)
+    methods: dict = {}
+    #: the model field's (to text, from text) methods of the CLI's element form
+    text_methods = ("to_hex", "from_hex")
+    #: the module holding the family's pairings (``ALGORITHMS``) and its multiplier catalogue (``make_unit``)
+    pairings_module = ""
+    catalogue_module = ""
 
     def __init__(self, F):
         self.F = F  # the golden model's field (opaque to the engine)
@@ -92,11 +100,11 @@ class BaseField:
 
     def text(self, v) -> str:
         """A model value as the CLI writes it (hex, trits)."""
-        raise NotImplementedError
+        return getattr(self.F, self.text_methods[0])(v)
 
     def parse(self, text: str):
         """A model value from the CLI's text form (raises the model's FieldError)."""
-        raise NotImplementedError
+        return getattr(self.F, self.text_methods[1])(text)
 
     def word_hex(self, v) -> str:
         """The hardware word of ``v`` in hex, ⌈width/4⌉ digits (test-bench vector files)."""
@@ -106,8 +114,12 @@ class BaseField:
         return self.F.random(rng)
 
     def apply(self, kind: str, args, k: int = 1, const=None):
-        """The value of one op on model values (the golden model's function for it)."""
-        raise NotImplementedError
+        """The value of one op on model values: the golden model's method for it (:attr:`methods`)."""
+        try:
+            fn = getattr(self.F, self.methods[kind])
+        except KeyError:
+            raise ValueError(f"unknown op {kind!r} in {self.name}") from None
+        return fn(*args, k) if kind in self.powers else fn(*args)
 
     def arity(self, kind: str) -> int:
         try:
@@ -138,10 +150,16 @@ class BaseField:
         """The base-field coefficients of a pairing value, in output order."""
         return list(value)
 
+    def algorithm(self, name: str):
+        """A pairing of the family's ``ALGORITHMS`` table by name."""
+        return importlib.import_module(self.pairings_module).ALGORITHMS[name]
+
     # -- hardware ----------------------------------------------------------------------------------
     def make_mul(self, kind: str, **options):
         """A multiplier unit of this field by catalogue name (latency, initiation_interval, a, b, c)."""
-        raise FieldInterfaceError(f"no multiplier units for {self.name} yet")
+        if not self.catalogue_module:
+            raise FieldInterfaceError(f"no multiplier units for {self.name} yet")
+        return importlib.import_module(self.catalogue_module).make_unit(kind, self.F, **options)
 
     def build_unit(self, spec):
         """The Amaranth component of a non-multiplier, non-constant unit ``spec`` (a UnitSpec)."""

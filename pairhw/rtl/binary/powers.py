@@ -10,6 +10,7 @@ from amaranth.lib.wiring import In, Out
 from pairhw.math.binary.field import GF2m
 
 from pairhw.rtl.binary import nets
+from pairhw.rtl.select import drive_selected
 
 
 class LinearUnit(wiring.Component):
@@ -106,11 +107,5 @@ class PowerUnit(wiring.Component):
             m.submodules[f"k{k}"] = net
             m.d.comb += net.a.eq(self.a)
             outs.append(net.c)
-        if len(outs) == 1:
-            m.d.comb += self.c.eq(outs[0])
-        else:
-            with m.Switch(self.sel):
-                for i, o in enumerate(outs):
-                    with m.Case(i):
-                        m.d.comb += self.c.eq(o)
+        drive_selected(m, self.c, getattr(self, "sel", None), outs)
         return m

@@ -9,6 +9,8 @@ from amaranth.lib.wiring import In, Out
 
 from pairhw.math.ternary.field import GF3m
 
+from pairhw.rtl.select import drive_selected
+
 from . import nets
 
 
@@ -53,11 +55,5 @@ class PowerUnit3(wiring.Component):
         for k, rows in zip(self.ks, self.rows):
             h, l = nets.linear_net(m, ah, al, rows, f"k{k}")
             outs.append(Cat(l, h))
-        if len(outs) == 1:
-            m.d.comb += self.c.eq(outs[0])
-        else:
-            with m.Switch(self.sel):
-                for i, o in enumerate(outs):
-                    with m.Case(i):
-                        m.d.comb += self.c.eq(o)
+        drive_selected(m, self.c, getattr(self, "sel", None), outs)
         return m
