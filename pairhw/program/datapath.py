@@ -72,14 +72,13 @@ class Datapath:
         if not names or len(set(names)) != len(names):
             raise DatapathError("bank names must be distinct and at least one bank is needed")
         kinds = self.F.unit_kinds
-        units = []
         for u in self.units:
             if u.kind not in kinds:
                 raise DatapathError(f"unit {u.name}: unknown kind {u.kind!r} for {self.F.name}; kinds: "
                                     f"{', '.join(kinds)}")
-            uk = kinds[u.kind]
-            units.append(replace(u, ops=uk.ops, ports=uk.ports) if (u.ops, u.ports) != (uk.ops, uk.ports) else u)
-        object.__setattr__(self, "units", tuple(units))
+        # a unit's ops and ports are its kind's, in this field
+        object.__setattr__(self, "units", tuple(replace(u, ops=kinds[u.kind].ops, ports=kinds[u.kind].ports)
+                                                for u in self.units))
         for u in self.units:
             if u.reads and len(u.reads) != u.ports:
                 raise DatapathError(f"unit {u.name}: reads lists {len(u.reads)} ports, the kind has {u.ports}")

@@ -145,7 +145,6 @@ class Tracer:
     def __init__(self, fi, optimize: bool = True):
         self.fi = fi
         self._F = fi.F
-        self.m = fi.F.m
         self.program = Program(fi, [])
         self.optimize = optimize
         self._stack: list[str] = []

@@ -1,4 +1,5 @@
-"""Drive a multiplier unit in the Amaranth simulator (small m: fast, no compiler needed)."""
+"""Drive a unit in the Amaranth simulator (small m: fast, no compiler needed): a multiplier through its
+start/done contract, a combinational unit port by port."""
 
 from __future__ import annotations
 
@@ -67,3 +68,20 @@ def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None) -> MulRun:
     else:
         sim.run()
     return run
+
+
+def simulate_comb(unit, cases) -> list:
+    """Drive a combinational unit (latency 0) with ``cases``, each a dict port name -> value, and
+    read its output ``c`` after each."""
+    out = []
+
+    async def bench(ctx):
+        for case in cases:
+            for port, v in case.items():
+                ctx.set(getattr(unit, port), v)
+            out.append(ctx.get(unit.c))
+
+    sim = Simulator(unit)
+    sim.add_testbench(bench)
+    sim.run()
+    return out

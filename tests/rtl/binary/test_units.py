@@ -12,9 +12,8 @@ from pairhw.rtl.emit import edge_pairs
 from pairhw.rtl.binary.adder import Adder
 from pairhw.rtl.binary.iterative import IterKaratsubaMul
 from pairhw.rtl.binary.powers import Squarer, SquareRoot
-from pairhw.sim.amsim import simulate_mul
+from pairhw.sim.amsim import simulate_comb, simulate_mul
 
-from amaranth.sim import Simulator
 
 
 def _options(kind, m):
@@ -117,21 +116,8 @@ def test_bad_requests():
 
 
 def _comb(unit, inputs):
-    out = []
-
-    async def bench(ctx):
-        for x in inputs:
-            if isinstance(x, tuple):
-                ctx.set(unit.a, x[0])
-                ctx.set(unit.b, x[1])
-            else:
-                ctx.set(unit.a, x)
-            out.append(ctx.get(unit.c))
-
-    sim = Simulator(unit)
-    sim.add_testbench(bench)
-    sim.run()
-    return out
+    """Outputs for inputs ``a`` or pairs ``(a, b)``."""
+    return simulate_comb(unit, [{"a": x[0], "b": x[1]} if isinstance(x, tuple) else {"a": x} for x in inputs])
 
 
 def test_squarer_and_square_root_xor_counts_at_1223():

@@ -4,7 +4,6 @@ encoding of the field interface), equal the golden model trit for trit."""
 import random
 
 import pytest
-from amaranth.sim import Simulator
 
 from pairhw import params
 from pairhw.fields.ternary import TernaryField
@@ -12,7 +11,7 @@ from pairhw.math.ternary.field import GF3m
 from pairhw.rtl.ternary.adder import OPS, AddSub3
 from pairhw.rtl.ternary.catalogue import KindError, make_unit
 from pairhw.rtl.ternary.powers import PowerUnit3
-from pairhw.sim.amsim import simulate_mul
+from pairhw.sim.amsim import simulate_comb, simulate_mul
 
 
 def _small(m):
@@ -44,23 +43,6 @@ def _operands(F, n=12, seed=3):
     return [(a, b) for a in e for b in e[:3]] + [(F.random(rng), F.random(rng)) for _ in range(n)]
 
 
-def _comb(unit, cases):
-    """Drive a combinational unit with ``cases`` (dicts port -> value) and read ``c`` after each."""
-    out = []
-
-    async def bench(ctx):
-        for case in cases:
-            for port, v in case.items():
-                ctx.set(getattr(unit, port), v)
-            await ctx.delay(1e-9)
-            out.append(ctx.get(unit.c))
-
-    sim = Simulator(unit)
-    sim.add_testbench(bench)
-    sim.run()
-    return out
-
-
 def test_encoding_round_trip_and_layout():
     """word = L | H << m: bit i of L for trit 1, bit i of H for trit 2; 11 is not a trit."""
     F = FIELDS["f3-19"]()
@@ -82,7 +64,7 @@ def test_adder_adds_subtracts_and_negates(name):
     unit = AddSub3(F)
     pairs = _operands(F)
     cases = [{"a": fi.encode(a), "b": fi.encode(b), "op": op} for a, b in pairs for op in range(3)]
-    got = [fi.decode(w) for w in _comb(unit, cases)]
+    got = [fi.decode(w) for w in simulate_comb(unit, cases)]
     want = [fi.apply(OPS[op], [a, b][:fi.arity(OPS[op])]) for a, b in pairs for op in range(3)]
     assert got == want
     assert OPS == fi.unit_kinds["add"].ops  # the unit's op select follows the interface's order
@@ -97,7 +79,7 @@ def test_power_networks_from_the_model(name, kind):
     unit = PowerUnit3(F, kind, (1, 2, 4))
     vals = [a for a, _ in _operands(F, n=8)]
     cases = [{"a": fi.encode(a), "sel": s} for a in vals for s in range(3)]
-    got = [fi.decode(w) for w in _comb(unit, cases)]
+    got = [fi.decode(w) for w in simulate_comb(unit, cases)]
     fn = F.cube_k if kind == "cube" else F.cbrt_k
     assert got == [fn(a, k) for a in vals for k in (1, 2, 4)]
     assert got == [unit.emulate(a, s) for a in vals for s in range(3)]
