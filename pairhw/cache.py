@@ -7,10 +7,21 @@ import os
 from pathlib import Path
 
 
+class CacheError(OSError):
+    """The cache directory cannot be used (reported as bad input: the user's environment names it)."""
+
+
 def cache_dir(*parts: str) -> Path:
-    root = Path(os.environ.get("PAIRHW_CACHE") or Path.home() / ".cache" / "pairhw")
+    """``<cache>/<parts…>``, created if needed; :class:`CacheError` if it cannot be."""
+    env = os.environ.get("PAIRHW_CACHE")
+    root = Path(env or Path.home() / ".cache" / "pairhw")
     d = root.joinpath(*parts)
-    d.mkdir(parents=True, exist_ok=True)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        src = f"PAIRHW_CACHE={env}" if env else f"the cache {root}"
+        raise CacheError(f"{src} cannot be used as a directory: {e.strerror or e} "
+                         "(set PAIRHW_CACHE to a writable directory)") from None
     return d
 
 

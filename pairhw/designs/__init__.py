@@ -25,6 +25,10 @@ class UnknownDesign(KeyError):
     pass
 
 
+class DesignError(ValueError):
+    """A design file that cannot be read or does not match the format (the message says why)."""
+
+
 @dataclass(frozen=True)
 class Design:
     name: str
@@ -116,7 +120,36 @@ def get(name: str) -> Design:
 
 
 def from_data(d: dict) -> Design:
-    return Design(d["name"], d["description"], d["params"], d["algorithm"], d)
+    return Design(d["name"], d.get("description", ""), d["curve"], d["algorithm"], d)
+
+
+def is_path(name: str) -> bool:
+    """Whether ``name`` is meant as a design file rather than a built-in name."""
+    return name.endswith(".json") or "/" in name or os.sep in name
+
+
+def load(name: str) -> Design:
+    """A built-in design by name, or the design file at a path (checked against
+    :mod:`pairhw.designs.schema`: :class:`DesignError` names the wrong key)."""
+    if not is_path(name):
+        return get(name)
+    from pairhw.designs.schema import SchemaError, check
+
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise DesignError(f"{name}: not UTF-8 text") from None
+    except OSError as e:
+        raise DesignError(f"{name}: cannot read it: {e.strerror or e}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise DesignError(f"{name}: not JSON ({e})") from None
+    try:
+        check(data)
+    except SchemaError as e:
+        raise DesignError(f"{name}: {e}") from None
+    return from_data(data)
 
 
 @lru_cache(maxsize=None)

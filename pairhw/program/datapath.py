@@ -165,7 +165,7 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             opts = dict(u["mul"])
             try:
                 mul_unit = F.make_mul(opts.pop("kind"), **opts)
-            except FieldInterfaceError as e:
+            except (FieldInterfaceError, ValueError) as e:  # not in the catalogue, or a bad option
                 raise DatapathError(f"unit {u['name']}: {e}") from None
             kw.update(latency=mul_unit.latency, ii=mul_unit.initiation_interval,
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)

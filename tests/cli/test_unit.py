@@ -1,4 +1,4 @@
-"""``pairhw unit mul|build`` and ``pairhw synth unit``."""
+"""``pairhw unit sim|build|synth``."""
 
 import json
 
@@ -15,16 +15,16 @@ def run(capsys, *argv):
 
 @pytest.mark.parametrize("kind,extra", [("hybrid-tmvp2", []), ("msd", ["--digit", "4"]),
                                         ("iter-karatsuba", ["--core", "153"])])
-def test_unit_mul_json(capsys, kind, extra):
-    code, out, err = run(capsys, "unit", "mul", "--kind", kind, "--m", "29", "--verify", "12", "--json", *extra)
+def test_unit_sim_json(capsys, kind, extra):
+    code, out, err = run(capsys, "unit", "sim", "--kind", kind, "--m", "29", "-n", "12", "--json", *extra)
     assert code == 0, err
     d = json.loads(out)
     assert (d["verified"], d["failed"]) == (22, 0)
     assert set(d) >= {"latency", "ii", "verified", "failed"}
 
 
-def test_unit_mul_human_and_verilator(capsys):
-    code, out, err = run(capsys, "unit", "mul", "--kind", "lsb", "--curve", "f2-17", "--verify", "5",
+def test_unit_sim_human_and_verilator(capsys):
+    code, out, err = run(capsys, "unit", "sim", "--kind", "lsb", "--curve", "f2-17", "-n", "5",
                          "--sim", "verilator")
     assert code == 0, err
     assert "latency 18 cycles, initiation interval 17 cycles" in out
@@ -34,32 +34,33 @@ def test_unit_mul_human_and_verilator(capsys):
 def test_unit_build_writes_files(capsys, tmp_path):
     out_dir = tmp_path / "u"
     code, out, err = run(capsys, "unit", "build", "--kind", "tmvp", "--m", "17", "--schedule", "2",
-                         "--vectors", "4", "-o", str(out_dir))
+                         "-n", "4", "-o", str(out_dir))
     assert code == 0, err
     names = sorted(p.name for p in out_dir.iterdir())
-    assert names == ["TmvpMul_m17_s2.v", "manifest.json", "tb_TmvpMul_m17_s2.v", "vectors.txt"]
+    assert names == ["Makefile", "TmvpMul_m17_s2.v", "manifest.json", "tb_TmvpMul_m17_s2.v", "vectors.txt"]
     man = json.loads((out_dir / "manifest.json").read_text())
     assert (man["latency"], man["ii"], man["vectors"]["count"]) == (1, 1, 14)
-    assert len((out_dir / "vectors.txt").read_text().splitlines()) == 14
+    lines = (out_dir / "vectors.txt").read_text().splitlines()
+    assert lines[0] == "14" and len(lines) == 15  # the count, then the vectors
 
 
-def test_synth_unit_json(capsys):
-    code, out, err = run(capsys, "synth", "unit", "--kind", "lsd", "--digit", "3", "--m", "17", "--json")
+def test_unit_synth_json(capsys):
+    code, out, err = run(capsys, "unit", "synth", "--kind", "lsd", "--digit", "3", "--m", "17", "--json")
     assert code == 0, err
     d = json.loads(out)
     assert d["luts"] > 0 and d["ffs"] > 0 and d["ii"] == 6
 
 
 @pytest.mark.parametrize("argv,msg", [
-    (["unit", "mul", "--kind", "lsd", "--m", "29"], "needs --digit"),
-    (["unit", "mul", "--kind", "tmvp", "--m", "48"], "trinomial"),
-    (["unit", "mul", "--kind", "karatsuba", "--m", "29", "--schedule", "3,x"], "--schedule"),
-    (["unit", "mul", "--kind", "karatsuba", "--m", "29", "--schedule", "4"], "2 or 3"),
-    (["unit", "mul", "--kind", "karatsuba", "--m", "1"], "--m"),
-    (["unit", "mul", "--kind", "karatsuba", "--curve", "nope"], "unknown curve"),
-    (["unit", "mul", "--kind", "bogus", "--m", "29"], "invalid choice"),
-    (["unit", "mul", "--kind", "iter-karatsuba", "--m", "29", "--core", "12"], "153 or 77"),
-    (["synth", "unit", "--kind", "lsb", "--m", "29", "--target", "asic"], "invalid choice"),
+    (["unit", "sim", "--kind", "lsd", "--m", "29"], "needs --digit"),
+    (["unit", "sim", "--kind", "tmvp", "--m", "48"], "trinomial"),
+    (["unit", "sim", "--kind", "karatsuba", "--m", "29", "--schedule", "3,x"], "--schedule"),
+    (["unit", "sim", "--kind", "karatsuba", "--m", "29", "--schedule", "4"], "2 or 3"),
+    (["unit", "sim", "--kind", "karatsuba", "--m", "1"], "--m"),
+    (["unit", "sim", "--kind", "karatsuba", "--curve", "nope"], "unknown curve"),
+    (["unit", "sim", "--kind", "bogus", "--m", "29"], "invalid choice"),
+    (["unit", "sim", "--kind", "iter-karatsuba", "--m", "29", "--core", "12"], "153 or 77"),
+    (["unit", "synth", "--kind", "lsb", "--m", "29", "--target", "asic"], "invalid choice"),
 ])
 def test_bad_input_exit_2(capsys, argv, msg):
     code, out, err = run(capsys, *argv)

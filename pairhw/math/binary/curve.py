@@ -72,4 +72,4 @@ class Curve2(Curve):
 
     # -- encoding ----------------------------------------------------------------------------------
     def point_to_hex(self, P):
-        return "inf" if P is None else [self.F.to_hex(P[0]), self.F.to_hex(P[1])]
+        return None if P is None else [self.F.to_hex(P[0]), self.F.to_hex(P[1])]

@@ -149,4 +149,4 @@ class Curve3(Curve):
 
     # -- encoding ----------------------------------------------------------------------------------
     def point_to_trits(self, P):
-        return "inf" if P is None else [self.F.to_trits(P[0]), self.F.to_trits(P[1])]
+        return None if P is None else [self.F.to_trits(P[0]), self.F.to_trits(P[1])]

@@ -122,6 +122,29 @@ def binary_field(m: int) -> GF2m:
     raise KindError(f"no irreducible trinomial or pentanomial of degree {m}")
 
 
+#: the smallest block a split may leave: below it a split adds logic and saves no product
+MIN_BLOCK = 2
+
+
+def check_schedule(n: int, schedule) -> tuple:
+    """``schedule`` for an n-bit parallel part, or :class:`KindError` when a split would leave blocks
+    smaller than :data:`MIN_BLOCK` bits (each split k turns n bits into blocks of ⌈n/k⌉)."""
+    size = n
+    for i, k in enumerate(schedule):
+        h = -(-size // k)
+        if h < MIN_BLOCK or h >= size:
+            fits, s = 0, n
+            for k2 in schedule:
+                if -(-s // k2) < MIN_BLOCK or -(-s // k2) >= s:
+                    break
+                fits, s = fits + 1, -(-s // k2)
+            raise KindError(f"--schedule {','.join(map(str, schedule))}: split {i + 1} ({k}-way) would cut "
+                            f"{size}-bit blocks into {h}-bit ones; blocks must stay at least {MIN_BLOCK} bits "
+                            f"(the {n}-bit part takes at most the first {fits} of these splits)")
+        size = h
+    return tuple(schedule)
+
+
 #: Kinds whose schoolbook base products can be hand-packed into LUT6 primitives (``lut6=True``).
 LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
 
@@ -146,6 +169,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError("--core applies to iter-karatsuba only")
     if lut6 and kind not in LUT6_KINDS:
         raise KindError(f"--lut6 applies to {', '.join(LUT6_KINDS)}, not {kind}")
+    if schedule is not None and kind in ("lsd", "msd", "lsb"):
+        raise KindError(f"--schedule applies to the kinds with a parallel part, not {kind}")
     try:
         return _build(kind, F, digit, schedule, core, lut6)
     except KindError:
@@ -158,7 +183,7 @@ def _build(kind, F, digit, schedule, core, lut6=False):
     method = "tmvp" if "tmvp" in kind else "karatsuba"
 
     def sched(n):
-        return tuple(schedule) if schedule is not None else default_schedule(n, lut6, method)
+        return check_schedule(n, schedule) if schedule is not None else default_schedule(n, lut6, method)
 
     if kind in ("schoolbook", "karatsuba", "tmvp"):
         if kind == "schoolbook" and schedule:

@@ -1,0 +1,153 @@
+"""The design file format: every key, its type and what it means (``pairhw designs --schema``).
+
+A design file is one JSON object.  :func:`validate` checks its shape against :data:`SCHEMA` and
+names the first wrong key by its path (``datapath.units[2].mul.kind``); :func:`check` then builds
+the datapath and its multiplier, so that a kind, bank or multiplier option the field does not have
+is refused before anything is compiled.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+#: ``{key: (type, required, help)}`` per object; a type is a Python type, a tuple of them, a nested
+#: object's name, or ``[X]`` for a list of X
+SCHEMA = {
+    "design": {
+        "name": (str, True, "the design's name: letters, digits, - and _ (the Verilog top is Pairing_<name>)"),
+        "description": (str, False, "one line saying what the design is"),
+        "curve": (str, True, "the parameter set (`pairhw curves`), e.g. f2-79, f3-19"),
+        "algorithm": (str, True, "the pairing algorithm of the set's family (binary: etat, etat-seed000; "
+                                 "ternary: etat)"),
+        "datapath": ("datapath", True, "the units, register banks and stream width"),
+    },
+    "datapath": {
+        "io_width": (int, False, "bits per stream word of the core's input and output (default 64)"),
+        "banks": (["bank"], False, "register banks (default one unbounded bank r)"),
+        "units": (["unit"], True, "the functional units, in any order"),
+    },
+    "bank": {
+        "name": (str, True, "the bank's name, used by a unit's reads and writes"),
+        "size": (int, False, "at most this many registers (default: as many as the schedule needs)"),
+        "write_ports": (int, False, "write ports per cycle; set, the bank is a RAM (LUTRAM/BRAM)"),
+    },
+    "unit": {
+        "name": (str, True, "the unit's name (distinct)"),
+        "kind": (str, True, "mul, add, const, and the field's powers: sqr, sqrt (F_2^m); cube, cbrt (F_3^m)"),
+        "count": (int, False, "identical instances (default 1)"),
+        "k": ((int, list), False, "power units: the k-fold powers x^(p^±k) it computes, e.g. [1, 2, 4] "
+                                  "(default 1)"),
+        "reads": ([list], False, "per input port, the banks it may read (default all)"),
+        "writes": ([str], False, "the banks it may write (default all)"),
+        "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),
+    },
+    "mul": {
+        "kind": (str, True, "a multiplier kind of the field (`pairhw unit sim --help`)"),
+        "schedule": ([int], False, "splits of the parallel part, outermost first"),
+        "digit": (int, False, "digit size of lsd / msd"),
+        "core": (int, False, "iter-karatsuba core width: 153 or 77"),
+        "lut6": (bool, False, "hand-packed LUT6 base products"),
+    },
+}
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+class SchemaError(ValueError):
+    """A design file that does not match the format; the message names the key."""
+
+
+def _type_name(t) -> str:
+    if isinstance(t, list):
+        return f"a list of {_type_name(t[0])}"
+    if isinstance(t, tuple):
+        return " or ".join(_type_name(x) for x in t)
+    if isinstance(t, str):
+        return f"an object ({t})"
+    return {str: "a string", int: "an integer", bool: "true or false", list: "a list"}[t]
+
+
+def _is(value, t) -> bool:
+    if isinstance(t, tuple):
+        return any(_is(value, x) for x in t)
+    if isinstance(t, list):
+        return isinstance(value, list) and all(_is(v, t[0]) for v in value)
+    if isinstance(t, str):
+        return isinstance(value, dict)
+    if t is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, t)
+
+
+def _walk(obj, kind: str, path: str) -> None:
+    spec = SCHEMA[kind]
+    if not isinstance(obj, dict):
+        raise SchemaError(f"{path or 'the design'}: expected {_type_name(kind)}")
+    for key in obj:
+        if key not in spec:
+            raise SchemaError(f"{path + '.' if path else ''}{key}: unknown key; {kind} keys: {', '.join(spec)}")
+    for key, (t, required, _) in spec.items():
+        where = f"{path + '.' if path else ''}{key}"
+        if key not in obj:
+            if required:
+                raise SchemaError(f"{where}: missing (required: {_type_name(t)})")
+            continue
+        v = obj[key]
+        if not _is(v, t):
+            raise SchemaError(f"{where}: expected {_type_name(t)}, got {type(v).__name__} {v!r}"[:200])
+        if isinstance(t, str):
+            _walk(v, t, where)
+        elif isinstance(t, list) and isinstance(t[0], str):
+            for i, item in enumerate(v):
+                _walk(item, t[0], f"{where}[{i}]")
+        if t is int and v < 1:
+            raise SchemaError(f"{where}: must be at least 1, not {v}")
+
+
+def validate(data) -> None:
+    """Check ``data`` against :data:`SCHEMA` (unknown keys are refused, so a typo cannot be ignored)."""
+    _walk(data, "design", "")
+    if not _NAME.match(data["name"]):
+        raise SchemaError(f"name: {data['name']!r} is not letters, digits, - and _")
+    units = data["datapath"]["units"]
+    seen = set()
+    for i, u in enumerate(units):
+        if u["name"] in seen:
+            raise SchemaError(f"datapath.units[{i}].name: {u['name']!r} names two units")
+        seen.add(u["name"])
+        if (u["kind"] == "mul") != ("mul" in u):
+            raise SchemaError(f"datapath.units[{i}].mul: " + ("required for a mul unit" if u["kind"] == "mul"
+                                                              else f"only a mul unit has one, not {u['kind']}"))
+    if not any(u["kind"] == "mul" for u in units):
+        raise SchemaError("datapath.units: a design needs a mul unit")
+
+
+def check(data) -> None:
+    """:func:`validate`, then build what the file names: the parameter set, the algorithm, the
+    datapath with its multiplier (a :class:`SchemaError` names the key that is wrong)."""
+    from pairhw import fields, params
+    from pairhw.program.datapath import DatapathError, build_datapath
+
+    validate(data)
+    if data["curve"] not in params.names():
+        raise SchemaError(f"curve: unknown parameter set {data['curve']!r}; known: {', '.join(params.names())}")
+    fi = fields.for_params(data["curve"])
+    known = importlib.import_module(fi.pairings_module).ALGORITHMS
+    if data["algorithm"] not in known:
+        raise SchemaError(f"algorithm: {data['algorithm']!r} is not a pairing of {data['curve']}; "
+                          f"pairings: {', '.join(known)}")
+    try:
+        build_datapath(fi, data["datapath"])
+    except (DatapathError, ValueError) as e:
+        raise SchemaError(f"datapath: {e}") from None
+
+
+def text() -> str:
+    """The format as text (``pairhw designs --schema``)."""
+    out = []
+    for kind, spec in SCHEMA.items():
+        out.append(f"{kind}:")
+        for key, (t, required, help_) in spec.items():
+            out.append(f"  {key:12} {_type_name(t):28} {'required' if required else 'optional':9} {help_}")
+    return "\n".join(out)
