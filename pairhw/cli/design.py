@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed
-from pairhw.cli.output import read_text, write_tree
+from pairhw.cli.output import check_target, read_text, write_tree
 from pairhw.cli.unit import add_target, file_hashes, log, run_commands, synth_text
 
 
@@ -216,6 +216,7 @@ def cmd_build(args, UsageError) -> int:
     from pairhw.rtl.emit import core_testbench, core_vectors_text, makefile
 
     d = _design(args.design, UsageError)
+    check_target(args.output, ("design", d.name), args.force)
     cp = d.compile()
     core = d.core()
     dp = cp.dp

@@ -83,6 +83,24 @@ def _previous_build(out: Path, owner: tuple[str, str]) -> str | None:
     return f"the build of {other}"
 
 
+def check_target(out: str | Path, owner: tuple[str, str], force: bool = False, flag: str = "-o") -> str | None:
+    """Refuse a build directory ``out`` that :func:`write_tree` would refuse (before any work is
+    done); returns what it holds (see :func:`_previous_build`)."""
+    out = Path(out)
+    for up in [out, *out.parents]:
+        if up.exists():
+            if up != out and not up.is_dir():
+                raise UsageError(f"{flag} {out}: {up} is a file, not a directory")
+            break
+    what = _previous_build(out, owner)
+    if what == "a file":
+        raise UsageError(f"{flag} {out}: exists and is not a directory")
+    if what not in (None, "same") and not force:
+        raise UsageError(f"{flag} {out}: the directory holds {what}; choose an empty or new directory, "
+                         "or give --force to write into it")
+    return what
+
+
 def write_tree(out: str | Path, files: dict, owner: tuple[str, str], force: bool = False,
                flag: str = "-o") -> None:
     """Write ``files`` ({name: text}) as the directory ``out``, whole or not at all.
@@ -92,12 +110,7 @@ def write_tree(out: str | Path, files: dict, owner: tuple[str, str], force: bool
     into the directory beside what is there (each file replaced whole).
     """
     out = Path(out)
-    what = _previous_build(out, owner)
-    if what == "a file":
-        raise UsageError(f"{flag} {out}: exists and is not a directory")
-    if what not in (None, "same") and not force:
-        raise UsageError(f"{flag} {out}: the directory holds {what}; choose an empty or new directory, "
-                         "or give --force to write into it")
+    what = check_target(out, owner, force, flag)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.pairhw-"))

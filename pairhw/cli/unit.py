@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed
-from pairhw.cli.output import write_tree
+from pairhw.cli.output import check_target, write_tree
 
 KIND_HELP = ("multiplier kind: " + "; ".join(
     ["schoolbook, karatsuba, tmvp: fully parallel (--schedule)",
@@ -158,6 +158,7 @@ def cmd_unit_build(args, UsageError) -> int:
     from pairhw.rtl.emit import makefile, mul_testbench, mul_vectors, unit_verilog, vectors_text
 
     unit = _unit_from_args(args, UsageError)
+    check_target(args.output, ("unit", unit.name), args.force)
     log(f"generating Verilog for {unit.name}")
     files = {
         f"{unit.name}.v": unit_verilog(unit),
