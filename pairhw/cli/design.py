@@ -98,10 +98,18 @@ def cmd_schedule(args, UsageError) -> int:
 
 
 def _verilog(d, core) -> str:
-    from pairhw.rtl.emit import unit_verilog
+    from pairhw.rtl.emit import header, unit_verilog
 
     log(f"generating Verilog for {d.top}")
-    return unit_verilog(core)
+    mul = next(u["mul"] for u in d.data["datapath"]["units"] if u["kind"] == "mul")
+    return unit_verilog(core, header(f"{d.top}: pairing core of the design {d.name}", {
+        "pairing": f"{d.algorithm} on {d.params} ({d.field.F.poly_str()})",
+        "multiplier": ", ".join(f"{k} {v}" for k, v in mul.items()),
+        "cycles per pairing": f"{core.cycles} (constant)",
+        "protocol": protocol(d, core),
+        "ports": "clk, rst (synchronous, active high); i__payload/i__valid/i__ready in; "
+                 "o__payload/o__valid/o__ready out; busy",
+    }))
 
 
 def _random_rows(d, n: int, seed: int) -> list:

