@@ -19,9 +19,9 @@ from pairhw.math.field import FieldError
 
 PAIR_ALGORITHMS = ("etat", "etat-seed000", "tate-alg1", "tate-alg2", "tate-reference")
 ALGORITHM_HELP = (
-    "etat: pairhw's reduced ηT e(P,Q) = t_r(P,ψ(Q))^(2^m), closed-form loop + seed 000 Alg. 2 "
-    "(default); etat-seed000: seed 000 Alg. 1 literally (m ≡ 7 mod 8, b = 0 only), equals e; "
-    "tate-alg1 / tate-alg2: seed 001 Alg. 1 / Alg. 2, equal t_r(P,ψ(Q)) = e^(2^(3m)); "
+    "etat: pairhw's reduced ηT e(P,Q) = t_r(P,ψ(Q))^(2^m), closed-form loop + Adikari et al. Alg. 2 "
+    "(default); etat-seed000: Adikari et al. Alg. 1 literally (m ≡ 7 mod 8, b = 0 only), equals e; "
+    "tate-alg1 / tate-alg2: Shu–Kwon–Gaj Alg. 1 / Alg. 2, equal t_r(P,ψ(Q)) = e^(2^(3m)); "
     "tate-reference: plain Miller loop over r, t_r(P,ψ(Q)) (slow)."
 )
 
@@ -230,7 +230,7 @@ def cmd_opcount(args) -> int:
     for k, c in totals.items():
         print(f"{k:12} {c['add']:>7} {c['mul']:>6} {c['sqr']:>6} {c['sqrt']:>6} {c['inv']:>4}")
     if "final_exp_steps" in out:
-        print("\nfinal exponentiation by step of seed 000 Alg. 2 (ours | seed 000 Table 3)")
+        print("\nfinal exponentiation by step of Adikari et al. Alg. 2 (ours | Adikari et al. Table 3)")
         print(f"{'step':6} {'add':>11} {'sqr+sqrt':>13} {'mul':>9}")
         for s, c in out["final_exp_steps"].items():
             p = opc.SEED000_TABLE3[s]

@@ -50,6 +50,13 @@ def cmd_designs(args, UsageError) -> int:
 
         print(json.dumps(SCHEMA, default=lambda t: getattr(t, "__name__", str(t))) if args.json else text())
         return 0
+    if args.design is not None:  # the design file itself, to copy and edit
+        d = _design(args.design, UsageError)
+        if designs.is_path(args.design):
+            print(read_text(args.design, "DESIGN"), end="")
+        else:
+            print(designs.source(d.name), end="")
+        return 0
     rows = [_summary(designs.get(n)) for n in designs.names()]
     if args.json:
         print(json.dumps(rows))
@@ -292,7 +299,9 @@ DESIGN_HELP = "a built-in design (pairhw designs) or the path of a design file (
 
 
 def register(sub, UsageError) -> None:
-    p = sub.add_parser("designs", help="list the built-in pairing-core designs, or print the design file format")
+    p = sub.add_parser("designs", help="list the built-in pairing-core designs, print one as a design file, "
+                       "or print the design file format")
+    p.add_argument("design", nargs="?", help="print this design's file (JSON), to copy and edit")
     p.add_argument("--schema", action="store_true", help="print the design file format: every key")
     add_json(p)
     p.set_defaults(func=lambda a: cmd_designs(a, UsageError))

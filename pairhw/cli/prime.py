@@ -152,12 +152,12 @@ def cmd_fp_mul(args, UsageError) -> int:
         raise UsageError(f"{args.curve} is not a BN curve: polynomial Montgomery multiplication "
                          f"needs p = p(t) = 36t^4 + 36t^3 + 24t^2 + 6t + 1")
     C = params.curve(args.curve)
-    if args.algorithm is None:  # the set's own: seed 002's Alg. 2 where u = 2^n + s allows it
+    if args.algorithm is None:  # the set's own: Chávez Corona et al.'s Alg. 2 where u = 2^n + s allows it
         args.algorithm = "seed002" if "seed002" in p.data else "fan"
     if args.dsp and args.algorithm != "seed002":
         raise UsageError("--dsp applies to --algorithm seed002 (Alg. 2's coefficient products), not fan")
     if args.algorithm == "seed002" and "seed002" not in p.data:
-        raise UsageError(f"{args.curve}: u is not of the form 2^n + s with small s (seed 002's "
+        raise UsageError(f"{args.curve}: u is not of the form 2^n + s with small s (Chávez Corona et al.'s "
                          f"Alg. 2 needs it); use --algorithm fan, or the curve bn-seed002")
     try:
         a, b = C.F.from_hex(args.a), C.F.from_hex(args.b)
@@ -203,7 +203,7 @@ def cmd_fp_mul(args, UsageError) -> int:
 
 
 def register(sub, parser_class, UsageError) -> None:
-    p = sub.add_parser("fp", help="prime-field arithmetic models (seed 002)")
+    p = sub.add_parser("fp", help="prime-field arithmetic models (Chávez Corona et al.)")
     fsub = p.add_subparsers(dest="fp_verb", required=True, parser_class=parser_class)
     m = fsub.add_parser("mul", help="a·b mod p by polynomial (t-adic) Montgomery multiplication: "
                         "inputs are converted to a·t^5, b·t^5 (digits base t), multiplied, and the "
@@ -212,7 +212,7 @@ def register(sub, parser_class, UsageError) -> None:
     m.add_argument("a", help="hex, in [0, p)")
     m.add_argument("b", help="hex, in [0, p)")
     m.add_argument("--algorithm", choices=("fan", "seed002"),
-                   help="fan: Fan et al. = seed 002 Alg. 1; seed002: Alg. 2 (Karatsuba, Alg. 3); default: "
+                   help="fan: Fan et al. = Chávez Corona et al. Alg. 1; seed002: Alg. 2 (Karatsuba, Alg. 3); default: "
                         "seed002 where the set's u = 2^n + s with small s (bn-seed002), else fan")
     m.add_argument("--dsp", action="store_true",
                    help="seed002: coefficient products by the 12-piece DSP model (same result)")

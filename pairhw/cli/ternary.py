@@ -1,4 +1,4 @@
-"""The ``pairhw`` verbs on characteristic-three parameter sets (seed 004's ηT).
+"""The ``pairhw`` verbs on characteristic-three parameter sets (Beuchat et al.'s ηT).
 
 F_3^m elements are strings of m trits 0/1/2, coefficient of x^(m−1) first; points ``X,Y`` or ``inf``;
 pairing values the six F_3^m coefficients of the basis 1, σ, ρ, σρ, ρ², σρ² of
@@ -16,7 +16,7 @@ from pairhw.math import opcount as opc
 from pairhw.math.ternary import pairing as pairing3
 
 ALGORITHM_HELP = (
-    "ternary sets: etat (default; seed 004's loop with cube roots, 15-product sparse R·S, final "
+    "ternary sets: etat (default; Beuchat et al.'s loop with cube roots, 15-product sparse R·S, final "
     "exponentiation with the 9-product torus step) = pairhw's e; etat-gorla (the same with Gorla et "
     "al.'s 12-product R·S), equals e; etat-nocr (loop without cube roots), equals e^(3^((m-1)/2)); "
     "tate-reference (plain Miller loop over r, t_r(P, psi(Q)); e = t_r^(mu*b*3^(m+1)), slow)"
@@ -30,7 +30,7 @@ _ALGS = {
 }
 ALGORITHMS = tuple(_ALGS)
 
-# Seed 004 (slides "Computing the non-reduced pairing"): per Miller-loop iteration 2 cube roots,
+# Beuchat et al. (slides "Computing the non-reduced pairing"): per Miller-loop iteration 2 cube roots,
 # 2 cubings, 2 products and 2 additions for t and u, and R·S with 15 products and 29 additions
 # (Beuchat et al., ARITH 18) or 12 products and 59 additions (Gorla et al., SAC 2007): 17 products
 # per iteration.
@@ -112,7 +112,7 @@ def opcount(args, C, P, Q, UsageError) -> int:
     if "per_iteration" in out:
         p = out["per_iteration"]
         sp = "sparse_gorla" if name == "etat-gorla" else "sparse_beuchat"
-        print(f"\nper Miller-loop iteration ({p['iterations']} iterations; ours | seed 004)")
+        print(f"\nper Miller-loop iteration ({p['iterations']} iterations; ours | Beuchat et al.)")
         print(f"  products   {p['mul']:6.2f} | {SEED004['iteration']['mul']}")
         print(f"  R·S        {p['sparse_mul']:6.2f} products, {p['sparse_add']:6.2f} additions | "
               f"{SEED004[sp]['mul']} products, {SEED004[sp]['add']} additions")

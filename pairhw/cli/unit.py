@@ -14,8 +14,8 @@ from pairhw.cli.output import check_target, write_tree
 
 KIND_HELP = ("multiplier kind: " + "; ".join(
     ["schoolbook, karatsuba, tmvp: fully parallel (--schedule)",
-     "hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: seed 000 / Ghosh et al. sequential/parallel (6, 9, 10 cycles)",
-     "iter-karatsuba: seed 003 (--core 153|77)", "lsd, msd: digit-serial (--digit D)", "lsb: bit-serial"]))
+     "hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: Adikari et al. / Ghosh et al. sequential/parallel (6, 9, 10 cycles)",
+     "iter-karatsuba: Nagl et al. (--core 153|77)", "lsd, msd: digit-serial (--digit D)", "lsb: bit-serial"]))
 
 #: Above this m the Verilator flow is the default simulator (the Amaranth simulator gets slow).
 AMARANTH_MAX_M = 100
@@ -82,7 +82,7 @@ def add_unit_args(p) -> None:
     p.add_argument("--digit", type=int, help="digit size D of lsd / msd")
     p.add_argument("--schedule", help="splits of the parallel part, outermost first, e.g. 3,3,3,2 "
                    "(the whole multiplier for schoolbook/karatsuba/tmvp, the core for the others; "
-                   "default: three-way while > 24, then two-way down to ≤ 8, as seed 000; with --lut6, "
+                   "default: three-way while > 24, then two-way down to ≤ 8, as Adikari et al.; with --lut6, "
                    "TMVP takes the schedule of least estimated LUTs and Karatsuba three-way while > 51, "
                    "then two-way down to ≤ 24)")
     p.add_argument("--core", type=int, help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")

@@ -110,13 +110,17 @@ def names() -> list[str]:
     return sorted(f.name[:-5] for f in resources.files(__package__).iterdir() if f.name.endswith(".json"))
 
 
-@lru_cache(maxsize=None)
-def get(name: str) -> Design:
+def source(name: str) -> str:
+    """The JSON text of the built-in design ``name``."""
     try:
-        text = resources.files(__package__).joinpath(f"{name}.json").read_text()
+        return resources.files(__package__).joinpath(f"{name}.json").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
         raise UnknownDesign(name) from None
-    return from_data(json.loads(text))
+
+
+@lru_cache(maxsize=None)
+def get(name: str) -> Design:
+    return from_data(json.loads(source(name)))
 
 
 def from_data(d: dict) -> Design:

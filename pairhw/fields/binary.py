@@ -1,7 +1,7 @@
 """The field interface of F_2^m (characteristic two).
 
 Ops: ``add`` (XOR), ``mul``, ``sqr`` / ``sqrt`` (x^(2^±k), linear); a hardware word is the element
-itself, m bits, bit i the coefficient of x^i (DESIGN.md's hex is that word).  Units: the multiplier
+itself, m bits, bit i the coefficient of x^i (docs/ARCHITECTURE.md's hex is that word).  Units: the multiplier
 catalogue of :mod:`pairhw.rtl.binary.catalogue`, the XOR adder, k-fold squarers and square roots.
 """
 

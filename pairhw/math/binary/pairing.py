@@ -3,7 +3,7 @@
 Notation: q = 2^m (m odd), N = #E = q + 1 + ν·2^((m+1)/2) with ν = ±1 (``order_sign``), n = (m-1)/2,
 ψ(x, y) = (x + s², y + s·x + t) the distortion map (s² = s + 1, t² = t + s).
 
-pairhw's reduced ηT is defined (DESIGN.md) as
+pairhw's reduced ηT is defined (docs/ARCHITECTURE.md) as
 
     e(P, Q) = t_r(P, ψ(Q))^(2^m),   t_r(P, R) = f_{r,P}(R)^((q⁴-1)/r),
 
@@ -249,7 +249,7 @@ def etat(C: Curve2, P, Q):
 
     The closed-form loop followed by f^((q⁴-1)/N) gives e(P, Q)^(-ν): for ν = +1 (f2-1223's class)
     it is e itself; for ν = -1 the natural output is the inverse, which is conjugated
-    (x ↦ x^(q²), free in hardware; DESIGN.md).
+    (x ↦ x^(q²), free in hardware; docs/ARCHITECTURE.md).
     """
     def final(C, f):
         e = final_exp_seed000(C, f)

@@ -2,7 +2,7 @@
 
 F_{2^2m} = F_2^m[s]/(s² + s + 1) and F_{2^4m} = F_{2^2m}[t]/(t² + t + s) (seed 000 writes u, v).
 An element of F_{2^2m} is a pair (a0, a1) = a0 + a1·s; an element of F_{2^4m} is a 4-tuple
-(c0, c1, c2, c3) = c0 + c1·s + c2·t + c3·s·t (DESIGN.md).
+(c0, c1, c2, c3) = c0 + c1·s + c2·t + c3·s·t (docs/ARCHITECTURE.md).
 
 Every operation goes through the base field object's ``add``/``mul``/``sqr``/``sqrt`` so that a
 counting field (:mod:`pairhw.math.opcount`) sees each F_2^m operation.

@@ -125,7 +125,7 @@ class PrimeField:
                 m, c, t, x = i, b * b % p, t * b * b % p, x * b % p
         return x if x % 2 == 0 else p - x
 
-    # -- encoding (DESIGN.md: big-endian hex of the canonical integer) ---------------------------
+    # -- encoding (docs/ARCHITECTURE.md: big-endian hex of the canonical integer) ---------------------------
     def from_hex(self, text: str) -> int:
         v = parse_hex(text)
         if v >= self.p:

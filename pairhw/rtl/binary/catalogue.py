@@ -1,4 +1,4 @@
-"""The multiplier kinds of ``pairhw unit``: names → configured units (seed 000, 001, 003)."""
+"""The multiplier kinds of ``pairhw unit``: names → configured units (Adikari et al., 001, 003)."""
 
 from __future__ import annotations
 
@@ -16,17 +16,17 @@ from pairhw.rtl.binary.sequential import SequentialMul
 KINDS = {
     "schoolbook": "fully parallel schoolbook product + reduction",
     "karatsuba": "fully parallel recursive Karatsuba (--schedule) + reduction",
-    "tmvp": "fully parallel TMVP C = swap(T_A·B), seed 000 §3.1 (--schedule)",
-    "hybrid-tmvp3": "seed 000 §3.2: three-way TMVP, six sequential 408-bit TMVPs at m = 1223",
-    "hybrid-tmvp2": "seed 000: two two-way TMVP levels, nine sequential 306-bit TMVPs",
+    "tmvp": "fully parallel TMVP C = swap(T_A·B), Adikari et al. §3.1 (--schedule)",
+    "hybrid-tmvp3": "Adikari et al. §3.2: three-way TMVP, six sequential 408-bit TMVPs at m = 1223",
+    "hybrid-tmvp2": "Adikari et al.: two two-way TMVP levels, nine sequential 306-bit TMVPs",
     "hybrid-kara306": "Ghosh et al.: nine sequential 306-bit Karatsuba products + 1 reduction cycle",
-    "iter-karatsuba": "seed 003: iterative Karatsuba from single-port memories (--core 153|77)",
-    "lsd": "seed 003 Alg. 1: least-significant-digit-first digit-serial (--digit D)",
-    "msd": "seed 001 §5.1.2: most-significant-digit-first digit-serial (--digit D)",
-    "lsb": "seed 003: bit-serial (LSD with D = 1)",
+    "iter-karatsuba": "Nagl et al.: iterative Karatsuba from single-port memories (--core 153|77)",
+    "lsd": "Nagl et al. Alg. 1: least-significant-digit-first digit-serial (--digit D)",
+    "msd": "Shu–Kwon–Gaj §5.1.2: most-significant-digit-first digit-serial (--digit D)",
+    "lsb": "Nagl et al.: bit-serial (LSD with D = 1)",
 }
 
-#: ``--core`` of iter-karatsuba: the seed 003 core width at m = 1223 → number of Karatsuba steps.
+#: ``--core`` of iter-karatsuba: the Nagl et al. core width at m = 1223 → number of Karatsuba steps.
 ITER_CORES = {153: 3, 77: 4}
 
 
@@ -70,7 +70,7 @@ def _lut6_tmvp_best(n: int) -> tuple:
 
 
 def default_schedule(n: int, lut6: bool = False, method: str = "tmvp") -> tuple:
-    """Seed 000 §3.2's rule: three-way splits while the size exceeds 24, then two-way down to a
+    """Adikari et al. §3.2's rule: three-way splits while the size exceeds 24, then two-way down to a
     schoolbook base of ≤ 8 bits (408 → 136 → 46 → 16 → 8; 306 → 102 → 34 → 12 → 6).
 
     Measured with ``synth_xilinx -family xc7`` at m = 1223 (with the step-multiplexer Tnet of an

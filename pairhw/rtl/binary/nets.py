@@ -1,7 +1,7 @@
 """Combinational network builders: each adds logic to a :class:`amaranth.hdl.Module` and returns a
 ``Signal`` holding the result.
 
-Every recursion level drives its own named ``Signal`` (DESIGN.md: a pure expression tree re-emits
+Every recursion level drives its own named ``Signal`` (docs/ARCHITECTURE.md: a pure expression tree re-emits
 shared sub-expressions and explodes); the structure mirrors :mod:`pairhw.math.binary.mulalg` line by line,
 so each net computes exactly the model function of the same name.
 """
@@ -70,7 +70,7 @@ def window_value(x, width: int, off: int, length: int):
 
 def _sub_builder(m: Module, name: str, xw: int, yw: int, rec):
     """``sub(x, y)``: drive the i-th sub-problem's operands into named Signals and recurse on them
-    (one Signal per recursion level, DESIGN.md)."""
+    (one Signal per recursion level, docs/ARCHITECTURE.md)."""
     count = [0]
 
     def sub(x, y):

@@ -17,7 +17,7 @@ def setup(name, rng):
 def test_every_algorithm_agrees_with_the_reference(name, rng):
     C, T, P, Q = setup(name, rng)
     t = pr.tate_reference(C, P, Q)
-    e = T.frob_q(t)  # DESIGN.md: e(P, Q) = t_r(P, ψ(Q))^(2^m)
+    e = T.frob_q(t)  # docs/ARCHITECTURE.md: e(P, Q) = t_r(P, ψ(Q))^(2^m)
     assert T.pow4(t, C.r) == T.ONE and t != T.ONE
     assert pr.etat(C, P, Q) == e
     assert pr.etat_reference(C, P, Q) == e
@@ -53,7 +53,7 @@ def test_infinity_pairs_to_one(alg):
 
 
 def test_natural_output_for_negative_sign_is_the_inverse(rng):
-    """For ν = -1 the closed-form loop's natural value is e^-1, conjugated to e (DESIGN.md)."""
+    """For ν = -1 the closed-form loop's natural value is e^-1, conjugated to e (docs/ARCHITECTURE.md)."""
     C, T, P, Q = setup("f2-47", rng)
     assert pr.order_sign(C) == -1
     f = pr.final_exp_seed000(C, pr.etat_miller(C, P, Q))

@@ -1,0 +1,174 @@
+"""Re-run the README's console examples and compare their output with what the README shows.
+
+    python scripts/readme_examples.py [--all] [--update] [README.md]
+
+Every fenced block whose lines start with ``$ `` is run as one bash script in a fresh temporary
+directory (so ``$(...)`` and files made by one command are seen by the next), with the virtualenv's
+``pairhw`` on the PATH and ``PAIRHW_QUIET=1``.  A command's expected output is the lines after it up to
+the next ``$ `` line:
+
+- a line ``...`` stands for any number of lines (the chunks around it must appear in order);
+- a last line ending in ``(exit code N)`` checks the exit status (the note itself is not output);
+- progress lines (``[pairhw] …``) are compared only where the README shows them;
+- a command whose line ends in ``# abridged…`` is run (it must succeed) but not compared;
+- commands that synthesize or work at m = 1223 are slow: they run only with ``--all``.
+
+Exit status 0 when every example matched.  ``--update`` rewrites the README with the new outputs of
+blocks that have no ``...`` and no abridged command (review the diff).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FENCE = re.compile(r"^```(\w*)\s*$")
+EXIT = re.compile(r"\s*\(exit code (\d+)\)\s*$")
+SLOW = re.compile(r"\bsynth\b|1223|etat2-")
+
+
+def blocks(text: str):
+    """(first line index, lines) of every fenced block holding ``$ `` commands."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        if FENCE.match(lines[i]):
+            j = i + 1
+            while j < len(lines) and lines[j].strip() != "```":
+                j += 1
+            body = lines[i + 1:j]
+            if any(ln.startswith("$ ") for ln in body):
+                yield i + 1, body
+            i = j + 1
+        else:
+            i += 1
+
+
+def commands(body):
+    """[(command, expected lines)] of one block."""
+    out = []
+    for ln in body:
+        if ln.startswith("$ "):
+            out.append((ln[2:], []))
+        elif out:
+            out[-1][1].append(ln)
+    return out
+
+
+def run_block(cmds, timeout: float) -> list[tuple[int, list[str]]]:
+    """Run the commands in one bash process; [(exit status, output lines)] per command."""
+    script = []
+    for k, (cmd, _) in enumerate(cmds):
+        script.append(f"echo '@@CMD {k}'")
+        script.append(f"{cmd} 2>&1")
+        script.append(f"echo \"@@RC {k} $?\"")
+    env = dict(os.environ, PAIRHW_QUIET="1", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    with tempfile.TemporaryDirectory(prefix="readme-") as tmp:
+        proc = subprocess.run(["bash", "-c", "\n".join(script)], cwd=tmp, env=env, capture_output=True,
+                              text=True, timeout=timeout)
+    results, cur = [], None
+    for ln in proc.stdout.splitlines():
+        if ln.startswith("@@CMD "):
+            cur = []
+        elif ln.startswith("@@RC "):
+            results.append((int(ln.split()[2]), cur))
+            cur = None
+        elif cur is not None:
+            cur.append(ln)
+    return results
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """``expected`` (with ``...`` lines as gaps) against ``actual``, trailing spaces ignored."""
+    exp = [e.rstrip() for e in expected]
+    act = [a.rstrip() for a in actual]
+    if not any(e.strip() == "..." for e in exp):
+        return exp == act
+    chunks, cur = [], []
+    for e in exp:
+        if e.strip() == "...":
+            chunks.append(cur)
+            cur = []
+        else:
+            cur.append(e)
+    chunks.append(cur)
+    pos = 0
+    for n, chunk in enumerate(chunks):
+        if not chunk:
+            continue
+        for start in range(pos, len(act) - len(chunk) + 1):
+            if act[start:start + len(chunk)] == chunk and (n > 0 or start == 0):
+                pos = start + len(chunk)
+                break
+        else:
+            return False
+    return not chunks[-1] or pos == len(act)
+
+
+def check(readme: Path, everything: bool, update: bool, timeout: float = 3600) -> int:
+    text = readme.read_text()
+    lines = text.splitlines()
+    failures = 0
+    replacements = {}
+    for start, body in blocks(text):
+        cmds = commands(body)
+        if not everything and any(SLOW.search(c) for c, _ in cmds):
+            print(f"README.md:{start}: skipped (slow: run with --all)")
+            continue
+        results = run_block(cmds, timeout)
+        new_body, ok_block, exact = [], True, True
+        for (cmd, expected), (rc, actual) in zip(cmds, results):
+            want_rc = 0
+            if expected and EXIT.search(expected[-1]):
+                want_rc = int(EXIT.search(expected[-1]).group(1))
+                expected = expected[:-1] + [EXIT.sub("", expected[-1])]
+            if not any(e.startswith("[pairhw]") for e in expected):
+                actual = [a for a in actual if not a.startswith("[pairhw]")]
+            abridged = re.search(r"#\s*abridged", cmd) is not None
+            good = rc == want_rc and (abridged or matches(expected, actual))
+            exact = exact and not abridged and not any(e.strip() == "..." for e in expected)
+            if not good:
+                ok_block = False
+                print(f"README.md:{start}: $ {cmd}\n  exit {rc} (want {want_rc})")
+                for a in actual[:40]:
+                    print(f"  | {a}")
+            new_body.append(f"$ {cmd}")
+            shown = actual + ([] if want_rc == 0 else [])
+            if want_rc:
+                shown = shown[:-1] + [f"{shown[-1]}      (exit code {rc})"] if shown else shown
+            new_body.extend(shown)
+        if len(results) != len(cmds):
+            ok_block = False
+            print(f"README.md:{start}: the block stopped after {len(results)} of {len(cmds)} commands")
+        if ok_block:
+            print(f"README.md:{start}: ok ({len(cmds)} command{'s' if len(cmds) > 1 else ''})")
+        else:
+            failures += 1
+            if update and exact and len(results) == len(cmds):
+                replacements[start] = (len(body), new_body)
+    if update and replacements:
+        for start in sorted(replacements, reverse=True):
+            n, new = replacements[start]
+            lines[start:start + n] = new
+        readme.write_text("\n".join(lines) + "\n")
+        print(f"updated {len(replacements)} block(s) of {readme}")
+    return 1 if failures else 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("readme", nargs="?", default=str(ROOT / "README.md"))
+    ap.add_argument("--all", action="store_true", help="also the slow examples (synthesis, m = 1223)")
+    ap.add_argument("--update", action="store_true", help="rewrite blocks that differ (exact blocks only)")
+    args = ap.parse_args()
+    return check(Path(args.readme), args.all, args.update)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
