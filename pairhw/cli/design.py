@@ -34,7 +34,7 @@ def _design(name: str, UsageError):
 
 
 def _summary(d) -> dict:
-    rep = d.report()
+    rep = d.report(log=log)
     mul = d.data["datapath"]["units"]
     mk = next(u["mul"]["kind"] for u in mul if u["kind"] == "mul")
     return {"design": d.name, "curve": d.params, "algorithm": d.algorithm, "multiplier": mk,
@@ -96,7 +96,7 @@ def cmd_schedule(args, UsageError) -> int:
     if args.listing == "program":
         print(d.compile().flow.listing())
         return 0
-    rep = d.report()
+    rep = d.report(log=log)
     if args.json:
         print(json.dumps({"design": d.name, "curve": d.params, **rep}))
     else:

@@ -64,7 +64,7 @@ class Design:
         content, so a design built from other data is compiled as it is)."""
         return _compiled(json.dumps(self.data, sort_keys=True))
 
-    def report(self) -> dict:
+    def report(self, log=None) -> dict:
         """The schedule report (:meth:`~pairhw.program.engine.Compiled.report`), from the results cache
         when this design and this engine have been compiled before (keyed by a hash of the design's
         JSON and of the engine's sources), else compiled and stored."""
@@ -75,6 +75,8 @@ class Design:
             return json.loads(path.read_text())
         except (OSError, ValueError):
             pass
+        if log:
+            log(f"compiling {self.name} (cached afterwards)")
         rep = self.compile().report()
         if path is None:
             return rep

