@@ -13,12 +13,12 @@ GKZ = ("Granger-Kleinjung-Zumbragel (2014) put discrete logarithms in F_2^(4*122
        "quasi-polynomial algorithms break all such small-characteristic embedding fields.")
 SETS = [
     # name, m, middle, b, source, security
-    ("f2-1223", 1223, [255], 0, "seed 000 (Adikari et al., SAC 2012), §2",
+    ("f2-1223", 1223, [255], 0, "Adikari et al. (Adikari et al., SAC 2012), §2",
      "Designed for 128 bits; broken today: " + GKZ),
-    ("f2-239", 239, [36], 1, "seed 001 (Shu, Kwon, Gaj, FPT 2006), §5",
+    ("f2-239", 239, [36], 1, "Shu–Kwon–Gaj (Shu, Kwon, Gaj, FPT 2006), §5",
      "Designed for 1024-bit-RSA-like MOV security (F_2^956); broken today: discrete logarithms in "
      "F_2^956 are far within reach of quasi-polynomial index calculus. " + GKZ),
-    ("f2-283", 283, [12, 7, 5], 0, "seed 001 (Shu, Kwon, Gaj, FPT 2006), §5",
+    ("f2-283", 283, [12, 7, 5], 0, "Shu–Kwon–Gaj (Shu, Kwon, Gaj, FPT 2006), §5",
      "Designed for MOV security F_2^1132; broken today. " + GKZ),
     ("f2-113", 113, [9], 1, "pairhw test set (trinomial from the smallest odd k)", "Toy size for tests: no security."),
     ("f2-89", 89, [38], 0, "pairhw test set (even k: dense square root of x)", "Toy size for tests: no security."),

@@ -91,7 +91,7 @@ def cmd_curves(args) -> int:
             char3_rows.append(cli_char3.curve_row(name))
             continue
         rows.append({
-            "name": name, "field": p.field_str(), "curve": p.curve_str(), "m": p.m,
+            "curve": name, "field": p.field_str(), "equation": p.curve_str(), "m": p.m,
             "order": str(p.order), "r": str(p.r), "r_bits": p.r.bit_length(),
             "cofactor": str(p.cofactor), "embedding_degree": p.data["embedding_degree"],
             "source": p.data["source"], "security": p.security,
@@ -99,18 +99,18 @@ def cmd_curves(args) -> int:
     if args.json:
         print(json.dumps(prime_rows + rows + char3_rows))
         return 0
-    print(f"{'name':10} {'family':6} {'p bits':>6} {'curve':14} {'r bits':>6} {'twist':>5}  security")
+    print(f"{'curve':10} {'family':6} {'p bits':>6} {'equation':14} {'r bits':>6} {'twist':>5}  security")
     for r in prime_rows:
-        print(f"{r['name']:10} {r['family']:6} {r['p_bits']:>6} {r['curve']:14} {r['r_bits']:>6} "
+        print(f"{r['curve']:10} {r['family']:6} {r['p_bits']:>6} {r['equation']:14} {r['r_bits']:>6} "
               f"{r['twist']:>5}  {r['security']}")
     print()
-    print(f"{'name':9} {'field':38} {'curve':22} {'r bits':>6} {'cofactor':>8}  source")
+    print(f"{'curve':9} {'field':38} {'equation':22} {'r bits':>6} {'cofactor':>8}  source")
     for r in rows:
-        print(f"{r['name']:9} {r['field']:38} {r['curve']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
+        print(f"{r['curve']:9} {r['field']:38} {r['equation']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
     print()
-    print(f"{'name':9} {'field':30} {'curve':18} {'r bits':>6} {'cofactor':>8}  source")
+    print(f"{'curve':9} {'field':30} {'equation':18} {'r bits':>6} {'cofactor':>8}  source")
     for r in char3_rows:
-        print(f"{r['name']:9} {r['field']:30} {r['curve']:18} {r['r_bits']:>6} {r['cofactor']:>8}  "
+        print(f"{r['curve']:9} {r['field']:30} {r['equation']:18} {r['r_bits']:>6} {r['cofactor']:>8}  "
               f"{r['cite']}")
     print("\nsecurity: every binary and ternary set here is broken or a toy (Granger-Kleinjung-"
           "Zumbragel 2014 put F_2^(4*1223) at about 59 bits; discrete logarithms in F_3^(6*97) and "

@@ -93,7 +93,7 @@ def curve_row(name: str) -> dict:
     p = params.get(name)
     C = params.curve(name)
     return {
-        "name": name, "family": p.family, "field": p.field_str(), "curve": p.curve_str(),
+        "curve": name, "family": p.family, "field": p.field_str(), "equation": p.curve_str(),
         "p": str(C.p), "p_bits": C.p.bit_length(), "u": str(C.u), "r": str(C.r),
         "r_bits": C.r.bit_length(), "cofactor": str(C.E1.cofactor),
         "g2_cofactor": str(C.E2.cofactor), "twist": C.twist,

@@ -56,7 +56,7 @@ def curve_row(name: str) -> dict:
     p = params.get(name)
     C = params.curve(name)
     return {
-        "name": name, "family": p.family, "field": p.field_str(), "curve": p.curve_str(),
+        "curve": name, "family": p.family, "field": p.field_str(), "equation": p.curve_str(),
         "m": p.m, "b": C.b, "mu": C.mu, "order": str(C.order), "r": str(C.r),
         "r_bits": C.r.bit_length(), "cofactor": str(C.cofactor),
         "embedding_degree": p.data["embedding_degree"], "cbrt_weights": p.data["cbrt_weights"],

@@ -22,7 +22,7 @@ def test_curves(capsys):
     code, out, err = run(capsys, "curves", "--json")
     assert code == 0
     rows = json.loads(out)
-    assert {r["name"] for r in rows} == set(params.names())
+    assert {r["curve"] for r in rows} == set(params.names())
     assert all(r["security"] for r in rows)
     code, out, _ = run(capsys, "curves")
     assert code == 0 and "f2-1223" in out and "59 bits" in out

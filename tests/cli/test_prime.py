@@ -16,7 +16,7 @@ def run(capsys, *argv):
 
 def test_curves_lists_prime_sets(capsys):
     code, out, _ = run(capsys, "curves", "--json")
-    rows = {r["name"]: r for r in json.loads(out)}
+    rows = {r["curve"]: r for r in json.loads(out)}
     assert rows["bn254"]["p_bits"] == 254 and rows["bls12-381"]["twist"] == "M"
     assert "100 bits" in rows["bn254"]["security"]
     code, out, _ = run(capsys, "curves")

@@ -29,7 +29,7 @@ def pair(capsys, name, p, q, *extra):
 
 def test_curves_lists_ternary_sets(capsys):
     code, out, _ = run(capsys, "curves", "--json")
-    rows = {r["name"]: r for r in json.loads(out)}
+    rows = {r["curve"]: r for r in json.loads(out)}
     assert rows["f3-97"]["r_bits"] == 151 and rows["f3-97"]["cofactor"] == "7"
     assert rows["f3-509"]["r_bits"] == 804 and "Adj" in rows["f3-509"]["security"]
     assert rows["f3-19"]["b"] == -1 and rows["f3-19"]["m"] <= 40

@@ -102,7 +102,10 @@ class PowerUnit(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        # each network inline, as a Signal k<k> (a submodule per k gave Verilog ports named port$N)
-        outs = [nets.linear_net(m, self.a, net.columns, self.F.m, f"k{k}") for k, net in zip(self.ks, self.nets)]
+        outs = []
+        for k, net in zip(self.ks, self.nets):
+            m.submodules[f"k{k}"] = net
+            m.d.comb += net.a.eq(self.a)
+            outs.append(net.c)
         drive_selected(m, self.c, getattr(self, "sel", None), outs)
         return m
