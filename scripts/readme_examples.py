@@ -11,6 +11,7 @@ the next ``$ `` line:
 - a last line ending in ``(exit code N)`` checks the exit status (the note itself is not output);
 - progress lines (``[pairhw] …``) are compared only where the README shows them;
 - a command whose line ends in ``# abridged…`` is run (it must succeed) but not compared;
+- wall-clock times (``9.6 s``) are not compared;
 - commands that synthesize or work at m = 1223 are slow: they run only with ``--all``.
 
 Exit status 0 when every example matched.  ``--update`` rewrites the README with the new outputs of
@@ -84,10 +85,19 @@ def run_block(cmds, timeout: float) -> list[tuple[int, list[str]]]:
     return results
 
 
+_SECONDS = re.compile(r"\b\d+(?:\.\d+)? s\b(?:, cached)?")
+
+
+def _norm(line: str) -> str:
+    """A line with its wall-clock times (``9.6 s``, ``, cached``) blanked and trailing spaces dropped."""
+    return _SECONDS.sub("… s", line.rstrip())
+
+
 def matches(expected: list[str], actual: list[str]) -> bool:
-    """``expected`` (with ``...`` lines as gaps) against ``actual``, trailing spaces ignored."""
-    exp = [e.rstrip() for e in expected]
-    act = [a.rstrip() for a in actual]
+    """``expected`` (with ``...`` lines as gaps) against ``actual``, trailing spaces and wall-clock
+    times ignored."""
+    exp = [_norm(e) for e in expected]
+    act = [_norm(a) for a in actual]
     if not any(e.strip() == "..." for e in exp):
         return exp == act
     chunks, cur = [], []

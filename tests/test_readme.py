@@ -15,3 +15,11 @@ def test_readme_examples_match(capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.count(": ok (") >= 5  # the examples really ran
+
+
+def test_readme_names_the_papers_and_has_no_external_design_doc():
+    text = (ROOT / "README.md").read_text()
+    assert "seed 00" not in text.lower().replace("bn-seed002", "")
+    for paper in ("SAC 2012", "FPT 2006", "ReConFig 2011", "CHES 2009", "Nagl, M. Muehlberghuber"):
+        assert paper in text
+    assert "DESIGN.md" not in text and (ROOT / "docs" / "ARCHITECTURE.md").exists()

@@ -352,3 +352,45 @@ def test_designs_name_prints_the_design_file(capsys, tmp_path):
     code, a, _ = run(capsys, "schedule", str(f), "--json")
     code2, b, _ = run(capsys, "schedule", D, "--json")
     assert code == code2 == 0 and json.loads(a)["cycles"] == json.loads(b)["cycles"]
+
+
+# -- readable Verilog, progress ----------------------------------------------------------------
+
+
+def test_verilog_has_plain_names_and_a_header(capsys, tmp_path):
+    out = tmp_path / "b"
+    assert run(capsys, "build", "f2-79-etat-tmvp3", "-o", str(out), "-n", "1")[0] == 0
+    v = (out / "Pairing_f2_79_etat_tmvp3.v").read_text()
+    assert "\\" not in v and "port$" not in v and "$auto$" not in v  # no escaped identifiers
+    assert "module Pairing_f2_79_etat_tmvp3__mul (" in v
+    head = v.split("\n", 8)
+    assert head[0].startswith("// Pairing_f2_79_etat_tmvp3: pairing core of the design f2-79-etat-tmvp3")
+    assert any("cycles per pairing: 2180" in h for h in head) and any(h.startswith("// protocol:") for h in head)
+    assert run(capsys, "unit", "build", "--kind", "lsd", "--digit", "3", "--m", "17", "-o", str(tmp_path / "u"))[0] == 0
+    u = (tmp_path / "u" / "LsdMul_m17_d3.v").read_text()
+    assert "\\" not in u and u.startswith("// LsdMul_m17_d3: multiplier over F_2^17") and "initiation interval 6" in u
+
+
+def test_a_core_bench_fails_on_a_wrong_cycle_count(tmp_path):
+    """The bench checks the schedule's exact count: told one cycle more, it fails every pairing."""
+    from pairhw.cli.design import _random_rows
+    from pairhw.rtl.emit import core_testbench, core_vectors_text, unit_verilog
+    from pairhw.sim import verilator
+
+    d = get(D)
+    core = d.core()
+    tb = core_testbench(core).replace(f"localparam CYCLES = {core.cycles};", f"localparam CYCLES = {core.cycles + 1};")
+    binary = verilator.build({f"{d.top}.v": unit_verilog(core), "tb.v": tb})
+    vec = tmp_path / "v.txt"
+    vec.write_text(core_vectors_text(d.field, _random_rows(d, 2, 1)))
+    res = verilator.run_core(binary, vec)
+    assert (res["verified"], res["failed"], res["passed"]) == (0, 2, False)
+    assert f"took {core.cycles} cycles, expected {core.cycles + 1}" in res["mismatches"][0]
+
+
+def test_cold_schedule_says_it_compiles(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    code, _, err = run(capsys, "schedule", D)
+    assert code == 0 and "compiling f2-47-etat-banked (cached afterwards)" in err
+    code, _, err = run(capsys, "schedule", D)
+    assert code == 0 and "compiling" not in err
