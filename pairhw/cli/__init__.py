@@ -2,7 +2,7 @@
 
 ``curves`` (the verbs on parameter sets: curves, point, pair, vectors, opcount, for every family,
 with ``prime`` and ``ternary`` holding what is particular to those families), ``unit`` (multiplier
-units: unit mul, unit build, synth unit), ``design`` (pairing cores: designs, schedule, build, sim,
+units: unit sim, unit build, unit synth), ``design`` (pairing cores: designs, schedule, build, sim,
 synth DESIGN); ``command`` assembles the parser.  ``common`` holds the error type they share.
 """
 

