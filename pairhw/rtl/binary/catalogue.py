@@ -132,15 +132,10 @@ def check_schedule(n: int, schedule) -> tuple:
     size = n
     for i, k in enumerate(schedule):
         h = -(-size // k)
-        if h < MIN_BLOCK or h >= size:
-            fits, s = 0, n
-            for k2 in schedule:
-                if -(-s // k2) < MIN_BLOCK or -(-s // k2) >= s:
-                    break
-                fits, s = fits + 1, -(-s // k2)
+        if h < MIN_BLOCK or h >= size:  # the splits before this one all fit
             raise KindError(f"--schedule {','.join(map(str, schedule))}: split {i + 1} ({k}-way) would cut "
                             f"{size}-bit blocks into {h}-bit ones; blocks must stay at least {MIN_BLOCK} bits "
-                            f"(the {n}-bit part takes at most the first {fits} of these splits)")
+                            f"(the {n}-bit part takes at most the first {i} of these splits)")
         size = h
     return tuple(schedule)
 
