@@ -44,8 +44,12 @@ SCHEMA = {
     },
     "mul": {
         "kind": (str, True, "a multiplier kind of the field (`pairhw unit sim --help`)"),
-        "schedule": ([int], False, "splits of the parallel part, outermost first"),
+        "schedule": ([(int, str)], False, "splits of the parallel part, outermost first (F_3^m karatsuba: "
+                                          "2, 3 or \"oe\" per level)"),
         "digit": (int, False, "digit size of lsd / msd"),
+        "stages": (int, False, "F_3^m karatsuba: pipeline stages (latency; default 1)"),
+        "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
+                                    "(in, pre0…, base, post…0)"),
         "core": (int, False, "iter-karatsuba core width: 153 or 77"),
         "lut6": (bool, False, "hand-packed LUT6 base products"),
     },

@@ -183,6 +183,12 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
         # reservation table without gaps a later op could not use (a tight multiplier needs it)
         placed = (_place(order, units, into, out, ii, True, wport)
                   or _place(order, units, into, out, ii, False, wport))
+        if not placed:  # Rau's own order: the highest HeightR first, evicted ops by priority too
+            hr = height_r(n, edges, ii)
+            if hr is not None:
+                rau = sorted(range(n), key=lambda i: (-hr[i], i))
+                placed = (_place(rau, units, into, out, ii, True, wport, hr)
+                          or _place(rau, units, into, out, ii, False, wport, hr))
         if placed:
             start, inst = placed
             last = max(start[i] + units[i].latency for i in range(n)) if n else 0
@@ -194,19 +200,57 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     raise ScheduleError(f"no modulo schedule with an initiation interval up to {limit}")
 
 
-def _place(order, units, into, out, ii, align, wport):
+def height_r(n, edges, ii):
+    """Rau's HeightR at ``ii``: the longest path from each op to the end of the trip over every
+    edge, weighted delay − distance·ii (None when a recurrence needs more than ``ii``)."""
+    h = [0] * n
+    for _ in range(n + 1):
+        changed = False
+        for s, d, delay, dist in edges:
+            if s != d and h[s] < h[d] + delay - dist * ii:
+                h[s], changed = h[d] + delay - dist * ii, True
+        if not changed:
+            return h
+    return None
+
+
+class _Todo:
+    """The ops still to place: in ``order`` (evicted ops at the end), or by ``prio`` (highest first)."""
+
+    def __init__(self, order, prio):
+        import heapq as hq
+        from collections import deque
+
+        self.prio, self.hq = prio, hq
+        self.q = deque(order) if prio is None else [(-prio[i], i) for i in order]
+        if prio is not None:
+            hq.heapify(self.q)
+
+    def __bool__(self):
+        return bool(self.q)
+
+    def pop(self):
+        return self.q.popleft() if self.prio is None else self.hq.heappop(self.q)[1]
+
+    def push(self, i):
+        if self.prio is None:
+            self.q.append(i)
+        else:
+            self.hq.heappush(self.q, (-self.prio[i], i))
+
+
+def _place(order, units, into, out, ii, align, wport, prio=None):
     """Place the ops in ``order`` at ``ii``; on a conflict, evict the ops in the way and place them
     again later (iterative modulo scheduling, Rau 1994), within a budget of evictions.  ``wport[i]``
-    is the (bank, ports) whose write ports op i's result takes, at its issue + latency, or None."""
-    from collections import deque
-
+    is the (bank, ports) whose write ports op i's result takes, at its issue + latency, or None.
+    With ``prio`` (Rau's HeightR), the next op placed is always the unplaced one of highest priority."""
     start: dict = {}
     inst: dict = {}
     mrt: dict = {}  # (unit name, instance, cycle mod ii) -> op
     if any(s == i and delay > dist * ii for i in order for s, _, delay, dist in into[i]):
         return None  # an op's recurrence on itself is longer than ii
     budget = 30 * len(order)
-    todo = deque(order)
+    todo = _Todo(order, prio)
     last_try: dict = {}
 
     def wkey(i, t, k):
@@ -227,7 +271,7 @@ def _place(order, units, into, out, ii, align, wport):
         if wport[v]:
             del mrt[wkey(v, start[v], wused.pop(v))]
         del start[v], inst[v]
-        todo.append(v)
+        todo.push(v)
 
     def put(i, t, slot, k):
         u = units[i]
@@ -239,7 +283,7 @@ def _place(order, units, into, out, ii, align, wport):
         start[i], inst[i] = t, slot
 
     while todo:
-        i = todo.popleft()
+        i = todo.pop()
         u = units[i]
         est, lst = 0, None
         for s, _, delay, dist in into[i]:

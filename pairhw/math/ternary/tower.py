@@ -281,20 +281,27 @@ class Tower3:
         e0 = R0S0, e1 = R0s2 + R1S0, e2 = R1s2 + R2S0, e3 = R2s2; so with d = e3 − R1:
         c0 = e0 + b·d,  c1 = e1 + d − b·R2,  c2 = e2 − R0 − R2.
         Three Karatsuba products R_i·S0 (3 products, 4 additions each, s0 + s1 shared) and six
-        products by s2: 15 products; 13 + 4 + 2 + 2 + 4 + 4 = 29 additions."""
+        products by s2: 15 products; 13 + 4 + 2 + 2 + 4 + 4 = 29 additions.
+
+        The sums are associated so that every term of R itself (−b·R2 in c1, −R0 − R2 in c2) is
+        added to a product by s2 before the Karatsuba products join: c1 = ((R0s2 − bR2) + R1S0) + d,
+        c2 = ((R1s2 − R0) − R2) + R2S0.  Same additions; in hardware, the old R is then read early
+        in an iteration, so a loop that keeps each coefficient in one register can overwrite it
+        with the new R sooner (the pipelined multiplier's 17 cycles per iteration need it)."""
         F, b = self.F, self.b
         R0, R1, R2 = self.pairs(R)
         S0 = (s0, s1)
         ss = F.add(s0, s1)
+        r0s2 = self.mul2_f(R0, s2)
+        r1s2 = self.mul2_f(R1, s2)
+        g1 = (self._addc(r0s2[0], -b, R2[0]), self._addc(r0s2[1], -b, R2[1]))  # R0s2 − bR2
+        g2 = self.sub2(self.sub2(r1s2, R0), R2)                                 # R1s2 − R0 − R2
         e0 = self.mul2(R0, S0, ss)
-        e1 = self.add2(self.mul2_f(R0, s2), self.mul2(R1, S0, ss))
-        e2 = self.add2(self.mul2_f(R1, s2), self.mul2(R2, S0, ss))
         e3 = self.mul2_f(R2, s2)
         d = self.sub2(e3, R1)
         c0 = (self._addc(e0[0], b, d[0]), self._addc(e0[1], b, d[1]))
-        t1 = self.add2(e1, d)
-        c1 = (self._addc(t1[0], -b, R2[0]), self._addc(t1[1], -b, R2[1]))
-        c2 = self.sub2(self.sub2(e2, R0), R2)
+        c1 = self.add2(self.add2(g1, self.mul2(R1, S0, ss)), d)
+        c2 = self.add2(g2, self.mul2(R2, S0, ss))
         return self.unpairs(c0, c1, c2)
 
     def mul_sparse_gorla(self, R, s0, s1, s2):

@@ -1,13 +1,24 @@
-"""F_3^m multipliers by name (the ``mul`` units of a design on a ternary parameter set)."""
+"""F_3^m multipliers by name (the ``mul`` units of a design on a ternary parameter set, and
+``pairhw unit … --curve f3-…``)."""
 
 from __future__ import annotations
 
 from pairhw.math.ternary.field import GF3m
 
+from .digit_serial import DigitSerialMul3
+from .karatsuba import KaratsubaMul3, ScheduleError
 from .schoolbook import SchoolbookMul3
 
 #: kind -> what it is
-KINDS = {"schoolbook": "fully parallel schoolbook multiplier, one product per cycle, latency 1"}
+KINDS = {
+    "schoolbook": "fully parallel schoolbook multiplier, one product per cycle, latency 1",
+    "karatsuba": "Beuchat et al.: fully parallel Karatsuba, a split per level (2, 3, oe: --schedule), "
+                 "pipeline registers (--stages or --registers), one product per cycle",
+    "msd": "digit-serial, most significant digit first, D trits per cycle (--digit D)",
+}
+
+#: kind -> the options it takes
+OPTIONS = {"schoolbook": (), "karatsuba": ("schedule", "stages", "registers"), "msd": ("digit",)}
 
 
 class KindError(ValueError):
@@ -15,9 +26,26 @@ class KindError(ValueError):
 
 
 def make_unit(kind: str, F: GF3m, **options):
-    """The multiplier ``kind`` of :data:`KINDS` over ``F`` (no options yet)."""
+    """The multiplier ``kind`` of :data:`KINDS` over ``F``; options of :data:`OPTIONS` that are None
+    are left out."""
     if kind not in KINDS:
         raise KindError(f"unknown F_3^m multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
-    if options:
-        raise KindError(f"the {kind} F_3^m multiplier takes no options (got {', '.join(options)})")
-    return SchoolbookMul3(F)
+    options = {k: v for k, v in options.items() if v is not None and v is not False}
+    extra = [k for k in options if k not in OPTIONS[kind]]
+    if extra:
+        takes = ", ".join(OPTIONS[kind]) or "no options"
+        raise KindError(f"the {kind} F_3^m multiplier takes {takes} (got {', '.join(extra)})")
+    try:
+        if kind == "schoolbook":
+            return SchoolbookMul3(F)
+        if kind == "msd":
+            if "digit" not in options:
+                raise KindError("the msd F_3^m multiplier needs a digit size (--digit D)")
+            return DigitSerialMul3(F, int(options["digit"]))
+        sched = options.get("schedule")
+        return KaratsubaMul3(F, None if sched is None else tuple(str(s) for s in sched),
+                             options.get("registers"), options.get("stages"))
+    except ScheduleError as e:
+        raise KindError(str(e)) from None
+    except ValueError as e:
+        raise KindError(str(e)) from None

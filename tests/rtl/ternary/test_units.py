@@ -105,9 +105,78 @@ def test_schoolbook_multiplier_bit_exact_back_to_back(name):
     assert run.latencies == [unit.latency] * len(pairs) and unit.initiation_interval == 1
 
 
-def test_unknown_multiplier_kind_is_refused():
+def test_unknown_multiplier_kind_and_options_are_refused():
     F = FIELDS["m5"]()
-    with pytest.raises(KindError, match="schoolbook"):
-        make_unit("karatsuba", F)
-    with pytest.raises(KindError, match="no options"):
+    with pytest.raises(KindError, match="schoolbook, karatsuba, msd"):
+        make_unit("tmvp", F)
+    with pytest.raises(KindError, match="takes no options"):
         make_unit("schoolbook", F, digit=3)
+    with pytest.raises(KindError, match="needs a digit size"):
+        make_unit("msd", F)
+    with pytest.raises(KindError, match="takes schedule, stages, registers"):
+        make_unit("karatsuba", F, digit=2)
+
+
+KARATSUBA = [  # (field, schedule, stages): every split alone, mixed, tiny and odd sizes, the real one
+    ("m5", (), 1), ("m7", ("2",), 3), ("m7", ("3",), 2), ("m7", ("oe",), 4),
+    ("m13", ("oe", "3"), 7), ("m13", ("3", "2"), 5), ("f3-19", ("2", "3"), 4), ("f3-19", ("3", "oe", "2"), 9),
+    ("f3-97", None, 5), ("f3-97", ("3", "2", "2", "2"), 7),
+]
+
+
+@pytest.mark.parametrize("name,schedule,stages", KARATSUBA)
+def test_karatsuba_multiplier_bit_exact_pipelined(name, schedule, stages):
+    """One product per cycle, back to back, each exactly `stages` cycles after its start."""
+    from pairhw.rtl.ternary.karatsuba import KaratsubaMul3
+
+    F = _small(13) if name == "m13" else FIELDS[name]()
+    fi = TernaryField(F)
+    unit = KaratsubaMul3(F, schedule, stages=stages)
+    pairs = _operands(F, n=16 if F.m < 50 else 6)
+    run = simulate_mul(unit, [(fi.encode(a), fi.encode(b)) for a, b in pairs])
+    assert [fi.decode(w) for w in run.results] == [F.mul(a, b) for a, b in pairs]
+    assert run.latencies == [stages] * len(pairs) and unit.latency == stages
+    assert unit.initiation_interval == 1 and len(set(run.starts[i + 1] - run.starts[i]
+                                                     for i in range(len(pairs) - 1))) == 1
+
+
+def test_karatsuba_counts_and_register_points():
+    """Two-way Karatsuba needs 3 products a level, three-way 6; registers go where asked."""
+    from pairhw.rtl.ternary.karatsuba import KaratsubaMul3, cut_points, default_schedule
+
+    F = FIELDS["f3-97"]()
+    assert default_schedule(97) == ("2", "2", "2", "2")  # 97 → 49 → 25 → 13 → 7
+    u = KaratsubaMul3(F)
+    assert u.base_products == 3 ** 4 and u.latency == 1 and u.registers == ()
+    assert KaratsubaMul3(F, ("3",)).base_products == 6
+    assert cut_points(2) == ("in", "pre0", "pre1", "base", "post1", "post0")
+    v = KaratsubaMul3(F, ("2", "2"), registers=("post0", "in", "pre1"))
+    assert v.registers == ("in", "pre1", "post0") and v.latency == 4
+    s = KaratsubaMul3(F, ("2", "2"), stages=6)
+    assert s.latency == 6 and set(s.registers) == {"in", "base", "post0", "post1", "pre0"}
+
+
+def test_karatsuba_bad_schedules_are_refused():
+    F = FIELDS["m7"]()
+    with pytest.raises(KindError, match="unknown split"):
+        make_unit("karatsuba", F, schedule=("4",))
+    with pytest.raises(KindError, match="empty part"):
+        make_unit("karatsuba", F, schedule=("3", "3", "3"))
+    with pytest.raises(KindError, match="unknown register cut point 'pre3'"):
+        make_unit("karatsuba", F, schedule=("2",), registers=("pre3",))
+    with pytest.raises(KindError, match="1 to 4 stages"):
+        make_unit("karatsuba", F, schedule=("2",), stages=9)
+
+
+@pytest.mark.parametrize("name,digit", [("m5", 1), ("m7", 3), ("m7", 7), ("f3-19", 4), ("f3-97", 7)])
+def test_digit_serial_multiplier_bit_exact(name, digit):
+    """⌈m/D⌉ cycles per product, latency ⌈m/D⌉ + 1; its emulate is Horner's rule on the digits."""
+    F = FIELDS[name]()
+    fi = TernaryField(F)
+    unit = make_unit("msd", F, digit=digit)
+    pairs = _operands(F, n=12 if F.m < 50 else 4)
+    assert all(unit.emulate(a, b) == F.mul(a, b) for a, b in pairs)
+    run = simulate_mul(unit, [(fi.encode(a), fi.encode(b)) for a, b in pairs])
+    assert [fi.decode(w) for w in run.results] == [F.mul(a, b) for a, b in pairs]
+    T = -(-F.m // digit)
+    assert unit.initiation_interval == T and run.latencies == [T + 1] * len(pairs)
