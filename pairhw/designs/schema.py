@@ -25,6 +25,7 @@ SCHEMA = {
     "datapath": {
         "io_width": (int, False, "bits per stream word of the core's input and output (default 64)"),
         "banks": (["bank"], False, "register banks (default one unbounded bank r)"),
+        "rom": (str, False, "microcode ROM read: comb (default; LUTs) or sync (clocked, block RAM)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

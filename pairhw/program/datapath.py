@@ -66,6 +66,7 @@ class Datapath:
     banks: tuple = (Bank("r"),)
     io_width: int = 64
     mul_unit: object = field(default=None, compare=False, repr=False)
+    rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs) or "sync" (block RAM, next-pc addressed)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -101,6 +102,8 @@ class Datapath:
                                     "ports; give it \"writes\": [that bank]")
         if self.io_width < 1:
             raise DatapathError("the I/O word width must be at least 1")
+        if self.rom not in ("comb", "sync"):
+            raise DatapathError(f"rom must be comb or sync, not {self.rom!r}")
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
@@ -148,7 +151,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     (``"mul": {"kind": "karatsuba", ...}``, :meth:`~pairhw.program.field.BaseField.make_mul`) whose
     latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
     ``{"name", "size", "write_ports"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
-    makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64).
+    makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64), ``spec["rom"]`` how the core reads its
+    microcode (``comb``, default: a LUT ROM; ``sync``: a clocked read that maps to block RAM).
     """
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports")) for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
@@ -171,4 +175,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                              for k, v in u["mul"].items())))
         units.append(UnitSpec(**kw))
-    return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit)
+    return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"))

@@ -65,9 +65,20 @@ class PairingCore(wiring.Component):
         mm, w, beats = dp.F.width, dp.io_width, dp.io_beats
         words = mc.packed()
         rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words)
-        rd = rom.read_port(domain="comb")
         pc = Signal(range(max(len(words), 2)))
-        m.d.comb += rd.addr.eq(pc)
+        if dp.rom == "sync":  # a ROM read at the clock edge (block RAM): addressed by the next pc
+            rd = rom.read_port(domain="sync")
+            pc_next = Signal.like(pc)
+            m.d.comb += [pc_next.eq(pc), rd.addr.eq(pc_next)]
+        else:
+            rd = rom.read_port(domain="comb")
+            m.d.comb += rd.addr.eq(pc)
+
+        def set_pc(value):
+            m.d.sync += pc.eq(value)
+            if dp.rom == "sync":
+                m.d.comb += pc_next.eq(value)
+
         fld = {name: rd.data[o:o + n] for name, (o, n) in mc.offsets().items()}
         run = Signal()
 
@@ -170,7 +181,9 @@ class PairingCore(wiring.Component):
                         m.d.comb += load_we.eq(1)
                         m.d.sync += beat.eq(0)
                         with m.If(elem == len(mc.inputs) - 1):
-                            m.d.sync += [elem.eq(0), pc.eq(0), cnt.eq(loop.count if loop else 0)]
+                            m.d.sync += elem.eq(0)
+                            set_pc(0)
+                            m.d.sync += cnt.eq(loop.count if loop else 0)
                             m.next = "RUN"
                         with m.Else():
                             m.d.sync += elem.eq(elem + 1)
@@ -180,16 +193,17 @@ class PairingCore(wiring.Component):
                 m.d.comb += [run.eq(1), self.busy.eq(1)]
                 if loop:
                     with m.If((pc == loop.end) & (cnt > 1)):
-                        m.d.sync += [pc.eq(loop.start), cnt.eq(cnt - 1)]
+                        set_pc(loop.start)
+                        m.d.sync += cnt.eq(cnt - 1)
                     with m.Elif(pc == last):
                         m.next = "UNLOAD"
                     with m.Else():
-                        m.d.sync += pc.eq(pc + 1)
+                        set_pc(pc + 1)
                 else:
                     with m.If(pc == last):
                         m.next = "UNLOAD"
                     with m.Else():
-                        m.d.sync += pc.eq(pc + 1)
+                        set_pc(pc + 1)
             with m.State("UNLOAD"):
                 m.d.comb += [self.o.valid.eq(1), self.busy.eq(1)]
                 with m.If(self.o.ready):

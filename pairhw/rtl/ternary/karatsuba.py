@@ -52,14 +52,63 @@ def cut_points(levels: int) -> tuple:
             + tuple(f"post{d}" for d in reversed(range(levels))))
 
 
-def default_registers(levels: int, stages: int) -> tuple:
-    """Cut points for a ``stages``-stage pipeline (the output register is stage 1): the inputs, the
-    base products, then the recombination levels from the widest down, then the pre-additions."""
-    order = ["in", "base"] + [f"post{d}" for d in range(levels)] + [f"pre{d}" for d in range(levels)]
-    if stages < 1 or stages - 1 > len(order):
-        raise ScheduleError(f"a {levels}-level multiplier has 1 to {len(order) + 1} stages, not {stages}")
-    chosen = set(order[:stages - 1])
-    return tuple(p for p in cut_points(levels) if p in chosen)
+def segment_depths(m: int, schedule) -> list:
+    """Estimated trit-adder levels between consecutive cut points: before ``in`` (the operand
+    multiplexers, 1), each pre-addition (1), the base products (1 + ⌈log2 n⌉ for the product and
+    its adder tree), each recombination (3 two-way, 4 three-way), and the reduction (2, after the
+    last cut point).  Entry i is the logic before cut point i of :func:`cut_points`; the last entry
+    is the logic before the output register."""
+    n = m
+    for s in schedule:
+        n = sizes(n, s)[0]
+    post = [4 if s == "3" else 3 for s in reversed(schedule)]
+    return [1] + [1] * len(schedule) + [1 + max(n - 1, 1).bit_length()] + post + [2]
+
+
+def default_registers(m: int, schedule, stages: int) -> tuple:
+    """The ``stages − 1`` cut points that make the deepest segment (:func:`segment_depths`) as
+    shallow as possible; among those, the fewest flip-flops (:func:`cut_bits`)."""
+    from itertools import combinations
+
+    points = cut_points(len(schedule))
+    if stages < 1 or stages - 1 > len(points):
+        raise ScheduleError(f"a {len(schedule)}-level multiplier has 1 to {len(points) + 1} stages, "
+                            f"not {stages}")
+    depth = segment_depths(m, schedule)
+
+    def worst(cut):
+        seg, out, cuts = 0, 0, set(cut)
+        for i, d in enumerate(depth):
+            seg += d
+            if i < len(points) and i in cuts:
+                out, seg = max(out, seg), 0
+        return max(out, seg)
+
+    bits = cut_bits(m, schedule)
+    best = min(combinations(range(len(points)), stages - 1),
+               key=lambda c: (worst(c), sum(bits[i] for i in c), c))
+    return tuple(points[i] for i in best)
+
+
+def cut_bits(m: int, schedule) -> list:
+    """Flip-flops a register at each cut point of :func:`cut_points` costs (two bits per trit)."""
+    L = len(schedule)
+    pre, post = [0] * L, [0] * L
+    base = 0
+
+    def walk(n, level):
+        nonlocal base
+        if level == L:
+            base += 2 * (2 * n - 1)
+            return
+        subs = sizes(n, schedule[level])[1]
+        pre[level] += 2 * 2 * sum(subs)
+        post[level] += 2 * (2 * n - 1)
+        for s in subs:
+            walk(s, level + 1)
+
+    walk(m, 0)
+    return [4 * m] + pre + [base] + post[::-1]
 
 
 def sizes(n: int, split: str) -> tuple:
@@ -116,7 +165,7 @@ class KaratsubaMul3(wiring.Component):
         if registers is not None and stages is not None:
             raise ScheduleError("give the register cut points or the number of stages, not both")
         if registers is None:
-            registers = default_registers(levels, stages if stages is not None else 1)
+            registers = default_registers(F.m, self.schedule, stages if stages is not None else 1)
         points = cut_points(levels)
         bad = [r for r in registers if r not in points]
         if bad:

@@ -153,7 +153,11 @@ def test_karatsuba_counts_and_register_points():
     v = KaratsubaMul3(F, ("2", "2"), registers=("post0", "in", "pre1"))
     assert v.registers == ("in", "pre1", "post0") and v.latency == 4
     s = KaratsubaMul3(F, ("2", "2"), stages=6)
-    assert s.latency == 6 and set(s.registers) == {"in", "base", "post0", "post1", "pre0"}
+    assert s.latency == 6 and len(s.registers) == 5
+    # the default cut points balance the estimated logic depth: never two cuts with nothing between
+    from pairhw.rtl.ternary.karatsuba import default_registers, segment_depths
+    assert default_registers(97, ("2",) * 4, 3) == ("base", "post1")
+    assert segment_depths(97, ("2",) * 4) == [1, 1, 1, 1, 1, 4, 3, 3, 3, 3, 2]
 
 
 def test_karatsuba_bad_schedules_are_refused():
