@@ -12,10 +12,12 @@ from pathlib import Path
 from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed
 from pairhw.cli.output import check_target, write_tree
 
-KIND_HELP = ("multiplier kind: " + "; ".join(
+KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
     ["schoolbook, karatsuba, tmvp: fully parallel (--schedule)",
      "hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: Adikari et al. / Ghosh et al. sequential/parallel (6, 9, 10 cycles)",
-     "iter-karatsuba: Nagl et al. (--core 153|77)", "lsd, msd: digit-serial (--digit D)", "lsb: bit-serial"]))
+     "iter-karatsuba: Nagl et al. (--core 153|77)", "lsd, msd: digit-serial (--digit D)", "lsb: bit-serial"])
+    + ". F_3^m (--curve f3-..., or --m M --char 3): schoolbook (1 cycle); karatsuba: Beuchat et al.'s "
+    "pipelined Karatsuba (--schedule of 2, 3, oe per level; --stages N or --registers); msd (--digit D)")
 
 #: Above this m the Verilator flow is the default simulator (the Amaranth simulator gets slow).
 AMARANTH_MAX_M = 100
@@ -27,10 +29,10 @@ def log(msg: str) -> None:
 
 def unit_text(unit) -> str:
     """The unit's Verilog with its header (kind, field, latency, II, contract)."""
-    from pairhw.rtl.emit import header, unit_verilog
+    from pairhw.rtl.emit import field_name, header, unit_verilog
 
     log(f"generating Verilog for {unit.name}")
-    return unit_verilog(unit, header(f"{unit.name}: multiplier over F_2^{unit.F.m}", {
+    return unit_verilog(unit, header(f"{unit.name}: multiplier over {field_name(unit.F)}", {
         "field": unit.F.poly_str(),
         "latency": f"{unit.latency} cycles, initiation interval {unit.initiation_interval} cycles",
         "contract": CONTRACT,
@@ -72,18 +74,27 @@ def synth_text(name: str, res: dict, target: str) -> str:
 
 def add_unit_args(p) -> None:
     from pairhw.rtl.binary.catalogue import KINDS
+    from pairhw.rtl.ternary.catalogue import KINDS as KINDS3
 
-    p.add_argument("--kind", required=True, choices=list(KINDS), metavar="KIND", help=KIND_HELP)
+    p.add_argument("--kind", required=True, choices=list(dict.fromkeys([*KINDS, *KINDS3])), metavar="KIND",
+                   help=KIND_HELP)
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--m", type=int, help="field degree; the parameter set's polynomial if one has this m, "
                    "else the least trinomial (else pentanomial)")
-    g.add_argument("--curve", help="take the field of a binary parameter set (e.g. f2-1223)")
+    g.add_argument("--curve", help="take the field of a parameter set (e.g. f2-1223, f3-97)")
+    p.add_argument("--char", type=int, choices=(2, 3), help="with --m: the characteristic (default 2); "
+                   "F_3^m takes the parameter set's trinomial if one has this m, else the least irreducible one")
     p.add_argument("--digit", type=int, help="digit size D of lsd / msd")
     p.add_argument("--schedule", help="splits of the parallel part, outermost first, e.g. 3,3,3,2 "
                    "(the whole multiplier for schoolbook/karatsuba/tmvp, the core for the others; "
                    "default: three-way while > 24, then two-way down to ≤ 8, as Adikari et al.; with --lut6, "
                    "TMVP takes the schedule of least estimated LUTs and Karatsuba three-way while > 51, "
-                   "then two-way down to ≤ 24)")
+                   "then two-way down to ≤ 24; F_3^m karatsuba: 2, 3 or oe per level, default two-way down "
+                   "to ≤ 7 trits)")
+    p.add_argument("--stages", type=int, help="F_3^m karatsuba: pipeline stages, its latency (default 1); "
+                   "registers go where they balance the estimated logic depth")
+    p.add_argument("--registers", help="F_3^m karatsuba: the pipeline cut points instead of --stages, "
+                   "e.g. in,base,post0 (points: in, pre0…, base, post…0)")
     p.add_argument("--core", type=int, help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
     p.add_argument("--lut6", action="store_true",
                    help="schoolbook base products from hand-packed Xilinx LUT6 primitives (schoolbook, karatsuba, "
@@ -92,28 +103,57 @@ def add_unit_args(p) -> None:
 
 def _unit_from_args(args, UsageError):
     from pairhw import params
-    from pairhw.rtl.binary.catalogue import KindError, binary_field, make_unit
 
+    char = args.char
     if args.curve is not None:
+        if char is not None:
+            raise UsageError("--char goes with --m; a --curve names its field")
         try:
             p = params.get(args.curve)
         except params.UnknownParamSet:
             raise UsageError(f"unknown curve {args.curve!r}; known: {', '.join(params.names())}") from None
-        if not p.family.startswith("binary"):
-            raise UsageError(f"{args.curve} is not a binary field")
-        F = p.gf2m()
+        if p.family.startswith("binary"):
+            F, char = p.gf2m(), 2
+        elif p.family.startswith("ternary"):
+            F, char = params.curve(args.curve).F, 3
+        else:
+            raise UsageError(f"{args.curve} is a prime field: its multipliers are not built yet")
     else:
+        char = char or 2
         if args.m < 2 or args.m > 4096:
             raise UsageError(f"--m must be between 2 and 4096, not {args.m}")
-        F = binary_field(args.m)
+        F = None
     schedule = None
     if args.schedule is not None:
         text = args.schedule.strip()
+        schedule = tuple(x.strip() for x in text.split(",")) if text not in ("", "0", "none") else ()
+    if char == 3:
+        from pairhw.rtl.ternary.catalogue import KINDS as KINDS3, KindError as KindError3, make_unit as make3
+        from pairhw.rtl.ternary.catalogue import ternary_field
+
+        if args.kind not in KINDS3:
+            raise UsageError(f"--kind {args.kind} is an F_2^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
+        if args.core is not None or args.lut6:
+            raise UsageError("--core and --lut6 are F_2^m options")
         try:
-            schedule = tuple(int(x) for x in text.split(",")) if text not in ("", "0", "none") else ()
+            F = F or ternary_field(args.m)
+            regs = None if args.registers is None else tuple(r.strip() for r in args.registers.split(",") if r.strip())
+            return make3(args.kind, F, digit=args.digit, schedule=schedule, stages=args.stages, registers=regs)
+        except KindError3 as e:
+            raise UsageError(str(e)) from None
+    from pairhw.rtl.binary.catalogue import KINDS, KindError, binary_field, make_unit
+
+    if args.kind not in KINDS:
+        raise UsageError(f"--kind {args.kind} is an F_3^m multiplier; F_2^m kinds: {', '.join(KINDS)}")
+    if args.stages is not None or args.registers is not None:
+        raise UsageError("--stages and --registers are options of the F_3^m karatsuba multiplier")
+    if schedule:
+        try:
+            schedule = tuple(int(x) for x in schedule)
         except ValueError:
             raise UsageError(f"--schedule: expected splits like 3,3,3,2, got {args.schedule!r}") from None
     try:
+        F = F or binary_field(args.m)
         return make_unit(args.kind, F, digit=args.digit, schedule=schedule, core=args.core, lut6=args.lut6)
     except KindError as e:
         raise UsageError(str(e)) from None
@@ -155,13 +195,16 @@ def cmd_unit_sim(args, UsageError) -> int:
     unit = _unit_from_args(args, UsageError)
     if unit.lut6 and args.sim == "amaranth":
         raise UsageError("--lut6 units instantiate LUT6 primitives: simulate them with --sim verilator")
+    from pairhw.rtl.emit import field_name
+
     res = _verify(unit, args.n, args.seed, args.sim)
     out = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
+           "char": 3 if field_name(unit.F).startswith("F_3") else 2,
            "latency": unit.latency, "ii": unit.initiation_interval, "seed": args.seed, **res}
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"{unit.name} over F_2^{unit.F.m} ({unit.F.poly_str()})")
+        print(f"{unit.name} over {field_name(unit.F)} ({unit.F.poly_str()})")
         print(f"latency {unit.latency} cycles, initiation interval {unit.initiation_interval} cycles")
         print(f"verified {res['verified']} of {res['vectors']} products (10 edge cases + {args.n} random, "
               f"seed {args.seed}) with {res['simulator']}: {res['failed']} failed")
@@ -169,9 +212,10 @@ def cmd_unit_sim(args, UsageError) -> int:
 
 
 def cmd_unit_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import makefile, mul_testbench, mul_vectors, vectors_text
+    from pairhw.rtl.emit import makefile, mul_testbench, mul_vectors, vectors_text, word_width
 
     unit = _unit_from_args(args, UsageError)
+    w = word_width(unit.F)
     check_target(args.output, ("unit", unit.name), args.force)
     files = {
         f"{unit.name}.v": unit_text(unit),
@@ -182,7 +226,9 @@ def cmd_unit_build(args, UsageError) -> int:
     manifest = {
         "unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
         "latency": unit.latency, "ii": unit.initiation_interval,
-        "ports": {"a": unit.F.m, "b": unit.F.m, "start": 1, "c": unit.F.m, "done": 1, "clk": 1, "rst": 1},
+        "ports": {"a": w, "b": w, "start": 1, "c": w, "done": 1, "clk": 1, "rst": 1},
+        "encoding": ("F_3^m: two bits per trit, word = L | H << m (bit i of L: trit i is 1; of H: trit i is 2)"
+                     if w != unit.F.m else "F_2^m: bit i is the coefficient of x^i"),
         "contract": CONTRACT,
         "vectors": {"file": "vectors.txt", "count": args.n + 10, "seed": args.seed,
                     "format": "first line: the number of products N (decimal); then N lines `a b c`, hex, "
@@ -217,7 +263,7 @@ def cmd_unit_synth(args, UsageError) -> int:
 def register(sub, UsageError) -> None:
     """Add ``unit sim|build|synth``, the mirror of ``sim|build|synth DESIGN``."""
 
-    p = sub.add_parser("unit", help="F_2^m multiplier units: unit sim | unit build | unit synth")
+    p = sub.add_parser("unit", help="F_2^m and F_3^m multiplier units: unit sim | unit build | unit synth")
     usub = p.add_subparsers(dest="unit_verb", required=True, parser_class=type(p))
     q = usub.add_parser("sim", help="simulate products against the golden model; print latency and II")
     add_unit_args(q)

@@ -49,3 +49,24 @@ def make_unit(kind: str, F: GF3m, **options):
         raise KindError(str(e)) from None
     except ValueError as e:
         raise KindError(str(e)) from None
+
+
+def ternary_field(m: int) -> GF3m:
+    """F_3^m of a parameter set with this m, else the irreducible trinomial x^m + c_k·x^k + c_0 with
+    the least k (then c_k, then c_0)."""
+    from pairhw import params
+
+    if m < 2:
+        raise KindError(f"m must be at least 2, not {m}")
+    for name in params.names():
+        p = params.get(name)
+        if p.family.startswith("ternary") and p.m == m:
+            return params.curve(name).F
+    for k in range(1, m):
+        for ck in (1, 2):
+            for c0 in (1, 2):
+                try:
+                    return GF3m(m, k, ck, c0)
+                except ValueError:
+                    pass
+    raise KindError(f"no irreducible trinomial of degree {m} over F_3")
