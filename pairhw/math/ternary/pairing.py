@@ -169,6 +169,7 @@ def etat_miller_nocr(C: Curve3, P, Q):
         R = T.mul_sparse_beuchat(R, F.neg(F.mul(t, t)), F.mul(yp, yq), F.neg(t))
     for _ in range((C.F.m - 1) // 2):
         with F.phase("miller/loop"):
+            F.mark("iteration")
             with F.phase("points"):
                 R = T.cube6(R)
                 xq = F.sub(F.cube_k(xq, 2), C.bF)
@@ -204,9 +205,7 @@ def final_exp(C: Curve3, f):
     with F.phase("final_exp/torus"):
         v = T.torus_frob_mul(u)
     with F.phase("final_exp/cubings"):
-        w = v
-        for _ in range((m + 1) // 2):
-            w = T.cube6(w)
+        w = T.cube6_k(v, (m + 1) // 2)  # V^(3^((m+1)/2)): six coefficient powers, one basis map
         if -C.mu * C.b == -1:
             w = T.conj(w)
     with F.phase("final_exp/torus"):

@@ -106,8 +106,24 @@ def test_group_law_and_distortion():
 
 # -- every parameter set ----------------------------------------------------------------------------
 
-SETS = [pytest.param("f3-19"), pytest.param("f3-97"),
-        pytest.param("f3-509", marks=pytest.mark.slow)]
+SETS = [pytest.param("f3-19"), pytest.param("f3-97"), pytest.param("f3-193", marks=pytest.mark.slow),
+        pytest.param("f3-313", marks=pytest.mark.slow), pytest.param("f3-509", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("name,m,k", [("f3-193", 193, 12), ("f3-313", 313, 126)])
+def test_beuchat_tc2011_sets_rederived(name, m, k):
+    """x^m + x^k + 2 irreducible (Rabin's test in the model), b = 1, N = 3^m + 1 + μ·3^((m+1)/2) =
+    cofactor·r with r prime, r | 3^(3m) + 1, and the cofactor has no factor r."""
+    from pairhw.math.prime.field import is_probable_prime
+    from pairhw.math.ternary.field import GF3m
+
+    p = params.get(name)
+    assert (p.data["field"]["m"], p.data["field"]["k"], p.data["field"]["ck"], p.data["field"]["c0"]) == (m, k, 1, 2)
+    assert GF3m(m, k, 1, 2, check=False).is_irreducible()
+    C = params.curve(name)
+    assert C.b == 1 and C.order == 3 ** m + 1 + C.mu * 3 ** ((m + 1) // 2)
+    assert C.cofactor * C.r == C.order and is_probable_prime(C.r) and C.cofactor % C.r
+    assert pow(3, 3 * m, C.r) == C.r - 1
 
 
 @pytest.fixture(scope="module", params=SETS)
