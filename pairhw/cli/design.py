@@ -80,7 +80,8 @@ def _report_text(d, rep) -> str:
         f"multiplier bound     {rep['multiplier_bound']}  ({rep['products']} products × II {mul['ii']}"
         f" / {mul['count']} unit{'s' if mul['count'] > 1 else ''}); utilisation {rep['multiplier_utilisation']:.1%}",
         f"loop                 {lo['trips']} trips of {lo['body_ops']} ops ({lo['body_products']} products), "
-        f"II {lo['ii']} (MII {lo['mii']}), {lo['stages']} stage{'s' if lo['stages'] > 1 else ''}",
+        f"II {lo['ii']} (MII {lo['mii']}), {lo['stages']} stage{'s' if lo['stages'] > 1 else ''}"
+        + (f"; {lo['cycles_per_iteration']:g} cycles per Miller iteration" if lo["trips"] else ""),
         f"registers            {regs}",
         f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits",
     ])

@@ -41,6 +41,8 @@ class Compiled:
             "multiplier_utilisation": round(bound / mc.cycles, 4),
             "phases": {"pre": tl.loop_start, "loop": tl.loop_end - tl.loop_start, "post": tl.end - tl.post_start},
             "loop": {"trips": self.flow.trips, "ii": self.loop.ii, "mii": self.loop.mii,
+                     "iterations_per_trip": self.flow.period,
+                     "cycles_per_iteration": round(self.loop.ii / self.flow.period, 2),
                      "stages": self.loop.stages, "body_ops": len(self.flow.body),
                      "body_products": body_products,
                      "body_multiplier_bound": -(-body_products * mul.ii // mul.count),

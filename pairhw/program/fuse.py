@@ -145,4 +145,4 @@ def fuse_powers(flow: Flow, dp: Datapath, balance: bool = True) -> Flow:
         return out
 
     return Flow(flow.F, flow.inputs, block(flow.pre, balance), block(flow.body, False), flow.trips, flow.init,
-                flow.final, block(flow.post, balance), flow.outputs)
+                flow.final, block(flow.post, balance), flow.outputs, flow.period)

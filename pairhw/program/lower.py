@@ -46,6 +46,7 @@ class Flow:
     final: dict  # name read after the loop -> body name (the last trip's value)
     post: list
     outputs: list = field(default_factory=list)
+    period: int = 1  # marked iterations (Miller-loop iterations) per trip of the body
 
     def run(self, values: dict) -> list:
         """Interpret the flow with the real field (the check that lowering is exact)."""
@@ -137,7 +138,7 @@ def lower(lp: LoopProgram) -> Flow:
     post, const = L.block(lp.post, lambda i, op: op.dst, lambda s: (s, 0), "k")
     outputs = [o if isinstance(o, str) else const(o)[0] for o in P.outputs]
     flow = Flow(P.F, list(P.inputs), pre, body, lp.trips, {f"@{i}": x for i, x in lp.init.items()},
-                {x: f"@{i}" for x, i in lp.final.items()}, post, outputs)
+                {x: f"@{i}" for x, i in lp.final.items()}, post, outputs, lp.period if lp.body else 1)
     return eliminate_dead(flow)
 
 
@@ -165,4 +166,4 @@ def eliminate_dead(flow: Flow) -> Flow:
     pre = sweep(flow.pre, need)
     init = {b: x for b, x in flow.init.items() if b in body_need}
     final = {x: b for x, b in flow.final.items() if x in need}
-    return Flow(flow.F, flow.inputs, pre, body, flow.trips, init, final, post, flow.outputs)
+    return Flow(flow.F, flow.inputs, pre, body, flow.trips, init, final, post, flow.outputs, flow.period)
