@@ -62,6 +62,17 @@ def test_frobenius_maps(T):
     for _ in range(m):
         y = T.cube6(y)
     assert T.frob_m(x) == y
+    assert T.cube6_k(x, m) == y
+
+
+def test_k_fold_cubing_is_repeated_cubing(T):
+    """a^(3^n) as six coefficient powers and CUBE^n equals n cubings, for n across CUBE's period."""
+    rng = random.Random(5)
+    x = rand6(T, rng)
+    y = x
+    for n in range(15):
+        assert T.cube6_k(x, n) == y
+        y = T.cube6(y)
 
 
 def test_inverses(T):
