@@ -5,6 +5,7 @@ import json
 import pytest
 
 from pairhw.cli import main
+from pairhw import designs
 
 D = "f2-47-etat-banked"
 
@@ -161,3 +162,14 @@ def test_ternary_build_manifest(capsys, tmp_path):
     assert man["word_bits"] == 38 and "c0 .. c5" in man["vectors"]["format"] and "H word" in man["protocol"]
     lines = (tmp_path / "b" / "vectors.txt").read_text().splitlines()
     assert lines[0] == "2" and len(lines) == 3 and all(len(line.split()) == 10 for line in lines[1:])
+
+
+def test_beuchat_core_on_a_vectors_file(capsys, tmp_path):
+    """etat3-97-small (digit-serial, LUT RAM bank, clocked ROM) on a `pairhw vectors f3-97` file."""
+    vec = tmp_path / "v97.jsonl"
+    assert run(capsys, "vectors", "f3-97", "-n", "2", "--seed", "9", "-o", str(vec))[0] == 0
+    code, out, err = run(capsys, "sim", "etat3-97-small", "--vectors", str(vec), "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert (res["verified"], res["failed"], res["constant_time"]) == (2, 0, True)
+    assert res["cycles"] == designs.get("etat3-97-small").report()["cycles"]
