@@ -40,7 +40,9 @@ SCHEMA = {
         "k": ((int, list), False, "power units: the k-fold powers x^(p^±k) it computes, e.g. [1, 2, 4] "
                                   "(default 1)"),
         "reads": ([list], False, "per input port, the banks it may read (default all)"),
-        "writes": ([str], False, "the banks it may write (default all)"),
+        "writes": ([str], False, "the banks it may write (default all but the writes_each banks)"),
+        "writes_each": ([str], False, "one RAM bank per instance that only that instance writes, besides "
+                                      "its writes (RAM writes without contention)"),
         "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),
     },
     "mul": {

@@ -46,6 +46,7 @@ class UnitSpec:
     ks: tuple = (1,)  # power units: the k-fold powers x^(p^±k) the unit computes (selected per word)
     reads: tuple = ()
     writes: tuple = ()
+    writes_each: tuple = ()  # instance i also writes bank writes_each[i] (its own RAM: no contention)
     options: tuple = ()  # for kind "mul": (key, value) pairs of the field's multiplier catalogue
     ops: tuple = ()  # the op kinds it executes (set from the field's unit kind)
     ports: int = 2  # input ports (set from the field's unit kind)
@@ -83,7 +84,7 @@ class Datapath:
         for u in self.units:
             if u.reads and len(u.reads) != u.ports:
                 raise DatapathError(f"unit {u.name}: reads lists {len(u.reads)} ports, the kind has {u.ports}")
-            for b in [b for r in u.reads for b in r] + list(u.writes):
+            for b in [b for r in u.reads for b in r] + list(u.writes) + list(u.writes_each):
                 if b not in names:
                     raise DatapathError(f"unit {u.name}: no bank {b!r}")
             if u.count < 1 or u.ii < 1 or u.latency < 0:
@@ -95,6 +96,20 @@ class Datapath:
         for b in self.banks:
             if b.write_ports is not None and b.write_ports < 1:
                 raise DatapathError(f"bank {b.name}: write_ports must be ≥ 1")
+        own = [b for u in self.units for b in u.writes_each]
+        for u in self.units:
+            if u.writes_each:
+                if len(u.writes_each) != u.count:
+                    raise DatapathError(f"unit {u.name}: writes_each names one bank per instance ({u.count}), "
+                                        f"not {len(u.writes_each)}")
+                if any(not self.bank(b).write_ports for b in u.writes_each):
+                    raise DatapathError(f"unit {u.name}: writes_each banks must be RAMs (write_ports)")
+                if any(self.bank(b).write_ports for b in self.write_banks(u)):
+                    raise DatapathError(f"unit {u.name}: with writes_each, its shared writes must be "
+                                        "register banks (no write_ports)")
+            if len(set(own)) != len(own) or any(b in own for b in self.write_banks(u)):
+                raise DatapathError("a writes_each bank belongs to one unit instance: no other unit or "
+                                    "instance may write it (list the shared banks in writes)")
         for u in self.units:
             wb = self.write_banks(u)
             if len(wb) > 1 and any(self.bank(b).write_ports for b in wb):
@@ -118,8 +133,11 @@ class Datapath:
         return next(b for b in self.banks if b.name == name)
 
     def write_port(self, u: UnitSpec):
-        """(bank, ports) when ``u``'s results go through a bank's limited write ports, else None."""
+        """(bank, ports) when ``u``'s results go through a bank's limited write ports, else None
+        (also for a unit whose instances own their RAM banks: one result per instance per cycle)."""
         wb = self.write_banks(u)
+        if not wb or u.writes_each:
+            return None
         b = self.bank(wb[0])
         return (b.name, b.write_ports) if len(wb) == 1 and b.write_ports else None
 
@@ -133,8 +151,13 @@ class Datapath:
     def read_banks(self, u: UnitSpec, port: int) -> tuple:
         return tuple(u.reads[port]) if u.reads else tuple(self.bank_names())
 
-    def write_banks(self, u: UnitSpec) -> tuple:
-        return tuple(u.writes) if u.writes else tuple(self.bank_names())
+    def write_banks(self, u: UnitSpec, inst: int | None = None) -> tuple:
+        """The banks ``u`` (instance ``inst``) may write: its own ``writes_each`` bank first, then the
+        shared ``writes`` (every bank that is no instance's own, by default).  Without ``inst``: the
+        shared banks only."""
+        own = {b for v in self.units for b in v.writes_each}
+        shared = tuple(u.writes) if u.writes else tuple(b for b in self.bank_names() if b not in own)
+        return ((u.writes_each[inst],) if inst is not None and u.writes_each else ()) + shared
 
     @property
     def io_beats(self) -> int:
@@ -162,7 +185,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in ks):
             raise DatapathError(f"unit {u['name']}: k must be an integer or a list of integers")
         kw = dict(name=u["name"], kind=u["kind"], count=u.get("count", 1), ks=ks,
-                  reads=tuple(tuple(r) for r in u.get("reads", ())), writes=tuple(u.get("writes", ())))
+                  reads=tuple(tuple(r) for r in u.get("reads", ())), writes=tuple(u.get("writes", ())),
+                  writes_each=tuple(u.get("writes_each", ())))
         if u["kind"] == "mul" and "mul" not in u:
             raise DatapathError(f"unit {u['name']}: a mul unit needs \"mul\": {{\"kind\": ...}}")
         if u["kind"] == "mul":

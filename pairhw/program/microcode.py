@@ -120,7 +120,7 @@ class Microcode:
                     else:
                         kind = u.ops[wd.get(f"{p}.op", 0)]
                         val = fi.apply(kind, [src(i) for i in range(fi.arity(kind))], u.ks[wd.get(f"{p}.k", 0)])
-                    banks = self.dp.write_banks(u)
+                    banks = self.dp.write_banks(u, u.instance_names().index(p))
                     writes.append((banks[wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0), val))
             seen = set()
             for b, k, v in writes:
@@ -177,7 +177,7 @@ def fields(dp: Datapath, sizes: dict) -> list:
             out.append((f"{p}.{PORT_NAMES[port]}", _bits(max(sizes[b] for b in banks))))
             if len(banks) > 1:
                 out.append((f"{p}.{PORT_NAMES[port]}_bank", _bits(len(banks))))
-        banks = dp.write_banks(u)
+        banks = dp.write_banks(u, u.instance_names().index(p))
         out.append((f"{p}.we", 1))
         out.append((f"{p}.w", _bits(max(sizes[b] for b in banks))))
         if len(banks) > 1:
@@ -235,7 +235,7 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
                 notes[issue_at].append(f"{p} {' '.join(srcs)}")
         if write_at is not None:
             b, k = alloc.reg[op.dst]
-            banks = dp.write_banks(u)
+            banks = dp.write_banks(u, inst)
             put(write_at, f"{p}.we", 1)
             put(write_at, f"{p}.w", k)
             if len(banks) > 1:

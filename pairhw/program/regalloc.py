@@ -57,10 +57,10 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
 
     for x in flow.inputs:
         restrict(x, dp.bank_names(), "loaded")
-    for ops in (flow.pre, flow.body, flow.post):
-        for op in ops:
+    for ops, sch in ((flow.pre, pre), (flow.body, loop), (flow.post, post)):
+        for i, op in enumerate(ops):
             u = unit_of(dp, op)
-            restrict(op.dst, dp.write_banks(u), f"written by {u.name}")
+            restrict(op.dst, dp.write_banks(u, sch.inst[i]), f"written by {u.name}")
             for port, (s, _) in enumerate(op.srcs):
                 restrict(s, dp.read_banks(u, port), f"read by port {port} of {u.name}")
     # a loop-carried value shares its register with its initial value and its reader after the loop

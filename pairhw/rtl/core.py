@@ -130,7 +130,7 @@ class PairingCore(wiring.Component):
             else:  # constant table
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
                 m.d.comb += out.eq(Array(table)[fld[f"{p}.sel"]] if len(table) > 1 else table[0])
-            banks = dp.write_banks(u)
+            banks = dp.write_banks(u, u.instance_names().index(p))
             writers.append((run & fld[f"{p}.we"], fld.get(f"{p}.w_bank"), fld[f"{p}.w"], out, banks))
 
         # stream input: an element is assembled from `beats` words, least significant first
@@ -153,7 +153,8 @@ class PairingCore(wiring.Component):
             wp = mem.write_port()
             # the loader, then the units: the scheduler allows one unit write per cycle
             conds = [(load_we & (elem == e), k, nxt[:mm]) for e, (ib, k) in enumerate(mc.inputs) if ib == b]
-            conds += [(we, addr, data) for we, _, addr, data, banks in writers if b in banks]
+            conds += [(we if bsel is None else we & (bsel == banks.index(b)), addr, data)
+                      for we, bsel, addr, data, banks in writers if b in banks]
             for n, (c, addr, data) in enumerate(conds):
                 with (m.If if n == 0 else m.Elif)(c):
                     m.d.comb += [wp.en.eq(1), wp.addr.eq(addr), wp.data.eq(data)]
