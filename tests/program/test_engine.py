@@ -72,3 +72,35 @@ def test_a_kernel_compiles_to_straight_line_microcode(rng):
         out, _ = mul4.microcode.run(a)
         assert tuple(out) == tuple(Tower(F).mul4(tuple(a[:4]), tuple(a[4:])))
     assert mul4.report()["products"] == 9  # seed 000 §4: Karatsuba-like F_{2^4m} product, 9 Mul
+
+
+def test_writes_each_puts_every_result_in_its_instances_bank():
+    """etat3-97-fast: adder instance i writes bank a or b (its own RAM) or the shared register bank r,
+    never the other adder's; the multiplier writes m or r; the RAM banks are used."""
+    d = designs.get("etat3-97-fast")
+    cp = d.compile()
+    dp, reg = cp.dp, cp.alloc.reg
+    for ops, sch in ((cp.flow.pre, cp.pre), (cp.flow.body, cp.loop), (cp.flow.post, cp.post)):
+        for i, op in enumerate(ops):
+            u = dp.unit_for(op.kind, op.k)
+            own = {"add": ("a", "b"), "mul": ("m",)}.get(u.kind)
+            want = {own[sch.inst[i]], "r"} if own else {"r"}
+            assert reg[op.dst][0] in want, (op, sch.inst[i], reg[op.dst])
+    assert all(cp.alloc.used[b] > 0 for b in ("m", "a", "b", "r"))
+
+
+@pytest.mark.parametrize("units,msg", [
+    ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a"]}], "one bank per instance"),
+    ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a", "r"]}], "must be RAMs"),
+    ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a", "a"]}], "belongs to one unit instance"),
+    ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a", "b"]},
+      {"name": "cube", "kind": "cube", "writes": ["a"]}], "belongs to one unit instance"),
+])
+def test_writes_each_is_checked(units, msg):
+    from pairhw.program.datapath import DatapathError, build_datapath
+
+    C = curve("f3-19")
+    spec = {"banks": [{"name": "a", "write_ports": 1}, {"name": "b", "write_ports": 1}, {"name": "r"}],
+            "units": [{"name": "mul", "kind": "mul", "mul": {"kind": "schoolbook"}}, *units]}
+    with pytest.raises(DatapathError, match=msg):
+        build_datapath(of(C.F), spec)
