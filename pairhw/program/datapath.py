@@ -104,9 +104,10 @@ class Datapath:
                                         f"not {len(u.writes_each)}")
                 if any(not self.bank(b).write_ports for b in u.writes_each):
                     raise DatapathError(f"unit {u.name}: writes_each banks must be RAMs (write_ports)")
-                if any(self.bank(b).write_ports for b in self.write_banks(u)):
-                    raise DatapathError(f"unit {u.name}: with writes_each, its shared writes must be "
-                                        "register banks (no write_ports)")
+                shared = self.write_banks(u)
+                if any(self.bank(b).write_ports for b in shared) and len(shared) != 1:
+                    raise DatapathError(f"unit {u.name}: with writes_each, a RAM among its shared writes "
+                                        "must be its only shared bank")
             if len(set(own)) != len(own) or any(b in own for b in self.write_banks(u)):
                 raise DatapathError("a writes_each bank belongs to one unit instance: no other unit or "
                                     "instance may write it (list the shared banks in writes)")
@@ -128,6 +129,14 @@ class Datapath:
                 return u
         what = f"{kind}^{k}" if power and k != 1 else kind
         raise DatapathError(f"the datapath has no unit for {what}")
+
+    def shared_write_port(self, u: UnitSpec):
+        """(bank, ports) of the one shared RAM bank a ``writes_each`` unit also writes (the loop-carried
+        values go there, :func:`pairhw.program.engine.compile_flow`), else None."""
+        wb = self.write_banks(u)
+        if u.writes_each and len(wb) == 1 and self.bank(wb[0]).write_ports:
+            return (wb[0], self.bank(wb[0]).write_ports)
+        return None
 
     def bank(self, name: str) -> Bank:
         return next(b for b in self.banks if b.name == name)

@@ -45,6 +45,9 @@ class Timeline:
 def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     """Assign every value of ``flow`` a register; ``pre``/``post`` are block schedules, ``loop`` the
     modulo schedule."""
+    from .engine import carried
+
+    shared = carried(flow)
     ii = loop.ii
     Ls, Le, end = tl.loop_start, tl.loop_end, tl.end
     allowed: dict = {}  # value -> set of banks
@@ -60,7 +63,10 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     for ops, sch in ((flow.pre, pre), (flow.body, loop), (flow.post, post)):
         for i, op in enumerate(ops):
             u = unit_of(dp, op)
-            restrict(op.dst, dp.write_banks(u, sch.inst[i]), f"written by {u.name}")
+            banks = dp.write_banks(u, sch.inst[i])
+            if dp.shared_write_port(u):  # the scheduler counted the write on one of the two banks
+                banks = banks[1:] if op.dst in shared else banks[:1]
+            restrict(op.dst, banks, f"written by {u.name}")
             for port, (s, _) in enumerate(op.srcs):
                 restrict(s, dp.read_banks(u, port), f"read by port {port} of {u.name}")
     # a loop-carried value shares its register with its initial value and its reader after the loop

@@ -50,8 +50,16 @@ class LoopSchedule:
     edges: list = field(default_factory=list)
 
 
-def list_schedule(ops, dp: Datapath) -> BlockSchedule:
-    """Critical-path list scheduling of a straight-line block; values from outside are ready at 0."""
+def _write_ports(ops, units, dp: Datapath, shared) -> list:
+    """Per op, the (bank, ports) its result takes: a ``writes_each`` unit's results named in ``shared``
+    go to its shared RAM bank (:meth:`Datapath.shared_write_port`), the others to its own RAM."""
+    return [dp.shared_write_port(u) if op.dst in shared and u.writes_each else dp.write_port(u)
+            for op, u in zip(ops, units)]
+
+
+def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
+    """Critical-path list scheduling of a straight-line block; values from outside are ready at 0.
+    ``shared``: the values a ``writes_each`` unit must write to its shared bank (:func:`_write_ports`)."""
     producer = {op.dst: i for i, op in enumerate(ops)}
     units = [unit_of(dp, op) for op in ops]
     preds = [[producer[s] for s, _ in op.srcs if s in producer] for op in ops]
@@ -66,7 +74,7 @@ def list_schedule(ops, dp: Datapath) -> BlockSchedule:
     waiting = [len(ps) for ps in preds]
     free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
     writes: dict = {}  # (bank, cycle) -> results written through the bank's limited write ports
-    wport = [dp.write_port(u) for u in units]
+    wport = _write_ports(ops, units, dp, shared)
     start, inst = [0] * len(ops), [0] * len(ops)
     ready = [(-height[i], i) for i in range(len(ops)) if waiting[i] == 0]
     heapq.heapify(ready)
@@ -114,13 +122,13 @@ def body_edges(body, dp: Datapath) -> list:
     return edges
 
 
-def _res_mii(body, dp: Datapath) -> int:
+def _res_mii(body, dp: Datapath, shared=frozenset()) -> int:
     load: dict = {}
     wload: dict = {}
-    for op in body:
-        u = unit_of(dp, op)
+    units = [unit_of(dp, op) for op in body]
+    for op, u, wp in zip(body, units, _write_ports(body, units, dp, shared)):
         load[u.name] = load.get(u.name, 0) + u.ii
-        if (wp := dp.write_port(u)):
+        if wp:
             wload[wp] = wload.get(wp, 0) + 1
     return max([1] + [-(-v // next(u.count for u in dp.units if u.name == n)) for n, v in load.items()]
                + [-(-v // ports) for (_, ports), v in wload.items()])
@@ -150,7 +158,8 @@ def _topo(n, edges, prio):
     return order
 
 
-def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | None = None) -> LoopSchedule:
+def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | None = None,
+                    shared=frozenset()) -> LoopSchedule:
     """Modulo-schedule a loop body at the smallest initiation interval the greedy placement finds,
     starting from the resource bound (MII).  With ``trips``, a larger II is taken when its fewer
     stages make the whole loop, (trips + stages − 1)·II cycles, shorter (a loop of few trips)."""
@@ -172,9 +181,9 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     for e in edges:
         out[e[0]].append(e)
         into[e[1]].append(e)
-    mii = _res_mii(body, dp)
+    mii = _res_mii(body, dp, shared)
     limit = max_ii or (sum(u.delay + u.ii for u in units) + 1)
-    wport = [dp.write_port(u) for u in units]
+    wport = _write_ports(body, units, dp, shared)
     best = None
     for ii in range(mii, limit + 1):
         if best and (trips is None or trips * ii >= (trips + best.stages - 1) * best.ii):

@@ -75,32 +75,40 @@ def test_a_kernel_compiles_to_straight_line_microcode(rng):
 
 
 def test_writes_each_puts_every_result_in_its_instances_bank():
-    """etat3-97-fast: adder instance i writes bank a or b (its own RAM) or the shared register bank r,
-    never the other adder's; the multiplier writes m or r; the RAM banks are used."""
+    """etat3-97-fast: adder instance i writes bank a or b (its own RAM), never the other adder's, the
+    multiplier m; the loop-carried values and the other units' results go to the shared RAM r."""
+    from pairhw.program.engine import carried
+
     d = designs.get("etat3-97-fast")
     cp = d.compile()
     dp, reg = cp.dp, cp.alloc.reg
+    shared = carried(cp.flow)
     for ops, sch in ((cp.flow.pre, cp.pre), (cp.flow.body, cp.loop), (cp.flow.post, cp.post)):
         for i, op in enumerate(ops):
             u = dp.unit_for(op.kind, op.k)
             own = {"add": ("a", "b"), "mul": ("m",)}.get(u.kind)
-            want = {own[sch.inst[i]], "r"} if own else {"r"}
+            # r is a RAM with one write port: only the loop-carried values (counted by the scheduler)
+            want = {"r"} if not own or op.dst in shared else {own[sch.inst[i]]}
             assert reg[op.dst][0] in want, (op, sch.inst[i], reg[op.dst])
     assert all(cp.alloc.used[b] > 0 for b in ("m", "a", "b", "r"))
+    assert cp.microcode.run([*d.curve().point_from_seed(1), *d.curve().point_from_seed(2)])[1] == cp.microcode.cycles
 
 
 @pytest.mark.parametrize("units,msg", [
     ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a"]}], "one bank per instance"),
     ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a", "r"]}], "must be RAMs"),
+    ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a", "b"], "writes": ["r", "c"]}],
+     "only shared bank"),
     ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a", "a"]}], "belongs to one unit instance"),
-    ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a", "b"]},
+    ([{"name": "add", "kind": "add", "count": 2, "writes_each": ["a", "b"], "writes": ["r"]},
       {"name": "cube", "kind": "cube", "writes": ["a"]}], "belongs to one unit instance"),
 ])
 def test_writes_each_is_checked(units, msg):
     from pairhw.program.datapath import DatapathError, build_datapath
 
     C = curve("f3-19")
-    spec = {"banks": [{"name": "a", "write_ports": 1}, {"name": "b", "write_ports": 1}, {"name": "r"}],
+    spec = {"banks": [{"name": "a", "write_ports": 1}, {"name": "b", "write_ports": 1}, {"name": "r"},
+                      {"name": "c", "write_ports": 1}],
             "units": [{"name": "mul", "kind": "mul", "mul": {"kind": "schoolbook"}}, *units]}
     with pytest.raises(DatapathError, match=msg):
         build_datapath(of(C.F), spec)
