@@ -55,8 +55,8 @@ def main() -> int:
     for name in args.design or DESIGNS:
         d = designs.get(name)
         t0 = time.time()
-        rep = d.compile().report()
-        mul = d.datapath().mul_unit
+        cp = d.compile()
+        rep, mul = cp.report(), cp.dp.mul_unit
         row = {"design": name, "curve": d.params, "algorithm": d.algorithm, "multiplier": mul.name, **rep,
                "latency_cycles": rep["cycles"], "interval_cycles": rep["cycles"],
                "cycles_per_iteration": rep["loop"]["cycles_per_iteration"]}

@@ -19,7 +19,7 @@ SCHEMA = {
         "description": (str, False, "one line saying what the design is"),
         "curve": (str, True, "the parameter set (`pairhw curves`), e.g. f2-79, f3-19"),
         "algorithm": (str, True, "the pairing algorithm of the set's family (binary: etat, etat-seed000; "
-                                 "ternary: etat)"),
+                                 "ternary: etat, etat-nocr)"),
         "datapath": ("datapath", True, "the units, register banks and stream width"),
     },
     "datapath": {

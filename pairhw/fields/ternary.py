@@ -5,7 +5,8 @@ free in tracing (a product by −1 is a ``neg``, and a ``neg`` feeding an additi
 subtraction).  A hardware word is the two-bit trit encoding of :mod:`pairhw.params`: 2m bits, the
 L word (bit i set iff a_i = 1) in bits 0..m−1 and the H word (bit i set iff a_i = 2) in bits
 m..2m−1.  Units (:mod:`pairhw.rtl.ternary`): an adder that also subtracts and negates (selected per
-word), cubing and cube-root networks with k-fold powers, and a combinational schoolbook multiplier.
+word), cubing and cube-root networks with k-fold powers, and the multipliers of
+:mod:`pairhw.rtl.ternary.catalogue` (schoolbook, Beuchat et al.'s pipelined Karatsuba, digit-serial).
 """
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ class Datapath:
 
     def shared_write_port(self, u: UnitSpec):
         """(bank, ports) of the one shared RAM bank a ``writes_each`` unit also writes (the loop-carried
-        values go there, :func:`pairhw.program.engine.compile_flow`), else None."""
+        values go there, :meth:`pairhw.program.lower.Flow.carried`), else None."""
         wb = self.write_banks(u)
         if u.writes_each and len(wb) == 1 and self.bank(wb[0]).write_ports:
             return (wb[0], self.bank(wb[0]).write_ports)

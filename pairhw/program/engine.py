@@ -57,7 +57,7 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
     """Fuse power chains for ``dp``'s units (``balance``: share concurrent chains between squarer
     and square root, :func:`~pairhw.program.fuse.fuse_powers`), schedule, allocate and assemble."""
     flow = fuse_powers(flow, dp, balance)
-    shared = carried(flow)
+    shared = flow.carried()
     pre = list_schedule(flow.pre, dp, shared)
     loop = (modulo_schedule(flow.body, dp, trips=flow.trips, shared=shared) if flow.body
             else LoopSchedule([], [], 1, 1, 0, []))
@@ -68,12 +68,6 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
     alloc = allocate(flow, dp, pre, loop, post, tl)
     mc = assemble(flow, dp, pre, loop, post, tl, alloc)
     return Compiled(flow, dp, pre, loop, post, tl, alloc, mc)
-
-
-def carried(flow: Flow) -> frozenset:
-    """The loop-carried values with their initial values: each group shares one register, which
-    may be written by different units, so a ``writes_each`` unit puts them in its shared bank."""
-    return frozenset(flow.init) | frozenset(flow.init.values()) | frozenset(flow.final.values())
 
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:

@@ -48,6 +48,11 @@ class Flow:
     outputs: list = field(default_factory=list)
     period: int = 1  # marked iterations (Miller-loop iterations) per trip of the body
 
+    def carried(self) -> frozenset:
+        """The loop-carried values with their initial values: each group shares one register, which
+        different units may write, so a ``writes_each`` unit puts them in its shared bank."""
+        return frozenset(self.init) | frozenset(self.init.values()) | frozenset(self.final.values())
+
     def run(self, values: dict) -> list:
         """Interpret the flow with the real field (the check that lowering is exact)."""
         env = dict(values)

@@ -99,6 +99,7 @@ class Microcode:
         pending: dict = {}
         cycle = 0
         insts = instances(self.dp)
+        wbanks = {p: self.dp.write_banks(u, u.instance_names().index(p)) for p, u in insts}
         for pc in self.pc_trace():
             wd = self.words[pc]
             writes = []
@@ -120,8 +121,7 @@ class Microcode:
                     else:
                         kind = u.ops[wd.get(f"{p}.op", 0)]
                         val = fi.apply(kind, [src(i) for i in range(fi.arity(kind))], u.ks[wd.get(f"{p}.k", 0)])
-                    banks = self.dp.write_banks(u, u.instance_names().index(p))
-                    writes.append((banks[wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0), val))
+                    writes.append((wbanks[p][wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0), val))
             seen = set()
             for b, k, v in writes:
                 if (b, k) in seen:

@@ -45,9 +45,7 @@ class Timeline:
 def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     """Assign every value of ``flow`` a register; ``pre``/``post`` are block schedules, ``loop`` the
     modulo schedule."""
-    from .engine import carried
-
-    shared = carried(flow)
+    shared = flow.carried()
     ii = loop.ii
     Ls, Le, end = tl.loop_start, tl.loop_end, tl.end
     allowed: dict = {}  # value -> set of banks

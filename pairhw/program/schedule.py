@@ -227,25 +227,24 @@ class _Todo:
     """The ops still to place: in ``order`` (evicted ops at the end), or by ``prio`` (highest first)."""
 
     def __init__(self, order, prio):
-        import heapq as hq
         from collections import deque
 
-        self.prio, self.hq = prio, hq
+        self.prio = prio
         self.q = deque(order) if prio is None else [(-prio[i], i) for i in order]
         if prio is not None:
-            hq.heapify(self.q)
+            heapq.heapify(self.q)
 
     def __bool__(self):
         return bool(self.q)
 
     def pop(self):
-        return self.q.popleft() if self.prio is None else self.hq.heappop(self.q)[1]
+        return self.q.popleft() if self.prio is None else heapq.heappop(self.q)[1]
 
     def push(self, i):
         if self.prio is None:
             self.q.append(i)
         else:
-            self.hq.heappush(self.q, (-self.prio[i], i))
+            heapq.heappush(self.q, (-self.prio[i], i))
 
 
 def _place(order, units, into, out, ii, align, wport, prio=None):

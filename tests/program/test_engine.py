@@ -77,12 +77,10 @@ def test_a_kernel_compiles_to_straight_line_microcode(rng):
 def test_writes_each_puts_every_result_in_its_instances_bank():
     """etat3-97-fast: adder instance i writes bank a or b (its own RAM), never the other adder's, the
     multiplier m; the loop-carried values and the other units' results go to the shared RAM r."""
-    from pairhw.program.engine import carried
-
     d = designs.get("etat3-97-fast")
     cp = d.compile()
     dp, reg = cp.dp, cp.alloc.reg
-    shared = carried(cp.flow)
+    shared = cp.flow.carried()
     for ops, sch in ((cp.flow.pre, cp.pre), (cp.flow.body, cp.loop), (cp.flow.post, cp.post)):
         for i, op in enumerate(ops):
             u = dp.unit_for(op.kind, op.k)

@@ -8,6 +8,7 @@ from pairhw.math.binary import mulalg
 from pairhw.math.binary.field import GF2m
 
 from pairhw.rtl.binary import nets
+from pairhw.rtl.serial import serial_counter
 from .mulbase import MulUnit, reduction_columns
 
 
@@ -46,14 +47,7 @@ class DigitSerialMul(MulUnit):
         m = Module()
         F, D = self.F, self.digit
         T = self.initiation_interval
-        busy = Signal(name="busy")
-        cnt = Signal(range(max(T, 2)), name="cnt")
-        last = Signal(name="last")
-        m.d.comb += last.eq(busy & (cnt == T - 1))
-        with m.If(busy):
-            m.d.sync += cnt.eq(cnt + 1)
-            with m.If(last):
-                m.d.sync += [busy.eq(0), cnt.eq(0)]
+        busy, cnt, last = serial_counter(m, T)
         c = Signal(F.m, name="c_reg")
         done = Signal(name="done_reg")
         if self.order == "lsd":

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pairhw.math.ternary.field import GF3m
 
 from .digit_serial import DigitSerialMul3
-from .karatsuba import KaratsubaMul3, ScheduleError
+from .karatsuba import KaratsubaMul3
 from .schoolbook import SchoolbookMul3
 
 #: kind -> what it is
@@ -35,19 +35,17 @@ def make_unit(kind: str, F: GF3m, **options):
     if extra:
         takes = ", ".join(OPTIONS[kind]) or "no options"
         raise KindError(f"the {kind} F_3^m multiplier takes {takes} (got {', '.join(extra)})")
+    if kind == "msd" and "digit" not in options:
+        raise KindError("the msd F_3^m multiplier needs a digit size (--digit D)")
     try:
         if kind == "schoolbook":
             return SchoolbookMul3(F)
         if kind == "msd":
-            if "digit" not in options:
-                raise KindError("the msd F_3^m multiplier needs a digit size (--digit D)")
             return DigitSerialMul3(F, int(options["digit"]))
         sched = options.get("schedule")
         return KaratsubaMul3(F, None if sched is None else tuple(str(s) for s in sched),
                              options.get("registers"), options.get("stages"))
-    except ScheduleError as e:
-        raise KindError(str(e)) from None
-    except ValueError as e:
+    except ValueError as e:  # a bad digit size, split schedule or register placement
         raise KindError(str(e)) from None
 
 

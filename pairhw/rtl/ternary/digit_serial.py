@@ -17,6 +17,8 @@ from amaranth.lib.wiring import In, Out
 
 from pairhw.math.ternary.field import GF3m
 
+from pairhw.rtl.serial import serial_counter
+
 from . import nets
 
 
@@ -68,13 +70,7 @@ class DigitSerialMul3(wiring.Component):
         m = Module()
         F, D, n = self.F, self.digit, self.F.m
         T = self.initiation_interval
-        busy, last = Signal(name="busy"), Signal(name="last")
-        cnt = Signal(range(max(T, 2)), name="cnt")
-        m.d.comb += last.eq(busy & (cnt == T - 1))
-        with m.If(busy):
-            m.d.sync += cnt.eq(cnt + 1)
-            with m.If(last):
-                m.d.sync += [busy.eq(0), cnt.eq(0)]
+        busy, cnt, last = serial_counter(m, T)
         ah, al = Signal(T * D, name="ah"), Signal(T * D, name="al")
         bh, bl = Signal(n, name="bh"), Signal(n, name="bl")
         ch, cl = Signal(n, name="ch"), Signal(n, name="cl")
@@ -86,10 +82,7 @@ class DigitSerialMul3(wiring.Component):
         dh, dl = ah[T * D - D:], al[T * D - D:]
         for j in range(D):
             vh, vl = (bh, bl) if j == 0 else nets.linear_net(m, bh, bl, times_x(j), f"xb{j}")
-            th, tl = Signal(n, name=f"t{j}_h"), Signal(n, name=f"t{j}_l")
-            m.d.comb += [tl.eq((vl & dl[j].replicate(n)) | (vh & dh[j].replicate(n))),
-                         th.eq((vh & dl[j].replicate(n)) | (vl & dh[j].replicate(n)))]
-            terms.append((th, tl))
+            terms.append(nets.trit_scale(m, (vh, vl), (dh[j], dl[j]), f"t{j}"))
         nh, nl = nets.trit_sum(m, terms, n, "acc")
         with m.If(busy):
             m.d.sync += [ch.eq(nh), cl.eq(nl), ah.eq(ah << D), al.eq(al << D)]

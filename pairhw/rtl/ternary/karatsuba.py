@@ -113,10 +113,7 @@ def cut_bits(m: int, schedule) -> list:
 
 def sizes(n: int, split: str) -> tuple:
     """(h, the sizes of the sub-products) of splitting an n-trit product by ``split``."""
-    if split == "2":
-        h = -(-n // 2)
-        return h, (h, n - h, h)
-    if split == "oe":
+    if split in ("2", "oe"):  # odd–even: the even trits are the ⌈n/2⌉ of the low half's place
         h = -(-n // 2)
         return h, (h, n - h, h)
     h = -(-n // 3)
@@ -219,8 +216,7 @@ class KaratsubaMul3(wiring.Component):
             else:
                 x, y = parts[idx[0]], parts[idx[1]]
                 w = subs[j]
-                ops.append((_add(m, _ext(x[0], w), _ext(y[0], w), w, f"{name}_pa{j}"),
-                            _add(m, _ext(x[1], w), _ext(y[1], w), w, f"{name}_pb{j}")))
+                ops.append((_add(m, x[0], y[0], w, f"{name}_pa{j}"), _add(m, x[1], y[1], w, f"{name}_pb{j}")))
         flat = self._reg(m, f"pre{level}", [v for op in ops for v in op], f"{name}_pre")
         prods = [self._poly(m, flat[2 * j], flat[2 * j + 1], subs[j], level + 1, f"{name}_{j}")
                  for j in range(len(ops))]
@@ -228,7 +224,7 @@ class KaratsubaMul3(wiring.Component):
         if split in ("2", "oe"):
             p0, p1, p01 = prods
             wm = 2 * subs[2] - 1
-            mid = _sub(m, _sub(m, p01, _ext(p0, wm), wm, f"{name}_m0"), _ext(p1, wm), wm, f"{name}_m1")
+            mid = _sub(m, _sub(m, p01, p0, wm, f"{name}_m0"), p1, wm, f"{name}_m1")
             if split == "2":
                 base = _place(W, [(0, p0), (2 * h, p1)])
                 mid = _place(W, [(h, mid)])
@@ -239,9 +235,9 @@ class KaratsubaMul3(wiring.Component):
         else:
             p0, p1, p2, p01, p02, p12 = prods
             wm = 2 * h - 1
-            m1 = _sub(m, _sub(m, p01, _ext(p0, wm), wm, f"{name}_m1a"), _ext(p1, wm), wm, f"{name}_m1")
-            m2 = _sub(m, _sub(m, p02, _ext(p0, wm), wm, f"{name}_m2a"), _ext(p2, wm), wm, f"{name}_m2")
-            m3 = _sub(m, _sub(m, p12, _ext(p1, wm), wm, f"{name}_m3a"), _ext(p2, wm), wm, f"{name}_m3")
+            m1 = _sub(m, _sub(m, p01, p0, wm, f"{name}_m1a"), p1, wm, f"{name}_m1")
+            m2 = _sub(m, _sub(m, p02, p0, wm, f"{name}_m2a"), p2, wm, f"{name}_m2")
+            m3 = _sub(m, _sub(m, p12, p1, wm, f"{name}_m3a"), p2, wm, f"{name}_m3")
             base = _place(W, [(0, p0), (2 * h, p1), (4 * h, p2)])
             odd = _place(W, [(h, m1), (3 * h, m3)])
             out = _add(m, _add(m, base, odd, W, f"{name}_c0"), _place(W, [(2 * h, m2)]), W, f"{name}_c")
@@ -328,14 +324,8 @@ def _sub(m, x, y, w, name):
 def _schoolbook(m, a, b, n, name):
     """(H, L) of the (2n − 1)-trit product of n-trit vectors: Σ_i a_i·b·x^i, a balanced adder tree."""
     W = 2 * n - 1
-    (ah, al), (bh, bl) = a, b
-    nb = len(bh)
-    rows = []
-    for i in range(len(ah)):
-        ph, pl = Signal(nb, name=f"{name}_r{i}_h"), Signal(nb, name=f"{name}_r{i}_l")
-        m.d.comb += [pl.eq((bl & al[i].replicate(nb)) | (bh & ah[i].replicate(nb))),
-                     ph.eq((bh & al[i].replicate(nb)) | (bl & ah[i].replicate(nb)))]
-        rows.append(_place(W, [(i, (ph, pl))]))
+    ah, al = a
+    rows = [_place(W, [(i, nets.trit_scale(m, b, (ah[i], al[i]), f"{name}_r{i}"))]) for i in range(len(ah))]
     if len(rows) == 1:
         return _ext(rows[0], W)
     return nets.trit_sum(m, rows, W, f"{name}_s")

@@ -21,6 +21,17 @@ def trit_add(m: Module, a, b, width: int, name: str):
     return h, l
 
 
+def trit_scale(m: Module, v, t, name: str):
+    """(H, L) Signals ``{name}_h``, ``{name}_l`` of t·v for a vector v = (H, L) and one trit t = (h, l)
+    (two bits): v, −v (H and L swapped) or 0 — the trit products of the multipliers."""
+    (vh, vl), (th, tl) = v, t
+    n = len(vh)
+    ph, pl = Signal(n, name=f"{name}_h"), Signal(n, name=f"{name}_l")
+    m.d.comb += [pl.eq((vl & tl.replicate(n)) | (vh & th.replicate(n))),
+                 ph.eq((vh & tl.replicate(n)) | (vl & th.replicate(n)))]
+    return ph, pl
+
+
 def trit_sum(m: Module, vecs, width: int, name: str):
     """(H, L) of the sum of trit vectors ``vecs`` (pairs), a balanced tree of :func:`trit_add`."""
     if not vecs:

@@ -49,10 +49,7 @@ class SchoolbookMul3(wiring.Component):
         for i in range(n):
             if i:
                 vh, vl = nets.linear_net(m, vh, vl, self.xrows, f"bx{i}")
-            ph, pl = Signal(n, name=f"pp{i}_h"), Signal(n, name=f"pp{i}_l")
-            ai_l, ai_h = al[i].replicate(n), ah[i].replicate(n)
-            m.d.comb += [pl.eq((vl & ai_l) | (vh & ai_h)), ph.eq((vh & ai_l) | (vl & ai_h))]
-            parts.append((ph, pl))
+            parts.append(nets.trit_scale(m, (vh, vl), (ah[i], al[i]), f"pp{i}"))
         h, l = nets.trit_sum(m, parts, n, "acc")
         c, done = Signal(2 * n), Signal()
         with m.If(self.start):
