@@ -139,24 +139,32 @@ def _offsets(widths):
     return out
 
 
+def pack_rows(items):
+    """Items (offset, width, key) placed in rows of non-overlapping bit ranges: first fit in order
+    of offset, which is minimal for intervals (the number of rows is the largest overlap)."""
+    rows: list[list] = []
+    ends: list[int] = []
+    for q in sorted(items, key=lambda q: (q[0], q[2])):
+        for k, end in enumerate(ends):
+            if q[0] >= end:
+                rows[k].append(q)
+                ends[k] = q[0] + q[1]
+                break
+        else:
+            rows.append([q])
+            ends.append(q[0] + q[1])
+    return rows
+
+
 def dsp_plan():
     """The 12 piece products (i, j, offset, width) and their packing into rows of non-overlapping
-    bit ranges (first fit in order of offset: minimal for intervals)."""
+    bit ranges (:func:`pack_rows`)."""
     ao, bo = _offsets(A_PIECES), _offsets(B_PIECES)
     prods = sorted(((i, j, ao[i] + bo[j], A_PIECES[i] + B_PIECES[j])
                     for i in range(len(A_PIECES)) for j in range(len(B_PIECES))),
                    key=lambda q: (q[2], q[0], q[1]))
-    rows: list[list] = []
-    ends: list[int] = []
-    for q in prods:
-        for k, end in enumerate(ends):
-            if q[2] >= end:
-                rows[k].append(q)
-                ends[k] = q[2] + q[3]
-                break
-        else:
-            rows.append([q])
-            ends.append(q[2] + q[3])
+    rows = [[(i, j, off, w) for off, w, (i, j) in row]
+            for row in pack_rows([(off, w, (i, j)) for i, j, off, w in prods])]
     return prods, rows
 
 

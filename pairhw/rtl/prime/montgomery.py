@@ -1,0 +1,221 @@
+"""Montgomery multipliers for any odd p: c = a·b·R⁻¹ mod p, R = 2^k, k = w·⌈bits(p)/w⌉.
+
+Both units compute the golden model's :class:`pairhw.math.prime.field.Montgomery` product (word
+``w`` = 17 by default, so R is the same for both) with operands and result fully reduced, in [0, p):
+with R > p and a, b < p every intermediate t stays below 2p and one conditional subtraction of p
+ends the product (Montgomery 1985; Koç, Acar, Kaliski, IEEE Micro 1996, §2).
+
+* :class:`MontgomeryPipelined` — separated operand scanning, fully unrolled: T = a·b,
+  q = (T mod R)·p' mod R, U = q·p, t = (T + U)/R, c = t − p if t ≥ p.  Each product is cut into
+  24 × 17-bit pieces (one DSP48E1 each) summed by pipelined adder trees (:mod:`.dsp`); one product
+  per cycle.  The low halves of T and U sum to 0 or R, so t = ⌊T/R⌋ + ⌊U/R⌋ + [T mod R ≠ 0] and the
+  low k bits are never added.
+* :class:`MontgomeryIterative` — finely integrated operand scanning (FIOS, Koç et al. §5): for each
+  digit b_i of b, m = (t_0 + a_0·b_i)·p' mod 2^w, then t ← (t + a·b_i + m·p)/2^w one digit per cycle
+  with two w × w products (a_j·b_i, m·p_j) per cycle; s(s + 2) + 1 cycles per product for s digits.
+"""
+
+from __future__ import annotations
+
+import random
+
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from pairhw.math.prime.field import Montgomery, PrimeField
+
+from .dsp import Pipe, digits, dsp_product, product_cycles
+
+
+class PrimeMul(wiring.Component):
+    """What the F_p multipliers share: the start/done contract on ``width``-bit words, the model
+    product (:meth:`emulate`) and the vectors of :func:`pairhw.rtl.emit.unit_vectors`."""
+
+    lut6 = False
+    _MustUse__silence = True
+
+    def __init__(self, F: PrimeField, width: int):
+        self.F, self.width = F, width
+        super().__init__({"a": In(width), "b": In(width), "start": In(1), "c": Out(width), "done": Out(1)})
+
+    def emulate(self, a: int, b: int) -> int:
+        raise NotImplementedError
+
+    def operands(self) -> list[int]:
+        """Corner operands (field values the unit takes as they are)."""
+        p = self.F.p
+        return [0, 1, 2, p - 1, p - 2, (1 << (p.bit_length() - 1)), p >> 1]
+
+    def vectors(self, n: int, seed: int = 1) -> list:
+        """10 edge pairs then ``n`` seeded random pairs (a, b, c) of hardware words."""
+        e = self.operands()
+        edges = [(e[0], e[0]), (e[0], e[3]), (e[1], e[1]), (e[1], e[3]), (e[3], e[3]), (e[4], e[3]),
+                 (e[5], e[5]), (e[5], e[3]), (e[6], e[2]), (e[3], e[6])]
+        rng = random.Random(seed)
+        pairs = edges + [(self.random(rng), self.random(rng)) for _ in range(n)]
+        return [(a, b, self.emulate(a, b)) for a, b in pairs]
+
+    def random(self, rng):
+        return rng.randrange(self.F.p)
+
+    def describe(self) -> dict:
+        return {"name": self.name, "bits": self.F.bits, "p": hex(self.F.p), "latency": self.latency,
+                "ii": self.initiation_interval}
+
+
+class MontgomeryBase(PrimeMul):
+    def __init__(self, F: PrimeField, word: int):
+        if not 2 <= word <= 64:
+            raise ValueError(f"the Montgomery word must be between 2 and 64 bits, not {word}")
+        self.word = word
+        self.model = Montgomery(F.p, word)
+        self.k = self.model.k
+        self.digits = self.k // word
+        super().__init__(F, F.bits)
+
+    @property
+    def R(self) -> int:
+        return self.model.R
+
+    def emulate(self, a: int, b: int) -> int:
+        """a·b·R⁻¹ mod p: the golden model's Montgomery product."""
+        return self.model.mul(a, b)
+
+    def operands(self) -> list[int]:
+        p = self.F.p
+        return [0, 1, self.R % p, p - 1, p - 2, (1 << (p.bit_length() - 1)), p >> 1]
+
+
+class MontgomeryPipelined(MontgomeryBase):
+    """c = a·b·R⁻¹ mod p, one product per cycle (see :mod:`the module docstring <.montgomery>`).
+
+    ``xw`` × ``yw``: the DSP piece (24 × 17 for a DSP48E1).  ``latency`` = input register + the three
+    products' stages + the sum and the subtraction.
+    """
+
+    initiation_interval = 1
+
+    def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17):
+        self.xw, self.yw = xw, yw
+        super().__init__(F, word)
+        self.name = f"MontPipe_p{F.bits}_w{word}"
+        self.pprime = self.model.pinv  # −p⁻¹ mod R
+        k, bits = self.k, F.bits
+        self.product_stages = (product_cycles(bits, bits, xw, yw), product_cycles(k, k, xw, yw, self.pprime, k),
+                               product_cycles(k, bits, xw, yw, F.p))
+
+    @property
+    def latency(self) -> int:
+        """Input register, the three products, the sum t and the subtraction."""
+        return 1 + sum(self.product_stages) + 2
+
+    def elaborate(self, platform):
+        m = Module()
+        p, k, bits = self.F.p, self.k, self.F.bits
+        pipe = Pipe(m, "")
+        a = pipe.reg(self.a, bits, "a_in")
+        b = pipe.reg(self.b, bits, "b_in")
+        T, c1 = dsp_product(m, pipe, a, bits, b, bits, "ab", self.xw, self.yw)
+        q, c2 = dsp_product(m, pipe, T[:k], k, self.pprime, k, "q", self.xw, self.yw, trunc=k)
+        U, c3 = dsp_product(m, pipe, q, k, p, bits, "qp", self.xw, self.yw)
+        hi = T[k:] if len(T) > k else Const(0, 1)  # ⌊T/R⌋ (0 when p² < R)
+        th = pipe.delay(hi, len(hi), c2 + c3, "th")
+        nz = pipe.delay(T[:k].any(), 1, c2 + c3, "nz")
+        t = pipe.reg(th + U[k:] + nz, bits + 1, "t")
+        d = Signal(bits + 2, name="t_minus_p")
+        m.d.comb += d.eq(t - p)
+        c = pipe.reg(Mux(d[-1], t, d), bits, "c_out")
+        assert (c1, c2, c3) == self.product_stages
+        done = pipe.delay(self.start, 1, self.latency, "valid")
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+        return m
+
+
+class MontgomeryIterative(MontgomeryBase):
+    """c = a·b·R⁻¹ mod p by FIOS, one w-bit digit per cycle (see :mod:`the module docstring
+    <.montgomery>`).
+
+    Per digit b_i of b: one cycle computes m = (t_0 + a_0·b_i)·p' mod 2^w (and pushes the previous
+    digit's carry into t), then s + 1 cycles each add a_j·b_i + m·p_j + carry to digit t_j, shifting
+    t down a digit (the low digit, 0 by the choice of m, falls out).  II = s(s + 2) + 1 (the last
+    cycle pushes the final carry and subtracts p), latency II + 1.
+    """
+
+    def __init__(self, F: PrimeField, word: int = 17):
+        super().__init__(F, word)
+        self.name = f"MontIter_p{F.bits}_w{word}"
+
+    @property
+    def initiation_interval(self) -> int:
+        s = self.digits
+        return s * (s + 2) + 1
+
+    @property
+    def latency(self) -> int:
+        return self.initiation_interval + 1
+
+    def fios(self, a: int, b: int) -> int:
+        """The unit's algorithm digit by digit (the same cycles as the hardware)."""
+        w, s, p = self.word, self.digits, self.F.p
+        W = 1 << w
+        pd = digits(p, w, s) + [0]
+        ad = digits(a, w, s) + [0]
+        bd = digits(b, w, s)
+        pp = self.model.pinv % W
+        T, C = [0] * (s + 1), 0
+        for i in range(s):
+            T, C, mm = T[1:] + [C], 0, ((T[1] + ad[0] * bd[i]) % W) * pp % W  # push / m cycle
+            for j in range(s + 1):
+                x = T[0] + ad[j] * bd[i] + mm * pd[j] + C
+                T, C = T[1:] + [x % W], x >> w
+        T = T[1:] + [C]
+        t = sum(d << (w * i) for i, d in enumerate(T))
+        return t - p if t >= p else t
+
+    def elaborate(self, platform):
+        m = Module()
+        w, s, p, bits = self.word, self.digits, self.F.p, self.F.bits
+        W = 1 << w
+        A = Signal((s + 1) * w, name="A")  # a, digit s = 0; rotates a digit per accumulate cycle
+        B = Signal(s * w, name="B")  # b, shifts a digit per iteration
+        T = Signal((s + 1) * w, name="T")
+        C = Signal(w + 1, name="carry")
+        mm = Signal(w, name="m")
+        i = Signal(range(s + 1), name="i")
+        k = Signal(range(s + 2), name="k")
+        busy = Signal(name="busy")
+        last = Signal(name="last")
+        m.d.comb += last.eq(busy & (i == s))
+        pj = Array(Const(d, w) for d in digits(p, w, s) + [0])
+        ab = Signal(2 * w, name="ab")
+        mp = Signal(2 * w, name="mp")
+        m.d.comb += [ab.eq(A[:w] * B[:w]), mp.eq(mm * pj[k - 1])]
+        x = Signal(2 * w + 2, name="x")
+        m.d.comb += x.eq(T[:w] + ab + mp + C)
+        u = Signal(w, name="u")
+        m.d.comb += u.eq(T[w:2 * w] + ab[:w])
+        mnext = Signal(2 * w, name="m_next")
+        m.d.comb += mnext.eq(u * Const(self.model.pinv % W, w))
+        pushed = Signal((s + 1) * w, name="pushed")
+        m.d.comb += pushed.eq(Cat(T[w:], C, Const(0, w - 1)))
+        with m.If(busy):
+            with m.If(k == 0):  # push the carry, compute m
+                m.d.sync += [T.eq(pushed), C.eq(0), mm.eq(mnext[:w]), k.eq(1)]
+            with m.Else():  # digit j = k − 1
+                m.d.sync += [T.eq(Cat(T[w:], x[:w])), C.eq(x[w:]), A.eq(Cat(A[w:], A[:w])), k.eq(k + 1)]
+                with m.If(k == s + 1):
+                    m.d.sync += [B.eq(B >> w), k.eq(0), i.eq(i + 1)]
+            with m.If(last):
+                m.d.sync += busy.eq(0)
+        t = pushed[:bits + 1]
+        d = Signal(bits + 2, name="t_minus_p")
+        m.d.comb += d.eq(t - p)
+        c, done = Signal(bits, name="c_reg"), Signal(name="done_reg")
+        with m.If(last):
+            m.d.sync += c.eq(Mux(d[-1], t, d))
+        m.d.sync += done.eq(last)
+        with m.If(self.start):
+            m.d.sync += [A.eq(self.a), B.eq(self.b), T.eq(0), C.eq(0), i.eq(0), k.eq(0), busy.eq(1)]
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+        return m
