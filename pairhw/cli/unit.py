@@ -17,7 +17,9 @@ KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
      "hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: Adikari et al. / Ghosh et al. sequential/parallel (6, 9, 10 cycles)",
      "iter-karatsuba: Nagl et al. (--core 153|77)", "lsd, msd: digit-serial (--digit D)", "lsb: bit-serial"])
     + ". F_3^m (--curve f3-..., or --m M --char 3): schoolbook (1 cycle); karatsuba: Beuchat et al.'s "
-    "pipelined Karatsuba (--schedule of 2, 3, oe per level; --stages N or --registers); msd (--digit D)")
+    "pipelined Karatsuba (--schedule of 2, 3, oe per level; --stages N or --registers); msd (--digit D)"
+    ". F_p (--curve bn254|bls12-381|bn-seed002, or --p P): montgomery-pipelined (II 1), "
+    "montgomery-iterative (--digit W, default 17), polymont-seed002 (BN primes)")
 
 #: Above this m the Verilator flow is the default simulator (the Amaranth simulator gets slow).
 AMARANTH_MAX_M = 100
@@ -32,11 +34,12 @@ def unit_text(unit) -> str:
     from pairhw.rtl.emit import field_name, header, unit_verilog
 
     log(f"generating Verilog for {unit.name}")
-    return unit_verilog(unit, header(f"{unit.name}: multiplier over {field_name(unit.F)}", {
-        "field": unit.F.poly_str(),
-        "latency": f"{unit.latency} cycles, initiation interval {unit.initiation_interval} cycles",
-        "contract": CONTRACT,
-    }))
+    fields = {"field": unit.F.poly_str(),
+              "latency": f"{unit.latency} cycles, initiation interval {unit.initiation_interval} cycles",
+              "contract": CONTRACT}
+    if hasattr(unit, "encoding"):
+        fields["encoding"] = unit.encoding
+    return unit_verilog(unit, header(f"{unit.name}: multiplier over {field_name(unit.F)}", fields))
 
 
 CONTRACT = ("a, b sampled when start = 1; c valid with done = 1 exactly `latency` cycles later; "
@@ -74,17 +77,20 @@ def synth_text(name: str, res: dict, target: str) -> str:
 
 def add_unit_args(p) -> None:
     from pairhw.rtl.binary.catalogue import KINDS
+    from pairhw.rtl.prime.catalogue import KINDS as KINDSP
     from pairhw.rtl.ternary.catalogue import KINDS as KINDS3
 
-    p.add_argument("--kind", required=True, choices=list(dict.fromkeys([*KINDS, *KINDS3])), metavar="KIND",
-                   help=KIND_HELP)
+    p.add_argument("--kind", required=True, choices=list(dict.fromkeys([*KINDS, *KINDS3, *KINDSP])),
+                   metavar="KIND", help=KIND_HELP)
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--m", type=int, help="field degree; the parameter set's polynomial if one has this m, "
                    "else the least trinomial (else pentanomial)")
-    g.add_argument("--curve", help="take the field of a parameter set (e.g. f2-1223, f3-97)")
+    g.add_argument("--curve", help="take the field of a parameter set (e.g. f2-1223, f3-97, bn254)")
+    g.add_argument("--p", help="F_p for this odd prime (decimal or 0x-hex): the F_p multipliers")
     p.add_argument("--char", type=int, choices=(2, 3), help="with --m: the characteristic (default 2); "
                    "F_3^m takes the parameter set's trinomial if one has this m, else the least irreducible one")
-    p.add_argument("--digit", type=int, help="digit size D of lsd / msd")
+    p.add_argument("--digit", type=int, help="digit size D of lsd / msd; montgomery-iterative: the word W "
+                   "in bits (default 17, one DSP48E1 per word product)")
     p.add_argument("--schedule", help="splits of the parallel part, outermost first, e.g. 3,3,3,2 "
                    "(the whole multiplier for schoolbook/karatsuba/tmvp, the core for the others; "
                    "default: three-way while > 24, then two-way down to ≤ 8, as Adikari et al.; with --lut6, "
@@ -117,7 +123,16 @@ def _unit_from_args(args, UsageError):
         elif p.family.startswith("ternary"):
             F, char = params.curve(args.curve).F, 3
         else:
-            raise UsageError(f"{args.curve} is a prime field: its multipliers are not built yet")
+            F, char = params.curve(args.curve).F, "p"
+    elif args.p is not None:
+        if char is not None:
+            raise UsageError("--char goes with --m; --p names a prime field")
+        from pairhw.rtl.prime.catalogue import KindError as KindErrorP, prime_field
+
+        try:
+            F, char = prime_field(args.p), "p"
+        except KindErrorP as e:
+            raise UsageError(str(e)) from None
     else:
         char = char or 2
         if args.m < 2 or args.m > 4096:
@@ -127,12 +142,24 @@ def _unit_from_args(args, UsageError):
     if args.schedule is not None:
         text = args.schedule.strip()
         schedule = tuple(x.strip() for x in text.split(",")) if text not in ("", "0", "none") else ()
+    if char == "p":
+        from pairhw.rtl.prime.catalogue import KINDS as KINDSP, KindError as KindErrorP, make_unit as makep
+
+        if args.kind not in KINDSP:
+            raise UsageError(f"--kind {args.kind} is not an F_p multiplier; F_p kinds: {', '.join(KINDSP)}")
+        if (args.core is not None or args.lut6 or args.schedule is not None or args.stages is not None
+                or args.registers is not None):
+            raise UsageError("--schedule, --stages, --registers, --core and --lut6 are F_2^m / F_3^m options")
+        try:
+            return makep(args.kind, F, digit=args.digit)
+        except KindErrorP as e:
+            raise UsageError(str(e)) from None
     if char == 3:
         from pairhw.rtl.ternary.catalogue import KINDS as KINDS3, KindError as KindError3, make_unit as make3
         from pairhw.rtl.ternary.catalogue import ternary_field
 
         if args.kind not in KINDS3:
-            raise UsageError(f"--kind {args.kind} is an F_2^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
+            raise UsageError(f"--kind {args.kind} is not an F_3^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
         if args.core is not None or args.lut6:
             raise UsageError("--core and --lut6 are F_2^m options")
         try:
@@ -144,7 +171,7 @@ def _unit_from_args(args, UsageError):
     from pairhw.rtl.binary.catalogue import KINDS, KindError, binary_field, make_unit
 
     if args.kind not in KINDS:
-        raise UsageError(f"--kind {args.kind} is an F_3^m multiplier; F_2^m kinds: {', '.join(KINDS)}")
+        raise UsageError(f"--kind {args.kind} is not an F_2^m multiplier; F_2^m kinds: {', '.join(KINDS)}")
     if args.stages is not None or args.registers is not None:
         raise UsageError("--stages and --registers are options of the F_3^m karatsuba multiplier")
     if schedule:
@@ -160,10 +187,10 @@ def _unit_from_args(args, UsageError):
 
 
 def _verify(unit, n: int, seed: int, simulator: str) -> dict:
-    from pairhw.rtl.emit import mul_testbench, mul_vectors, vectors_text
+    from pairhw.rtl.emit import mul_testbench, unit_vectors, unit_width, vectors_text
 
     F = unit.F
-    vecs = mul_vectors(F, n, seed)
+    vecs = unit_vectors(unit, n, seed)
     t0 = time.monotonic()
     if simulator == "auto":
         simulator = "amaranth" if F.m <= AMARANTH_MAX_M and not unit.lut6 else "verilator"
@@ -183,7 +210,7 @@ def _verify(unit, n: int, seed: int, simulator: str) -> dict:
         binary = verilator.build({f"{unit.name}.v": v, "tb.v": mul_testbench(unit)}, log=log)
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "vectors.txt"
-            path.write_text(vectors_text(F, vecs))
+            path.write_text(vectors_text(F, vecs, unit_width(unit)))
             log(f"Verilator: {len(vecs)} products")
             res = verilator.run(binary, path)
         verified, failed = res["verified"], res["failed"]
@@ -199,7 +226,7 @@ def cmd_unit_sim(args, UsageError) -> int:
 
     res = _verify(unit, args.n, args.seed, args.sim)
     out = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
-           "char": 3 if field_name(unit.F).startswith("F_3") else 2,
+           "char": char_of(unit.F),
            "latency": unit.latency, "ii": unit.initiation_interval, "seed": args.seed, **res}
     if args.json:
         print(json.dumps(out))
@@ -211,24 +238,40 @@ def cmd_unit_sim(args, UsageError) -> int:
     return 0 if res["failed"] == 0 else 1
 
 
+def char_of(F):
+    """The characteristic as the JSON reports it: 2, 3, or "p"."""
+    from pairhw.rtl.emit import is_prime, is_ternary
+
+    return "p" if is_prime(F) else 3 if is_ternary(F) else 2
+
+
+def encoding_text(unit) -> str:
+    from pairhw.rtl.emit import unit_width
+
+    if hasattr(unit, "encoding"):
+        return unit.encoding
+    if unit_width(unit) != unit.F.m:
+        return "F_3^m: two bits per trit, word = L | H << m (bit i of L: trit i is 1; of H: trit i is 2)"
+    return "F_2^m: bit i is the coefficient of x^i"
+
+
 def cmd_unit_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import makefile, mul_testbench, mul_vectors, vectors_text, word_width
+    from pairhw.rtl.emit import makefile, mul_testbench, unit_vectors, unit_width, vectors_text
 
     unit = _unit_from_args(args, UsageError)
-    w = word_width(unit.F)
+    w = unit_width(unit)
     check_target(args.output, ("unit", unit.name), args.force)
     files = {
         f"{unit.name}.v": unit_text(unit),
         f"tb_{unit.name}.v": mul_testbench(unit),
-        "vectors.txt": vectors_text(unit.F, mul_vectors(unit.F, args.n, args.seed)),
+        "vectors.txt": vectors_text(unit.F, unit_vectors(unit, args.n, args.seed), w),
         "Makefile": makefile(unit.name),
     }
     manifest = {
         "unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
         "latency": unit.latency, "ii": unit.initiation_interval,
         "ports": {"a": w, "b": w, "start": 1, "c": w, "done": 1, "clk": 1, "rst": 1},
-        "encoding": ("F_3^m: two bits per trit, word = L | H << m (bit i of L: trit i is 1; of H: trit i is 2)"
-                     if w != unit.F.m else "F_2^m: bit i is the coefficient of x^i"),
+        "encoding": encoding_text(unit),
         "contract": CONTRACT,
         "vectors": {"file": "vectors.txt", "count": args.n + 10, "seed": args.seed,
                     "format": "first line: the number of products N (decimal); then N lines `a b c`, hex, "
@@ -263,7 +306,7 @@ def cmd_unit_synth(args, UsageError) -> int:
 def register(sub, UsageError) -> None:
     """Add ``unit sim|build|synth``, the mirror of ``sim|build|synth DESIGN``."""
 
-    p = sub.add_parser("unit", help="F_2^m and F_3^m multiplier units: unit sim | unit build | unit synth")
+    p = sub.add_parser("unit", help="F_2^m, F_3^m and F_p multiplier units: unit sim | unit build | unit synth")
     usub = p.add_subparsers(dest="unit_verb", required=True, parser_class=type(p))
     q = usub.add_parser("sim", help="simulate products against the golden model; print latency and II")
     add_unit_args(q)

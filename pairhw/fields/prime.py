@@ -1,9 +1,11 @@
 """The field interface of F_p (prime fields): ops and encodings for the engine.
 
 Ops: ``add``, ``sub``, ``neg``, ``mul`` (and products by small constants as ``mulc``); a hardware
-word is the canonical integer in [0, p), ⌈log2 p⌉ bits; text is big-endian hex.  Tracing the
-optimal ate pairing and the prime-field units (seed 002's multiplier, Montgomery adders) come with
-their own issue: until then :meth:`make_mul` and :meth:`build_unit` say so.
+word is the canonical integer in [0, p), ⌈log2 p⌉ bits; text is big-endian hex.  Units
+(:mod:`pairhw.rtl.prime`): the multipliers of :mod:`pairhw.rtl.prime.catalogue` (Montgomery,
+pipelined and iterative; seed 002's polynomial Montgomery multiplier) and an adder that also
+subtracts and negates, all on fully reduced words.  The Montgomery units compute a·b·R⁻¹: a core
+keeps its values in Montgomery form, which comes with the pairing cores (issue 20).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class PrimeFieldInterface(BaseField):
     }
     methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul"}
     pairings_module = "pairhw.math.prime.pairing"
+    catalogue_module = "pairhw.rtl.prime.catalogue"
 
     @property
     def m(self) -> int:
@@ -42,3 +45,11 @@ class PrimeFieldInterface(BaseField):
 
     def decode(self, word: int) -> int:
         return word % self.F.p
+
+    def build_unit(self, spec):
+        from pairhw.program.field import FieldInterfaceError
+        from pairhw.rtl.prime.adder import AddSubP
+
+        if spec.kind == "add":
+            return AddSubP(self.F)
+        raise FieldInterfaceError(f"no {spec.kind} units for {self.name}")

@@ -46,6 +46,8 @@ def is_probable_prime(n: int, rounds: int = 32) -> bool:
 class PrimeField:
     """F_p for an odd prime ``p``; elements are ints in [0, p)."""
 
+    m = 1  # extension degree over the prime field (F_2^m and F_3^m give theirs)
+
     def __init__(self, p: int):
         if p < 3 or p % 2 == 0:
             raise ValueError("p must be an odd prime")
@@ -59,6 +61,10 @@ class PrimeField:
 
     def phase(self, name):  # counting fields override this
         return _NULL_PHASE
+
+    def poly_str(self) -> str:
+        """The modulus as text (where F_2^m and F_3^m give their polynomial)."""
+        return f"p = 0x{self.p:x}"
 
     # -- arithmetic ------------------------------------------------------------------------------
     def add(self, a, b):

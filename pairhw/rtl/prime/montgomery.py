@@ -78,6 +78,11 @@ class MontgomeryBase(PrimeMul):
     def R(self) -> int:
         return self.model.R
 
+    @property
+    def encoding(self) -> str:
+        return (f"F_p: the integer in [0, p), {self.F.bits} bits; c = a*b*R^-1 mod p, R = 2^{self.k} "
+                f"(Montgomery form: a value v is the word v*R mod p)")
+
     def emulate(self, a: int, b: int) -> int:
         """a·b·R⁻¹ mod p: the golden model's Montgomery product."""
         return self.model.mul(a, b)

@@ -107,6 +107,12 @@ class PolyMontMul(PrimeMul):
         super().__init__(F, sum(self.cw))
         self.name = f"PolyMont_p{F.bits}_n{pm.n}"
 
+    @property
+    def encoding(self) -> str:
+        return (f"five coefficients c_0..c_4 of c(t) = sum c_i t^i, t = {self.pm.t}, two's complement, "
+                f"{'+'.join(map(str, self.cw))} bits, c_0 lowest; c(t) = a(t)*b(t)*t^-5 mod p "
+                f"(a value v is the polynomial of v*t^5 mod p)")
+
     # -- the words --------------------------------------------------------------------------------
     def pack(self, c) -> int:
         out, o = 0, 0

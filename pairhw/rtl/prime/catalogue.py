@@ -1,0 +1,99 @@
+"""F_p multipliers by name (``pairhw unit … --curve bn254|bls12-381|bn-seed002`` or ``--p P``, and the
+``mul`` units of a design on a prime parameter set)."""
+
+from __future__ import annotations
+
+from math import isqrt
+
+from pairhw.math.prime.field import PrimeField, is_probable_prime
+
+from .montgomery import MontgomeryIterative, MontgomeryPipelined
+from .polymont import PolyMontMul
+
+#: kind -> what it is
+KINDS = {
+    "montgomery-pipelined": "Montgomery (separated operand scanning, unrolled): 24 x 17-bit DSP pieces, "
+                            "one product per cycle, output in [0, p)",
+    "montgomery-iterative": "Montgomery by FIOS (Koc et al. 1996): one digit of --digit W bits (default 17) "
+                            "per cycle, s(s + 2) + 1 cycles per product, output in [0, p)",
+    "polymont-seed002": "Chavez Corona et al.: polynomial (t-adic) Montgomery, five-term Karatsuba on one "
+                        "64 x 64 multiplier of 12 DSP pieces; BN primes p(t) only",
+}
+
+#: kind -> the options it takes
+OPTIONS = {"montgomery-pipelined": (), "montgomery-iterative": ("digit",), "polymont-seed002": ()}
+
+#: most bits of p the units are built for (the issue's "~400 bits", with room)
+MAX_BITS = 1024
+
+
+class KindError(ValueError):
+    pass
+
+
+def bn_t(p: int):
+    """(t, n) with p = 36t⁴ + 36t³ + 24t² + 6t + 1: a parameter set's own n where it has one (seed
+    002's form), else the power of two nearest t; None if p is not a BN prime."""
+    from pairhw import params
+    from pairhw.math.prime.polymont import bn_p
+
+    for name in params.names():
+        ps = params.get(name)
+        if ps.family == "bn" and params.curve(name).p == p:
+            t = int(ps.data["u"])
+            return t, ps.data.get("seed002", {}).get("n")
+    r = isqrt(isqrt(p // 36))
+    for t in range(r - 2, r + 3):
+        for cand in (t, -t):
+            if cand and bn_p(cand) == p:
+                return cand, None
+    return None
+
+
+def make_unit(kind: str, F: PrimeField, **options):
+    """The multiplier ``kind`` of :data:`KINDS` over F_p; options of :data:`OPTIONS` that are None are
+    left out."""
+    from pairhw.math.prime.polymont import PolyMont
+
+    if kind not in KINDS:
+        raise KindError(f"unknown F_p multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
+    options = {k: v for k, v in options.items() if v is not None and v is not False}
+    extra = [k for k in options if k not in OPTIONS[kind]]
+    if extra:
+        takes = ", ".join(OPTIONS[kind]) or "no options"
+        raise KindError(f"the {kind} F_p multiplier takes {takes} (got {', '.join(extra)})")
+    if F.bits > MAX_BITS:
+        raise KindError(f"p has {F.bits} bits; the F_p units are built for at most {MAX_BITS}")
+    try:
+        if kind == "montgomery-pipelined":
+            return MontgomeryPipelined(F)
+        if kind == "montgomery-iterative":
+            return MontgomeryIterative(F, int(options.get("digit", 17)))
+        tn = bn_t(F.p)
+        if tn is None:
+            raise KindError("polymont-seed002 needs a BN prime p = 36t^4 + 36t^3 + 24t^2 + 6t + 1 "
+                            "(bn-seed002, bn254); this p is not one")
+        try:
+            pm = PolyMont(*tn)
+            pm.carry_rounds  # noqa: B018 (the range analysis)
+        except ValueError as e:
+            raise KindError(f"polymont-seed002: {e} for t = {tn[0]} (seed 002's form needs t = 2^n + s "
+                            f"with small s, as bn-seed002 has)") from None
+        return PolyMontMul(F, pm)
+    except KindError:
+        raise
+    except ValueError as e:  # a bad word size, no closed coefficient domain, operands over 64 bits
+        raise KindError(str(e)) from None
+
+
+def prime_field(text: str) -> PrimeField:
+    """F_p of ``--p``: an odd prime in decimal or 0x-hex."""
+    try:
+        p = int(text, 0)
+    except ValueError:
+        raise KindError(f"--p: expected an odd prime in decimal or 0x-hex, got {text!r}") from None
+    if p < 3 or p % 2 == 0 or not is_probable_prime(p):
+        raise KindError(f"--p: {text} is not an odd prime")
+    if p.bit_length() > MAX_BITS:
+        raise KindError(f"--p: {p.bit_length()} bits; the F_p units are built for at most {MAX_BITS}")
+    return PrimeField(p)

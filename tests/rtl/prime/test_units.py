@@ -1,0 +1,167 @@
+"""The F_p units in the Amaranth simulator: every product equals the golden model's (Montgomery's
+a·b·R⁻¹ mod p; seed 002's Alg. 2 with the DSP product, coefficient for coefficient), arrives exactly
+``latency`` cycles after its start, back to back every ``ii`` cycles.  Small and odd primes in the
+default run, the real ones (bn254, bls12-381, bn-seed002) too: the Amaranth simulator is quick here."""
+
+import random
+
+import pytest
+
+from pairhw import params
+from pairhw.math.prime.field import Montgomery, PrimeField
+from pairhw.math.prime.polymont import PolyMont, bn_p, dsp_plan, find_seed_t
+from pairhw.rtl.emit import unit_verilog
+from pairhw.rtl.prime.adder import AddSubP, MulSmallP
+from pairhw.rtl.prime.catalogue import KindError, bn_t, make_unit, prime_field
+from pairhw.rtl.prime.dsp import product_pieces
+from pairhw.rtl.prime.montgomery import MontgomeryIterative, MontgomeryPipelined
+from pairhw.rtl.prime.polymont import PolyMontMul, const_mul, karatsuba_structure
+from pairhw.sim.amsim import simulate_comb, simulate_mul
+
+# tiny, one word, just over a word, odd sizes, a Mersenne prime, and the real ones
+SMALL_P = [101, 65521, 131071, (1 << 61) - 1, 2**89 - 1, 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF61]
+REAL = ["bn254", "bls12-381", "bn-seed002"]
+
+
+def _check(unit, vecs):
+    run = simulate_mul(unit, [(a, b) for a, b, _ in vecs])
+    assert run.results == [c for _, _, c in vecs]
+    assert run.latencies == [unit.latency] * len(vecs)
+
+
+def _field(p):
+    return params.curve(p).F if isinstance(p, str) else PrimeField(p)
+
+
+@pytest.mark.parametrize("p", SMALL_P + REAL)
+@pytest.mark.parametrize("cls", [MontgomeryPipelined, MontgomeryIterative])
+def test_montgomery_units_equal_the_model(cls, p):
+    F = _field(p)
+    unit = cls(F)
+    M = Montgomery(F.p, 17)
+    vecs = unit.vectors(25, seed=F.bits)
+    assert all(c == M.mul(a, b) == a * b * pow(M.R, -1, F.p) % F.p for a, b, c in vecs)
+    _check(unit, vecs)
+
+
+def test_montgomery_iterative_cycles_and_word_sizes():
+    """II = s(s + 2) + 1 for s words; the digit-by-digit algorithm (FIOS) is the model's product."""
+    F = params.curve("bls12-381").F
+    assert MontgomeryIterative(F).initiation_interval == 23 * 25 + 1  # 381 bits: 23 words of 17
+    assert MontgomeryIterative(params.curve("bn254").F).initiation_interval == 15 * 17 + 1
+    rng = random.Random(4)
+    for w in (8, 16, 17, 32):
+        unit = MontgomeryIterative(F, w)
+        M = Montgomery(F.p, w)
+        for _ in range(20):
+            a, b = rng.randrange(F.p), rng.randrange(F.p)
+            assert unit.fios(a, b) == M.mul(a, b)
+    small = MontgomeryIterative(PrimeField(2**89 - 1), 8)
+    _check(small, small.vectors(10, seed=8))
+    with pytest.raises(ValueError):
+        MontgomeryIterative(F, 1)
+
+
+def test_pipelined_pieces_fit_a_dsp48e1():
+    """Every piece product is at most 24 × 17 bits (a DSP48E1 takes 25 × 18 signed)."""
+    for p in REAL:
+        F = _field(p)
+        unit = MontgomeryPipelined(F)
+        for xb, yb, y, trunc in ((F.bits, F.bits, None, None), (unit.k, unit.k, unit.pprime, unit.k),
+                                 (unit.k, F.bits, F.p, None)):
+            pieces, xws, yws = product_pieces(xb, yb, 24, 17, None if y is None else
+                                              [(y >> (17 * j)) & 0x1FFFF for j in range(-(-yb // 17))], trunc)
+            assert max(xws) <= 24 and max(yws) <= 17 and pieces
+
+
+def test_adder_unit_adds_subtracts_negates():
+    rng = random.Random(5)
+    for p in (101, 2**127 - 1, params.curve("bls12-381").p):
+        F = PrimeField(p)
+        unit = AddSubP(F)
+        vals = [0, 1, p - 1, p - 2, p >> 1] + [rng.randrange(p) for _ in range(10)]
+        cases = [{"a": a, "b": b, "op": op} for op in range(3) for a in vals for b in vals[:6]]
+        got = simulate_comb(unit, cases)
+        want = [(a + b) % p if c["op"] == 0 else (a - b) % p if c["op"] == 1 else -a % p
+                for c in cases for a, b in [(c["a"], c["b"])]]
+        assert got == want
+
+
+def test_small_constant_products():
+    rng = random.Random(6)
+    ks = (2, 3, -1, 6, -9, 36)
+    for p in (101, params.curve("bn254").p):
+        F = PrimeField(p)
+        unit = MulSmallP(F, ks)
+        vals = [0, 1, p - 1, p >> 1] + [rng.randrange(p) for _ in range(10)]
+        cases = [{"a": a, "op": op} for op in range(len(ks)) for a in vals]
+        assert simulate_comb(unit, cases) == [c["a"] * ks[c["op"]] % p for c in cases]
+    with pytest.raises(ValueError):
+        MulSmallP(PrimeField(101), (0,))
+
+
+# -- seed 002's polynomial Montgomery multiplier ------------------------------------------------
+
+
+def test_karatsuba_structure_is_read_off_the_model():
+    """14 products; c_4 has −p5 (the model's correction to Alg. 3), p8 adds all four low terms."""
+    ops, cs = karatsuba_structure()
+    assert len(ops) == 14 and len(cs) == 9
+    assert cs[4] == {10: 1, 9: -1, 0: -1, 3: 1, 5: -1, 1: -1, 7: 1}
+    assert ops[8] == {0: 1, 1: 1, 2: 1, 3: 1}
+
+
+def test_constant_products_are_shifts_and_adds():
+    for k in (-32769, -1, 1, 6, 24, 36, 12345, -(2**40 + 3)):
+        for x in (0, 1, 7, -5, 2**61 + 11):
+            assert const_mul(x, k) == x * k
+
+
+def test_polymont_at_bn_seed002_meets_the_paper():
+    """II ≤ 15 and latency ≤ 40 (seed 002: 15 cycles per product, latency 40), the 64 × 64 product
+    from 12 pieces in 6 rows, bit-exact on the model's edge set and random Montgomery-form inputs."""
+    unit = make_unit("polymont-seed002", params.curve("bn-seed002").F)
+    assert unit.initiation_interval == 14 <= 15 and unit.latency == 33 <= 40
+    prods, rows = dsp_plan()
+    assert len(prods) == 12 and len(rows) == 6 and unit.multiplier_stages == 1 + 1 + 3
+    assert unit.cw == [63, 63, 63, 63, 23] and unit.width == 275
+    vecs = unit.vectors(60, seed=2)
+    pm = unit.pm
+    for a, b, c in vecs:  # the words are Alg. 2's coefficients, and the value is a·b·t⁻⁵
+        assert pm.value(unit.unpack(c)) == pm.value(unit.unpack(a)) * pm.value(unit.unpack(b)) * pm.Rinv % pm.p
+    _check(unit, vecs)
+
+
+@pytest.mark.parametrize("n,rounds", [(19, 2), (20, 3), (26, 1), (30, 2)])
+def test_polymont_small_bn_primes(n, rounds):
+    """Seed-form BN primes of other sizes: the widths and carry rounds follow the model's ranges."""
+    t = find_seed_t(n)
+    pm = PolyMont(t, n)
+    assert pm.carry_rounds == rounds
+    unit = PolyMontMul(PrimeField(bn_p(t)), pm)
+    assert unit.latency == 1 + 14 + 5 + 5 + 4 * rounds
+    assert unit.cw == [d.bits for d in pm.domain]
+    _check(unit, unit.vectors(20, seed=n))
+
+
+def test_catalogue_and_errors():
+    assert bn_t(params.curve("bn-seed002").p) == (int(params.get("bn-seed002").data["u"]), 61)
+    assert bn_t(params.curve("bn254").p)[0] == int(params.get("bn254").data["u"])
+    assert bn_t(params.curve("bls12-381").p) is None
+    assert bn_t(bn_p(find_seed_t(20)))[0] == find_seed_t(20)
+    with pytest.raises(KindError, match="not one"):
+        make_unit("polymont-seed002", params.curve("bls12-381").F)
+    with pytest.raises(KindError, match="small s"):
+        make_unit("polymont-seed002", params.curve("bn254").F)
+    with pytest.raises(KindError, match="takes"):
+        make_unit("montgomery-pipelined", PrimeField(101), digit=8)
+    with pytest.raises(KindError, match="not an odd prime"):
+        prime_field("91")
+    assert prime_field("0x65").p == 101
+
+
+def test_verilog_is_deterministic_and_names_the_unit():
+    unit = make_unit("polymont-seed002", params.curve("bn-seed002").F)
+    v1 = unit_verilog(unit)
+    assert v1 == unit_verilog(make_unit("polymont-seed002", params.curve("bn-seed002").F))
+    assert "module PolyMont_p250_n61" in v1
