@@ -82,7 +82,7 @@ def test_unit_synth_ternary_json(capsys):
     (["--kind", "karatsuba", "--curve", "f3-97", "--char", "3"], "--char goes with --m"),
     (["--kind", "karatsuba", "--curve", "f2-79", "--stages", "3"], "F_3^m karatsuba"),
     (["--kind", "msd", "--curve", "f3-97"], "needs a digit size"),
-    (["--kind", "karatsuba", "--curve", "bn254"], "prime field"),
+    (["--kind", "karatsuba", "--curve", "bn254"], "not an F_p multiplier; F_p kinds"),
     (["--kind", "msd", "--m", "29", "--char", "5", "--digit", "2"], "invalid choice"),
 ])
 def test_bad_ternary_input_exit_2(capsys, argv, msg):

