@@ -26,10 +26,15 @@ class Pipe:
     def __init__(self, m: Module, prefix: str):
         self.m, self.prefix = m, prefix
 
-    def reg(self, value, width: int, name: str, sign: bool = False) -> Signal:
-        """``value`` registered (one cycle later), ``width`` bits (two's complement with ``sign``)."""
+    def reg(self, value, width: int, name: str, sign: bool = False, en=None) -> Signal:
+        """``value`` registered (one cycle later), ``width`` bits (two's complement with ``sign``);
+        with ``en``, loaded only when ``en`` is high (an output that holds)."""
         s = Signal(signed(width) if sign else width, name=f"{self.prefix}{name}")
-        self.m.d.sync += s.eq(value)
+        if en is None:
+            self.m.d.sync += s.eq(value)
+        else:
+            with self.m.If(en):
+                self.m.d.sync += s.eq(value)
         return s
 
     def delay(self, value, width: int, cycles: int, name: str) -> Signal:

@@ -130,9 +130,10 @@ class MontgomeryPipelined(MontgomeryBase):
         t = pipe.reg(th + U[k:] + nz, bits + 1, "t")
         d = Signal(bits + 2, name="t_minus_p")
         m.d.comb += d.eq(t - p)
-        c = pipe.reg(Mux(d[-1], t, d), bits, "c_out")
         assert (c1, c2, c3) == self.product_stages
-        done = pipe.delay(self.start, 1, self.latency, "valid")
+        valid = pipe.delay(self.start, 1, self.latency - 1, "valid")
+        c = pipe.reg(Mux(d[-1], t, d), bits, "c_out", en=valid)  # holds until the next result
+        done = pipe.reg(valid, 1, "done")
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m
 

@@ -175,7 +175,7 @@ class PolyMontMul(PrimeMul):
         pm, R, n = self.pm, self.ranges, self.pm.n
         pipe = Pipe(m, "")
 
-        def sreg(value, rng: Interval, name: str):
+        def sreg(value, rng: Interval, name: str):  # a signed stage register as wide as its range
             return pipe.reg(value, rng.bits, name, sign=True)
 
         # inputs, registered at start
@@ -270,7 +270,9 @@ class PolyMontMul(PrimeMul):
                 nxt = list(c)
                 nxt[i + 1] = c[i + 1] + mu
                 nxt[i] = c[i][:n] - const_mul(mu, pm.s)
-                c = [sreg(v, span[k], f"carry{r}_{i}_c{k}") for k, v in enumerate(nxt)]
+                final = r == pm.carry_rounds - 1 and i == 3  # the output holds until the next result
+                c = [pipe.reg(v, span[k].bits, f"carry{r}_{i}_c{k}", sign=True, en=stage_valid if final else None)
+                     for k, v in enumerate(nxt)]
                 stage_valid = pipe.reg(stage_valid, 1, f"v_carry{r}_{i}")
         m.d.comb += [self.c.eq(Cat(*(v.as_unsigned()[:w] for v, w in zip(c, self.cw)))), self.done.eq(stage_valid)]
         return m

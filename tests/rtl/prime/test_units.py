@@ -165,3 +165,35 @@ def test_verilog_is_deterministic_and_names_the_unit():
     v1 = unit_verilog(unit)
     assert v1 == unit_verilog(make_unit("polymont-seed002", params.curve("bn-seed002").F))
     assert "module PolyMont_p250_n61" in v1
+
+
+@pytest.mark.parametrize("kind,curve", [("polymont-seed002", "bn-seed002"), ("montgomery-pipelined", "bn254"),
+                                        ("montgomery-iterative", 65521)])
+def test_result_holds_until_the_next_one(kind, curve):
+    """The multiplier contract: ``c`` stays after ``done`` until the next result, also for the
+    pipelined units (their output register loads only with a result)."""
+    from amaranth.sim import Simulator
+
+    unit = make_unit(kind, _field(curve))
+    (a, b, c), (a2, b2, c2) = unit.vectors(2, seed=9)[-2:]
+    seen = []
+
+    async def bench(ctx):
+        ctx.set(unit.a, a)
+        ctx.set(unit.b, b)
+        ctx.set(unit.start, 1)
+        await ctx.tick()
+        ctx.set(unit.start, 0)
+        ctx.set(unit.a, a2)  # inputs change while the product runs: sampled at start only
+        ctx.set(unit.b, b2)
+        for _ in range(unit.latency + 20):
+            await ctx.tick()
+            seen.append((ctx.get(unit.done), ctx.get(unit.c)))
+
+    sim = Simulator(unit)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    sim.run()
+    dones = [i + 2 for i, (d, _) in enumerate(seen) if d]  # seen[i] is cycle i + 2 (start in cycle 0)
+    assert dones == [unit.latency]
+    assert all(v == c for _, v in seen[unit.latency - 2:])
