@@ -63,7 +63,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['curve']} | {r['kind']} | {r['ii']} | {r['latency']} | {r['luts']:,} | {r['ffs']:,} | "
-              f"{r['dsp']} | {r['carry']} | {r['depth']} | {r['verified']}/{r['verified'] + r['failed']} |")
+              f"{r['dsp']:,} | {r['carry']:,} | {r['depth']} | {r['verified']}/{r['verified'] + r['failed']} |")
     return 0
 
 
