@@ -16,7 +16,7 @@ from pairhw.cli.unit import RUN, add_target, file_hashes, log, synth_text
 WORD_FORMAT = {
     "binary": "bit i is the coefficient of x^i",
     "ternary": "two bits per trit, bits 0..m-1 the L word (trit = 1), bits m..2m-1 the H word (trit = 2)",
-    "prime": "the canonical integer in [0, p)",
+    "prime": "the Montgomery form v*R mod p of a value v, R = 2^(17*ceil(bits/17)), as its multipliers compute",
 }
 
 
@@ -121,13 +121,11 @@ def _verilog(d, core) -> str:
 
 
 def _random_rows(d, n: int, seed: int) -> list:
-    from pairhw.cli.curves import vector_points
-
-    C = d.curve()
+    C, fi = d.curve(), d.field
     rows = []
     for i in range(n):
-        P, Q = vector_points(C, seed, i)
-        rows.append((*P, *Q, *d.model(P, Q)))
+        P, Q = fi.vector_points(C, seed, i)
+        rows.append((*fi.point_values(P, Q), *d.model(P, Q)))
         if n >= 10 and (i + 1) % max(1, n // 10) == 0:
             log(f"golden model: {i + 1}/{n} pairings")
     return rows
@@ -148,20 +146,21 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
                 raise UsageError(f"--vectors line {no}: curve {v['curve']} but {d.name} is on {d.params}")
             if v["p"] in ("inf", None) or v["q"] in ("inf", None):
                 raise UsageError(f"--vectors line {no}: the core takes affine points, not inf")
-            P = tuple(fi.parse(x) for x in v["p"])
-            Q = tuple(fi.parse(x) for x in v["q"])
+            values = [fi.parse(x) for x in [*v["p"], *v["q"]]]
             e = tuple(fi.parse(x) for x in v["e"])
-            C.check(P)
-            C.check(Q)
+            if len(v["p"]) != 2 or len(values) != len(fi.pairing_inputs) or len(e) != n_out:
+                nq = len(fi.pairing_inputs) - 2
+                raise UsageError(f"--vectors line {no}: expected p=[x,y], q=[{nq} coordinates], "
+                                 f"e=[c0..c{n_out - 1}]")
+            P, Q = fi.points(values)
+            fi.check_points(C, P, Q)
         except UsageError:
             raise
         except Exception as ex:  # bad JSON, missing key, bad hex, point off the curve
             raise UsageError(f"--vectors line {no}: not a pairhw vector ({type(ex).__name__}: {ex})") from None
-        if len(P) != 2 or len(Q) != 2 or len(e) != n_out:
-            raise UsageError(f"--vectors line {no}: expected p=[x,y], q=[x,y], e=[c0..c{n_out - 1}]")
         if tuple(d.model(P, Q)) != e:
             model_bad += 1
-        rows.append((*P, *Q, *e))
+        rows.append((*values, *e))
     if not rows:
         raise UsageError(f"--vectors: {path} has no vectors")
     return rows, model_bad
@@ -254,7 +253,7 @@ def cmd_build(args, UsageError) -> int:
                   "o__payload": dp.io_width, "o__valid": 1, "o__ready": 1, "busy": 1},
         "protocol": protocol(d, core),
         "vectors": {"file": "vectors.txt", "count": args.n, "seed": args.seed,
-                    "format": f"first line: the number of pairings N (decimal); then N lines xP yP xQ yQ c0 .. "
+                    "format": f"first line: the number of pairings N (decimal); then N lines {' '.join(dp.F.pairing_inputs)} c0 .. "
                               f"c{n_out - 1}, each the hex of its {dp.F.width}-bit word, most significant digit "
                               "first; the points of `pairhw vectors --seed S`"},
         "run": RUN,
@@ -275,7 +274,7 @@ def protocol(d, core) -> str:
     """The core's stream protocol in one paragraph (manifest, Verilog header)."""
     dp = core.dp
     n_out = len(core.mc.outputs)
-    return (f"stream in xP, yP, xQ, yQ ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
+    return (f"stream in {', '.join(dp.F.pairing_inputs)} ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
             f"as {dp.io_beats} word(s) of {dp.io_width} bits each, least significant first; the run takes "
             f"exactly {core.cycles} cycles from the cycle after the last input word; the "
             f"{n_out} coefficients c0..c{n_out - 1} of the pairing value stream out in the same format")

@@ -16,17 +16,13 @@ from pairhw.math.prime import pairing as pairing_p
 from pairhw.math.prime.curve import PointError
 from pairhw.math.field import FieldError
 
-PRIME_ALGORITHMS = ("optimal-ate", "ate-reference", "tate-reference")
+PRIME_ALGORITHMS = tuple(pairing_p.ALGORITHMS)
 PRIME_ALGORITHM_HELP = (
     "prime sets: optimal-ate (default; projective lines, NAF loop, fast final exponentiation), "
     "ate-reference (the same value by a textbook affine Miller loop and the plain exponent), "
     "tate-reference (reduced Tate t_r(P, Q), slow; a different pairing)"
 )
-_FUNCS = {
-    "optimal-ate": pairing_p.optimal_ate,
-    "ate-reference": pairing_p.ate_reference,
-    "tate-reference": pairing_p.tate_reference,
-}
+_FUNCS = pairing_p.ALGORITHMS
 
 
 def choose(name: str | None, names, family: str, UsageError) -> str:

@@ -18,7 +18,7 @@ SCHEMA = {
         "name": (str, True, "the design's name: letters, digits, - and _ (the Verilog top is Pairing_<name>)"),
         "description": (str, False, "one line saying what the design is"),
         "curve": (str, True, "the parameter set (`pairhw curves`), e.g. f2-79, f3-19"),
-        "algorithm": (str, True, "the pairing algorithm of the set's family (binary: etat, etat-seed000; "
+        "algorithm": (str, True, "the pairing algorithm of the set's family (prime: optimal-ate; binary: etat, etat-seed000; "
                                  "ternary: etat, etat-nocr)"),
         "datapath": ("datapath", True, "the units, register banks and stream width"),
     },

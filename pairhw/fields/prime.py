@@ -10,7 +10,75 @@ keeps its values in Montgomery form, which comes with the pairing cores (issue 2
 
 from __future__ import annotations
 
-from pairhw.program.field import BaseField, UnitKind
+from pairhw.program.field import BaseField, FieldInterfaceError, UnitKind
+from pairhw.program.trace import TraceError, Tracer
+
+#: the Montgomery word of the core's multipliers: R = 2^(WORD·⌈bits/WORD⌉)
+WORD = 17
+
+
+class PrimeTracer(Tracer):
+    """A :class:`~pairhw.math.prime.field.PrimeField` look-alike that records F_p operations: products
+    by −1 are negations, a − b and −a are ops of their own, a square is a product, and an inverse is
+    Fermat's a^(p−2) traced product by product (no branch on the value)."""
+
+    def __init__(self, fi, optimize: bool = True):
+        super().__init__(fi, optimize)
+        self._negated: dict = {}  # name of a neg result -> the Sym it negates
+
+    def _canon(self, x: int) -> int:
+        return x % self._F.p
+
+    def neg(self, a):
+        a = self._check(a)
+        if isinstance(a, int):
+            return self._F.neg(a)
+        if self.optimize and a.name in self._negated:
+            return self._negated[a.name]
+        out = self._emit("neg", (a,))
+        self._negated[out.name] = a
+        return out
+
+    def sub(self, a, b):
+        a, b = self._check(a), self._check(b)
+        if isinstance(a, int) and isinstance(b, int):
+            return self._F.sub(a, b)
+        if isinstance(b, int):
+            return self.add(a, self._F.neg(b))
+        if isinstance(a, int):
+            return self.add(self.neg(b), a) if a else self.neg(b)
+        if a is b:
+            return 0
+        return self._emit("sub", (a, b))
+
+    def _mul_const(self, a, c):
+        if c == self._F.p - 1:
+            return self.neg(a)
+        return super()._mul_const(a, c)
+
+    def sqr(self, a):
+        return self.mul(a, a)
+
+    def mul_int(self, a, k: int):
+        return self.mul(a, k % self._F.p)
+
+    def inv(self, a):
+        a = self._check(a)
+        if isinstance(a, int):
+            return self._F.inv(a)
+        from pairhw.math.curve import square_and_multiply
+
+        return square_and_multiply(a, self._F.p - 2, 1, self.sqr, self.mul)
+
+    def is_zero(self, a):
+        if isinstance(a, int):
+            return self._F.is_zero(a)
+        raise TraceError(f"zero test of the traced value {a.name}")
+
+    def eq(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return self._F.eq(a, b)
+        raise TraceError("comparison of traced values")
 
 
 class PrimeFieldInterface(BaseField):
@@ -28,9 +96,17 @@ class PrimeFieldInterface(BaseField):
     pairings_module = "pairhw.math.prime.pairing"
     catalogue_module = "pairhw.rtl.prime.catalogue"
 
+    #: the pairing's inputs: P = (xP, yP) ∈ G1, Q = (xQ0 + xQ1·u, yQ0 + yQ1·u) ∈ G2
+    pairing_inputs = ("xP", "yP", "xQ0", "xQ1", "yQ0", "yQ1")
+
     @property
     def m(self) -> int:
         return 1
+
+    @property
+    def R(self) -> int:
+        """The Montgomery factor of the core's words (the Montgomery multipliers' R)."""
+        return 1 << (WORD * -(-self.F.p.bit_length() // WORD))
 
     @property
     def width(self) -> int:
@@ -41,13 +117,50 @@ class PrimeFieldInterface(BaseField):
         return f"F_p ({self.F.p.bit_length()} bits)"
 
     def encode(self, v: int) -> int:
-        return v
+        """A core's word is the Montgomery form v·R mod p, the form its multipliers work in."""
+        return v * self.R % self.F.p
 
     def decode(self, word: int) -> int:
-        return word % self.F.p
+        return word * pow(self.R, -1, self.F.p) % self.F.p
+
+    # -- tracing -------------------------------------------------------------------------------------
+    def tracer(self, optimize: bool = True):
+        return PrimeTracer(self, optimize)
+
+    def curve_over(self, C, TF):
+        return C.over_field(TF)
+
+    def flatten(self, value) -> list:
+        """The 12 F_p coefficients of an F_p¹² value (basis 1, u, v, uv, …, uv²w: ``Tower12.flatten``)."""
+        return [c for six in value for two in six for c in two]
+
+    def points(self, syms):
+        xp, yp, x0, x1, y0, y1 = syms
+        return (xp, yp), ((x0, x1), (y0, y1))
+
+    def point_values(self, P, Q) -> list:
+        return [P[0], P[1], Q[0][0], Q[0][1], Q[1][0], Q[1][1]]
+
+    def check_points(self, C, P, Q) -> None:
+        C.E1.check(P)
+        C.E2.check(Q)
+
+    def vector_points(self, C, seed: int, i: int):
+        from pairhw.cli.prime import vector_points
+
+        return vector_points(C, seed, i)
+
+    # -- hardware ------------------------------------------------------------------------------------
+    def make_mul(self, kind: str, **options):
+        unit = super().make_mul(kind, **options)
+        if getattr(unit, "R", None) != self.R:
+            raise FieldInterfaceError(
+                f"a pairing core over F_p keeps its values in Montgomery form with R = 2^"
+                f"{self.R.bit_length() - 1}: its multiplier must be montgomery-pipelined or "
+                f"montgomery-iterative with the default 17-bit word (not {kind} {options or ''})".rstrip())
+        return unit
 
     def build_unit(self, spec):
-        from pairhw.program.field import FieldInterfaceError
         from pairhw.rtl.prime.adder import AddSubP
 
         if spec.kind == "add":

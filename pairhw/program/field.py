@@ -150,6 +150,28 @@ class BaseField:
         """The base-field coefficients of a pairing value, in output order."""
         return list(value)
 
+    #: the names of the pairing's inputs (base-field values), in stream order
+    pairing_inputs = ("xP", "yP", "xQ", "yQ")
+
+    def points(self, syms):
+        """(P, Q) from the input values in :attr:`pairing_inputs` order."""
+        return (syms[0], syms[1]), (syms[2], syms[3])
+
+    def point_values(self, P, Q) -> list:
+        """The inverse of :meth:`points`: the base-field values of P and Q in input order."""
+        return [*P, *Q]
+
+    def check_points(self, C, P, Q) -> None:
+        """Raise the model's PointError unless P and Q are points of the pairing's groups."""
+        C.check(P)
+        C.check(Q)
+
+    def vector_points(self, C, seed: int, i: int):
+        """The i-th pair (P, Q) of ``pairhw vectors --seed S`` on curve ``C``."""
+        from pairhw.cli.curves import vector_points
+
+        return vector_points(C, seed, i)
+
     def algorithm(self, name: str):
         """A pairing of the family's ``ALGORITHMS`` table by name."""
         return importlib.import_module(self.pairings_module).ALGORITHMS[name]

@@ -266,15 +266,16 @@ def trace_kernel(fi, inputs, fn, optimize: bool = True) -> Program:
 
 def trace_pairing(fi, C, algorithm, optimize: bool = True) -> Program:
     """Trace ``algorithm(C', P, Q)`` (a pairing of the model, on curve ``C`` rebuilt over the tracer
-    of the field interface ``fi``) with symbolic inputs ``xP, yP, xQ, yQ``; the outputs are the base-field
-    coefficients of the pairing value (``fi.flatten``).
+    of the field interface ``fi``) with symbolic inputs, the interface's ``pairing_inputs`` (``xP, yP,
+    xQ, yQ``, or the six F_p values of a G1 × G2 pair); the outputs are the base-field coefficients of
+    the pairing value (``fi.flatten``).
 
     With ``optimize``, constant additions are folded ((x + c1) + c2 = x + (c1 + c2)) and repeated
     operations on the same operands are computed once; without it, the program has exactly the
     model's operations (the counts of :mod:`pairhw.math.opcount`).
     """
 
-    def fn(TF, xP, yP, xQ, yQ):
-        return fi.flatten(algorithm(fi.curve_over(C, TF), (xP, yP), (xQ, yQ)))
+    def fn(TF, *inputs):
+        return fi.flatten(algorithm(fi.curve_over(C, TF), *fi.points(inputs)))
 
-    return trace_kernel(fi, ["xP", "yP", "xQ", "yQ"], fn, optimize)
+    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize)

@@ -115,6 +115,10 @@ class PairingCurve:
         C.K.F = F
         C.T = copy.copy(self.T)
         C.T.K, C.T.F = C.K, F
+        C.E1 = copy.copy(self.E1)  # the curves' own negation and Frobenius run over F too
+        C.E1.K = F
+        C.E2 = copy.copy(self.E2)
+        C.E2.K = C.K
         return C
 
     def twist_order(self) -> int:
@@ -415,3 +419,11 @@ def ate_reference(C: PairingCurve, P, Q):
 
 def gt_to_hex(C: PairingCurve, e) -> list[str]:
     return [C.F.to_hex(c) for c in C.T.flatten(e)]
+
+
+#: The pairings by name (the CLI's ``--algorithm`` and the designs' ``algorithm``; the first is the default).
+ALGORITHMS = {
+    "optimal-ate": optimal_ate,
+    "ate-reference": ate_reference,
+    "tate-reference": tate_reference,
+}
