@@ -20,6 +20,34 @@ def square_and_multiply(a, e: int, one, sqr, mul):
     return r
 
 
+def sliding_window_pow(a, e: int, sqr, mul, window: int = 4):
+    """a^e (e ≥ 1) by left-to-right sliding windows of up to ``window`` bits over the odd powers
+    a, a³, …, a^(2^window − 1) (Menezes–van Oorschot–Vanstone, Alg. 14.85): the same squarings as
+    square and multiply, about e.bit_length()/(window + 1) products instead of one per set bit."""
+    if e < 1:
+        raise ValueError("sliding_window_pow needs e ≥ 1")
+    a2 = sqr(a)
+    odd = {1: a}
+    for k in range(3, 1 << window, 2):
+        odd[k] = mul(odd[k - 2], a2)
+    bits = bin(e)[2:]
+    r, i = None, 0
+    while i < len(bits):
+        if bits[i] == "0":
+            r = sqr(r)
+            i += 1
+            continue
+        j = min(i + window, len(bits))
+        while bits[j - 1] == "0":  # the window ends on a set bit
+            j -= 1
+        for _ in range(j - i if r is not None else 0):
+            r = sqr(r)
+        w = int(bits[i:j], 2)
+        r = odd[w] if r is None else mul(r, odd[w])
+        i = j
+    return r
+
+
 class PointError(ValueError):
     """A point is not on the curve, or not in the subgroup of order r."""
 

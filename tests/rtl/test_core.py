@@ -14,8 +14,8 @@ from ..conftest import curve, random_point
 
 
 def _sized(names):
-    """Full-size (m = 1223) designs are `slow`: about a minute of Verilator build each."""
-    return [pytest.param(n, marks=pytest.mark.slow) if designs.get(n).curve().F.m > 100 else n for n in names]
+    """Designs of words over 200 bits are `slow`: minutes of Verilator build each."""
+    return [pytest.param(n, marks=pytest.mark.slow) if designs.get(n).field.width > 200 else n for n in names]
 
 
 @pytest.mark.parametrize("name", _sized(designs.names()))

@@ -1,0 +1,73 @@
+"""The engine over F_p: the optimal ate pairing traces into a program that equals the golden model
+(bn-tiny and bn254, random pairs), words are Montgomery forms, and only Montgomery multipliers of the
+core's R are accepted."""
+
+import random
+
+import pytest
+
+from pairhw import designs, fields, params
+from pairhw.math.curve import sliding_window_pow
+from pairhw.math.prime.pairing import optimal_ate
+from pairhw.program.field import FieldInterfaceError
+from pairhw.program.trace import TraceError, trace_kernel, trace_pairing
+
+
+@pytest.mark.parametrize("name", ["bn-tiny", "bn254"])
+def test_traced_optimal_ate_equals_the_model(name):
+    C = params.curve(name)
+    fi = fields.for_params(name)
+    prog = trace_pairing(fi, C, optimal_ate)
+    assert prog.inputs == ["xP", "yP", "xQ0", "xQ1", "yQ0", "yQ1"] and len(prog.outputs) == 12
+    for i in range(2):
+        P, Q = fi.vector_points(C, 3, i)
+        assert prog.run(dict(zip(prog.inputs, fi.point_values(P, Q)))) == fi.flatten(optimal_ate(C, P, Q))
+    assert fi.points(fi.point_values(P, Q)) == (P, Q)
+
+
+def test_tracer_folds_negation_and_inverts_by_fermat():
+    fi = fields.for_params("bn-tiny")
+    p = fi.F.p
+    prog = trace_kernel(fi, 2, lambda TF, a, b: [TF.neg(TF.neg(a)), TF.sub(a, a), TF.mul_int(b, -1),
+                                                 TF.sub(0, b), TF.inv(a)])
+    rng = random.Random(1)
+    for _ in range(20):
+        a, b = rng.randrange(1, p), rng.randrange(p)
+        assert prog.run({"a0": a, "a1": b}) == [a, 0, -b % p, -b % p, pow(a, -1, p)]
+    kinds = [op.kind for op in prog.ops]
+    assert kinds.count("neg") == 2 and "mulc" not in kinds  # −a (then folded back) and −b once: −1·b is −b
+    with pytest.raises(TraceError):
+        trace_kernel(fi, 1, lambda TF, a: [TF.inv(a) if TF.is_zero(a) else a])
+
+
+def test_sliding_window_powers():
+    rng = random.Random(2)
+    p = 2**127 - 1
+    for e in [1, 2, 3, 15, 16, 17, p - 2] + [rng.randrange(1, 2**200) for _ in range(100)]:
+        for w in (1, 3, 4, 5):
+            assert sliding_window_pow(3, e, lambda x: x * x % p, lambda x, y: x * y % p, w) == pow(3, e, p)
+    with pytest.raises(ValueError):
+        sliding_window_pow(3, 0, None, None)
+
+
+def test_words_are_montgomery_forms():
+    fi = fields.for_params("bls12-381")
+    assert fi.R == 2**391 and fi.width == 381
+    rng = random.Random(3)
+    for _ in range(20):
+        v = rng.randrange(fi.F.p)
+        assert fi.encode(v) == v * 2**391 % fi.F.p and fi.decode(fi.encode(v)) == v
+    assert fi.make_mul("montgomery-pipelined").R == fi.R
+    for kind, opts in (("montgomery-iterative", {"digit": 16}), ):
+        with pytest.raises(FieldInterfaceError, match="Montgomery form"):
+            fi.make_mul(kind, **opts)
+    with pytest.raises(FieldInterfaceError, match="Montgomery form"):
+        fields.for_params("bn-seed002").make_mul("polymont-seed002")
+
+
+def test_prime_designs_schedule():
+    """The prime cores compile: one pipelined Montgomery multiplier kept busy most of the time on
+    the toy curve (the full-size ones are latency-bound, see the README)."""
+    rep = designs.get("ate-bn-tiny").report()
+    assert rep["cycles"] == 2817 and rep["multiplier_bound"] == 2628
+    assert rep["cycles"] <= 1.1 * rep["multiplier_bound"]
