@@ -101,6 +101,8 @@ def add_unit_args(p) -> None:
                    "registers go where they balance the estimated logic depth")
     p.add_argument("--registers", help="F_3^m karatsuba: the pipeline cut points instead of --stages, "
                    "e.g. in,base,post0 (points: in, pre0…, base, post…0)")
+    p.add_argument("--levels", type=int, help="F_p montgomery-pipelined: adder-tree levels per pipeline "
+                   "register (default 1; more: shorter latency, deeper logic)")
     p.add_argument("--core", type=int, help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
     p.add_argument("--lut6", action="store_true",
                    help="schoolbook base products from hand-packed Xilinx LUT6 primitives (schoolbook, karatsuba, "
@@ -151,7 +153,7 @@ def _unit_from_args(args, UsageError):
                 or args.registers is not None):
             raise UsageError("--schedule, --stages, --registers, --core and --lut6 are F_2^m / F_3^m options")
         try:
-            return makep(args.kind, F, digit=args.digit)
+            return makep(args.kind, F, digit=args.digit, levels=args.levels)
         except KindErrorP as e:
             raise UsageError(str(e)) from None
     if char == 3:
@@ -162,6 +164,8 @@ def _unit_from_args(args, UsageError):
             raise UsageError(f"--kind {args.kind} is not an F_3^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
         if args.core is not None or args.lut6:
             raise UsageError("--core and --lut6 are F_2^m options")
+        if args.levels is not None:
+            raise UsageError("--levels is an option of the F_p montgomery-pipelined multiplier")
         try:
             F = F or ternary_field(args.m)
             regs = None if args.registers is None else tuple(r.strip() for r in args.registers.split(",") if r.strip())
@@ -174,6 +178,8 @@ def _unit_from_args(args, UsageError):
         raise UsageError(f"--kind {args.kind} is not an F_2^m multiplier; F_2^m kinds: {', '.join(KINDS)}")
     if args.stages is not None or args.registers is not None:
         raise UsageError("--stages and --registers are options of the F_3^m karatsuba multiplier")
+    if args.levels is not None:
+        raise UsageError("--levels is an option of the F_p montgomery-pipelined multiplier")
     if schedule:
         try:
             schedule = tuple(int(x) for x in schedule)

@@ -51,6 +51,7 @@ SCHEMA = {
                                           "2, 3 or \"oe\" per level)"),
         "digit": (int, False, "digit size of lsd / msd"),
         "stages": (int, False, "F_3^m karatsuba: pipeline stages (latency; default 1)"),
+        "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1)"),
         "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
                                     "(in, pre0…, base, post…0)"),
         "core": (int, False, "iter-karatsuba core width: 153 or 77"),

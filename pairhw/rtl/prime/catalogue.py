@@ -13,7 +13,8 @@ from .polymont import PolyMontMul
 #: kind -> what it is
 KINDS = {
     "montgomery-pipelined": "Montgomery (separated operand scanning, unrolled): 24 x 17-bit DSP pieces, "
-                            "one product per cycle, output in [0, p)",
+                            "one product per cycle, a register every --levels L adder-tree levels (default 1), "
+                            "output in [0, p)",
     "montgomery-iterative": "Montgomery by FIOS (Koc et al. 1996): one digit of --digit W bits (default 17) "
                             "per cycle, s(s + 2) + 1 cycles per product, output in [0, p)",
     "polymont-seed002": "Chavez Corona et al.: polynomial (t-adic) Montgomery, five-term Karatsuba on one "
@@ -21,7 +22,7 @@ KINDS = {
 }
 
 #: kind -> the options it takes
-OPTIONS = {"montgomery-pipelined": (), "montgomery-iterative": ("digit",), "polymont-seed002": ()}
+OPTIONS = {"montgomery-pipelined": ("levels",), "montgomery-iterative": ("digit",), "polymont-seed002": ()}
 
 #: most bits of p the units are built for (the issue's "~400 bits", with room)
 MAX_BITS = 1024
@@ -66,7 +67,7 @@ def make_unit(kind: str, F: PrimeField, **options):
         raise KindError(f"p has {F.bits} bits; the F_p units are built for at most {MAX_BITS}")
     try:
         if kind == "montgomery-pipelined":
-            return MontgomeryPipelined(F)
+            return MontgomeryPipelined(F, levels=int(options.get("levels", 1)))
         if kind == "montgomery-iterative":
             return MontgomeryIterative(F, int(options.get("digit", 17)))
         tn = bn_t(F.p)

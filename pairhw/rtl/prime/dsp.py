@@ -62,23 +62,25 @@ def product_pieces(xbits: int, ybits: int, xw: int, yw: int, ydigits=None, trunc
     return out, xws, yws
 
 
-def product_cycles(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None) -> int:
-    """Pipeline stages of :func:`dsp_product`: the piece products' register, then one per level of
-    the adder tree over the packed rows (0 for a product that is identically zero)."""
+def product_cycles(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None,
+                   levels: int = 1) -> int:
+    """Pipeline stages of :func:`dsp_product`: the piece products' register, then one per ``levels``
+    levels of the adder tree over the packed rows (0 for a product that is identically zero)."""
     yd = digits(y, yw, -(-ybits // yw)) if isinstance(y, int) else None
     pieces = product_pieces(xbits, ybits, xw, yw, yd, trunc)[0]
     if not pieces:
         return 0
     n = len(pack_rows([(off, pw, (i, j)) for i, j, off, pw in pieces]))
-    return 1 + (n - 1).bit_length()
+    return 1 + -(-(n - 1).bit_length() // levels)
 
 
 def dsp_product(m: Module, pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int = 24, yw: int = 17,
-                trunc: int | None = None):
+                trunc: int | None = None, levels: int = 1):
     """x·y (or x·y mod 2^trunc), unsigned; ``y`` is a Value or an int constant.
 
     Returns (Signal, cycles): the product registered after the piece products (one stage: the
-    DSP's M register) and after each level of the adder tree over the packed rows.
+    DSP's M register) and after every ``levels`` levels of the adder tree over the packed rows (and
+    after its last level).
     """
     const = isinstance(y, int)
     yd = digits(y, yw, -(-ybits // yw)) if const else None
@@ -105,13 +107,22 @@ def dsp_product(m: Module, pipe: Pipe, x, xbits: int, y, ybits: int, name: str, 
         terms.append(s)
     cycles, level = 1, 0
     while len(terms) > 1:
+        registered = (level + 1) % levels == 0 or len(terms) <= 2
+
+        def stage(value, w, label):
+            if registered:
+                return pipe.reg(value, w, label)
+            s = Signal(w, name=f"{pipe.prefix}{label}")
+            m.d.comb += s.eq(value)
+            return s
+
         nxt = []
         for k in range(0, len(terms) - 1, 2):
             a, b = terms[k], terms[k + 1]
             w = min(max(len(a), len(b)) + 1, width)
-            nxt.append(pipe.reg(a + b, w, f"{name}_l{level}s{k // 2}"))
+            nxt.append(stage(a + b, w, f"{name}_l{level}s{k // 2}"))
         if len(terms) % 2:  # the odd one waits a stage
             t = terms[-1]
-            nxt.append(pipe.reg(t, len(t), f"{name}_l{level}s{len(terms) // 2}"))
-        terms, level, cycles = nxt, level + 1, cycles + 1
+            nxt.append(stage(t, len(t), f"{name}_l{level}s{len(terms) // 2}"))
+        terms, level, cycles = nxt, level + 1, cycles + registered
     return terms[0], cycles

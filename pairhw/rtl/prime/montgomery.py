@@ -95,20 +95,24 @@ class MontgomeryBase(PrimeMul):
 class MontgomeryPipelined(MontgomeryBase):
     """c = a·b·R⁻¹ mod p, one product per cycle (see :mod:`the module docstring <.montgomery>`).
 
-    ``xw`` × ``yw``: the DSP piece (24 × 17 for a DSP48E1).  ``latency`` = input register + the three
-    products' stages + the sum and the subtraction.
+    ``xw`` × ``yw``: the DSP piece (24 × 17 for a DSP48E1); ``levels``: adder-tree levels between
+    pipeline registers (1: a register after every level; more: a shorter latency, a deeper path).
+    ``latency`` = input register + the three products' stages + the sum and the subtraction.
     """
 
     initiation_interval = 1
 
-    def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17):
-        self.xw, self.yw = xw, yw
+    def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 1):
+        if levels < 1:
+            raise ValueError(f"levels (adder-tree levels per pipeline register) must be at least 1, not {levels}")
+        self.xw, self.yw, self.levels = xw, yw, levels
         super().__init__(F, word)
-        self.name = f"MontPipe_p{F.bits}_w{word}"
+        self.name = f"MontPipe_p{F.bits}_w{word}" + (f"_l{levels}" if levels > 1 else "")
         self.pprime = self.model.pinv  # −p⁻¹ mod R
         k, bits = self.k, F.bits
-        self.product_stages = (product_cycles(bits, bits, xw, yw), product_cycles(k, k, xw, yw, self.pprime, k),
-                               product_cycles(k, bits, xw, yw, F.p))
+        self.product_stages = (product_cycles(bits, bits, xw, yw, levels=levels),
+                               product_cycles(k, k, xw, yw, self.pprime, k, levels),
+                               product_cycles(k, bits, xw, yw, F.p, levels=levels))
 
     @property
     def latency(self) -> int:
@@ -121,9 +125,9 @@ class MontgomeryPipelined(MontgomeryBase):
         pipe = Pipe(m, "")
         a = pipe.reg(self.a, bits, "a_in")
         b = pipe.reg(self.b, bits, "b_in")
-        T, c1 = dsp_product(m, pipe, a, bits, b, bits, "ab", self.xw, self.yw)
-        q, c2 = dsp_product(m, pipe, T[:k], k, self.pprime, k, "q", self.xw, self.yw, trunc=k)
-        U, c3 = dsp_product(m, pipe, q, k, p, bits, "qp", self.xw, self.yw)
+        T, c1 = dsp_product(m, pipe, a, bits, b, bits, "ab", self.xw, self.yw, levels=self.levels)
+        q, c2 = dsp_product(m, pipe, T[:k], k, self.pprime, k, "q", self.xw, self.yw, trunc=k, levels=self.levels)
+        U, c3 = dsp_product(m, pipe, q, k, p, bits, "qp", self.xw, self.yw, levels=self.levels)
         hi = T[k:] if len(T) > k else Const(0, 1)  # ⌊T/R⌋ (0 when p² < R)
         th = pipe.delay(hi, len(hi), c2 + c3, "th")
         nz = pipe.delay(T[:k].any(), 1, c2 + c3, "nz")
