@@ -69,12 +69,15 @@ def test_unit_build_prime_bench_decides(capsys, tmp_path):
     (["--kind", "polymont-seed002", "--curve", "bn254"], "small s"),
     (["--kind", "montgomery-pipelined", "--p", "91"], "not an odd prime"),
     (["--kind", "montgomery-pipelined", "--p", "zz"], "expected an odd prime"),
-    (["--kind", "montgomery-pipelined", "--curve", "bn254", "--digit", "8"], "takes no options"),
+    (["--kind", "montgomery-pipelined", "--curve", "bn254", "--digit", "8"], "takes levels (got digit)"),
     (["--kind", "montgomery-iterative", "--curve", "bn254", "--digit", "1"], "between 2 and 64"),
     (["--kind", "montgomery-iterative", "--curve", "bn254", "--stages", "3"], "F_3^m options"),
     (["--kind", "montgomery-iterative", "--p", "101", "--char", "3"], "--char goes with --m"),
     (["--kind", "msd", "--curve", "bn254", "--digit", "4"], "F_p kinds: montgomery-pipelined"),
     (["--kind", "montgomery-iterative", "--curve", "f2-79"], "not an F_2^m multiplier"),
+    (["--kind", "karatsuba", "--curve", "f3-19", "--levels", "2"], "--levels is an option of the F_p"),
+    (["--kind", "lsd", "--m", "29", "--digit", "3", "--levels", "2"], "--levels is an option of the F_p"),
+    (["--kind", "montgomery-iterative", "--curve", "bn254", "--levels", "2"], "takes digit"),
 ])
 def test_bad_prime_input_exit_2(capsys, argv, msg):
     code, out, err = run(capsys, "unit", "sim", *argv)

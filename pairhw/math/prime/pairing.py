@@ -279,15 +279,16 @@ def final_exp_easy(C: PairingCurve, f):
 
 def final_exp_hard_bn(C: PairingCurve, f):
     """f^((p⁴ − p² + 1)/r) for BN (Scott, Benger, Charlemagne, Dominguez Perez, Kachisa 2009,
-    §5): three powers by u, then the vectorial addition chain
+    §5): three powers by u, then the vectorial addition chain (f is cyclotomic here, so every squaring
+    is Granger–Scott's, :meth:`Tower12.cyclotomic_sqr12`)
     y0^1 y1^2 y2^6 y3^12 y4^18 y5^30 y6^36 over
     y0 = f^(p+p²+p³), y1 = 1/f, y2 = f^(u²p²), y3 = 1/f^(up), y4 = 1/(f^u·f^(u²p)),
     y5 = 1/f^(u²), y6 = 1/(f^(u³)·f^(u³p))."""
     T = C.T
     u = C.u
-    fu = T.pow12_unitary(f, u)
-    fu2 = T.pow12_unitary(fu, u)
-    fu3 = T.pow12_unitary(fu2, u)
+    fu = T.pow12_cyclotomic(f, u)
+    fu2 = T.pow12_cyclotomic(fu, u)
+    fu3 = T.pow12_cyclotomic(fu2, u)
     y0 = T.mul12(T.mul12(T.frob12(f, 1), T.frob12(f, 2)), T.frob12(f, 3))
     y1 = T.conj12(f)
     y2 = T.frob12(fu2, 2)
@@ -295,26 +296,27 @@ def final_exp_hard_bn(C: PairingCurve, f):
     y4 = T.conj12(T.mul12(fu, T.frob12(fu2, 1)))
     y5 = T.conj12(fu2)
     y6 = T.conj12(T.mul12(fu3, T.frob12(fu3, 1)))
-    t0 = T.mul12(T.mul12(T.sqr12(y6), y4), y5)
+    t0 = T.mul12(T.mul12(T.cyclotomic_sqr12(y6), y4), y5)
     t1 = T.mul12(T.mul12(y3, y5), t0)
     t0 = T.mul12(t0, y2)
-    t1 = T.mul12(T.sqr12(t1), t0)
-    t1 = T.sqr12(t1)
+    t1 = T.mul12(T.cyclotomic_sqr12(t1), t0)
+    t1 = T.cyclotomic_sqr12(t1)
     t0 = T.mul12(t1, y1)
     t1 = T.mul12(t1, y0)
-    return T.mul12(T.sqr12(t0), t1)
+    return T.mul12(T.cyclotomic_sqr12(t0), t1)
 
 
 def final_exp_hard_bls12(C: PairingCurve, f):
     """f^((p⁴ − p² + 1)/r) for BLS12, exactly: with λ3 = (u − 1)²/3, λ2 = λ3·u, λ1 = λ2·u − λ3,
     λ0 = λ1·u + 1 the exponent is λ3p³ + λ2p² + λ1p + λ0 (the usual 3·hard formula of
-    Hayashida–Hayasaka–Teruya 2020 divided by 3; u ≡ 1 mod 3 makes f^λ3 = (f^(u−1))^((u−1)/3))."""
+    Hayashida–Hayasaka–Teruya 2020 divided by 3; u ≡ 1 mod 3 makes f^λ3 = (f^(u−1))^((u−1)/3));
+    the powers square by Granger–Scott (f is cyclotomic here)."""
     T = C.T
     u = C.u
-    A = T.pow12_unitary(T.pow12_unitary(f, u - 1), (u - 1) // 3)
-    B = T.pow12_unitary(A, u)
-    Cc = T.mul12(T.pow12_unitary(B, u), T.conj12(A))
-    D = T.mul12(T.pow12_unitary(Cc, u), f)
+    A = T.pow12_cyclotomic(T.pow12_cyclotomic(f, u - 1), (u - 1) // 3)
+    B = T.pow12_cyclotomic(A, u)
+    Cc = T.mul12(T.pow12_cyclotomic(B, u), T.conj12(A))
+    D = T.mul12(T.pow12_cyclotomic(Cc, u), f)
     return T.mul12(T.mul12(T.frob12(A, 3), T.frob12(B, 2)), T.mul12(T.frob12(Cc, 1), D))
 
 

@@ -44,6 +44,16 @@ def test_montgomery_units_equal_the_model(cls, p):
     _check(unit, vecs)
 
 
+@pytest.mark.parametrize("p", [(1 << 61) - 1, "bn254", "bls12-381"])
+@pytest.mark.parametrize("levels", [2, 3, 6])
+def test_pipelined_levels_shorten_the_latency(p, levels):
+    """A register every ``levels`` adder-tree levels: the same products, fewer cycles of latency."""
+    F = _field(p)
+    unit = MontgomeryPipelined(F, levels=levels)
+    assert unit.latency < MontgomeryPipelined(F).latency or F.bits < 100
+    _check(unit, unit.vectors(15, seed=levels))
+
+
 def test_montgomery_iterative_cycles_and_word_sizes():
     """II = s(s + 2) + 1 for s words; the digit-by-digit algorithm (FIOS) is the model's product."""
     F = params.curve("bls12-381").F
@@ -155,6 +165,9 @@ def test_catalogue_and_errors():
         make_unit("polymont-seed002", params.curve("bn254").F)
     with pytest.raises(KindError, match="takes"):
         make_unit("montgomery-pipelined", PrimeField(101), digit=8)
+    with pytest.raises(KindError, match="at least 1"):
+        make_unit("montgomery-pipelined", PrimeField(101), levels=0)
+    assert make_unit("montgomery-pipelined", params.curve("bls12-381").F, levels=3).latency == 12
     with pytest.raises(KindError, match="not an odd prime"):
         prime_field("91")
     assert prime_field("0x65").p == 101
