@@ -31,3 +31,15 @@ def write_json(path: str, obj, indent: int = 2) -> None:
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as fh:
         json.dump(obj, fh, indent=indent)
+
+
+def design_bench_parser(doc: str, output_name: str):
+    """The arguments of the design benchmarks: ``-o`` (default ``bench/out/<output_name>``),
+    ``--verify N`` (pairings simulated in Verilator) and ``--design NAME`` (repeatable)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", output_name))
+    ap.add_argument("--verify", type=int, default=2, metavar="N", help="pairings simulated in Verilator (0: none)")
+    ap.add_argument("--design", action="append", help="only these designs")
+    return ap

@@ -16,14 +16,13 @@ fields much longer (``--design`` picks a few).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from _common import write_json  # noqa: E402
+from _common import design_bench_parser, write_json  # noqa: E402
 
 from pairhw import designs  # noqa: E402
 
@@ -40,11 +39,8 @@ DESIGNS = ["etat3-97-fast", "etat3-97-small", "etat3-193-fast", "etat3-193-small
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "etat3.json"))
-    ap.add_argument("--verify", type=int, default=2, metavar="N", help="pairings simulated in Verilator (0: none)")
+    ap = design_bench_parser(__doc__, "etat3.json")
     ap.add_argument("--no-synth", action="store_true", help="skip Yosys")
-    ap.add_argument("--design", action="append", help="only these designs")
     args = ap.parse_args()
 
     from pairhw.cli.design import _random_rows, simulate
