@@ -26,6 +26,8 @@ SCHEMA = {
         "io_width": (int, False, "bits per stream word of the core's input and output (default 64)"),
         "banks": (["bank"], False, "register banks (default one unbounded bank r)"),
         "rom": (str, False, "microcode ROM read: comb (default; LUTs) or sync (clocked, block RAM)"),
+        "waits": (bool, False, "true: a run of idle microcode words outside the loop is one word with a "
+                               "wait count (for slow multipliers; default false)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

@@ -68,6 +68,7 @@ class Datapath:
     io_width: int = 64
     mul_unit: object = field(default=None, compare=False, repr=False)
     rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs) or "sync" (block RAM, next-pc addressed)
+    waits: bool = False  # collapse runs of idle words into one word with a wait count
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -184,7 +185,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
     ``{"name", "size", "write_ports"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
     makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64), ``spec["rom"]`` how the core reads its
-    microcode (``comb``, default: a LUT ROM; ``sync``: a clocked read that maps to block RAM).
+    microcode (``comb``, default: a LUT ROM; ``sync``: a clocked read that maps to block RAM), and
+    ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count.
     """
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports")) for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
@@ -208,4 +210,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                              for k, v in u["mul"].items())))
         units.append(UnitSpec(**kw))
-    return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"))
+    return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
+                    bool(spec.get("waits", False)))

@@ -8,7 +8,9 @@ Fields of a word, per unit instance ``p`` (see :func:`fields`):
 * ``p.k`` (power units with several powers): index into the unit's ``ks``;
 * ``p.op`` (units that execute several op kinds, e.g. an F_3^m adder: add, sub, neg): index into the
   unit's ``ops``;
-* ``p.we``, ``p.w`` (``p.w_bank``): write the unit's output to a register at the end of this cycle.
+* ``p.we``, ``p.w`` (``p.w_bank``): write the unit's output to a register at the end of this cycle;
+* ``wait`` (datapaths with ``waits``): an idle word that lasts ``wait`` + 1 cycles (a run of idle
+  words outside the loop, collapsed).
 
 The sequencer runs the words in order; at ``loop.end`` it jumps back to ``loop.start`` until the
 kernel has run ``loop.count`` times.  :meth:`Microcode.run` executes the words cycle by cycle with the
@@ -57,7 +59,7 @@ class Microcode:
     def cycles(self) -> int:
         """Cycles from the first word to the last (the run phase, independent of the data)."""
         extra = (self.loop.count - 1) * (self.loop.end - self.loop.start + 1) if self.loop else 0
-        return len(self.words) + extra
+        return len(self.words) + extra + sum(wd.get("wait", 0) for wd in self.words)
 
     def offsets(self) -> dict:
         out, o = {}, 0
@@ -83,7 +85,8 @@ class Microcode:
         pc = 0
         left = self.loop.count if self.loop else 0
         while pc < len(self.words):
-            yield pc
+            for _ in range(1 + self.words[pc].get("wait", 0)):
+                yield pc
             if self.loop and pc == self.loop.end and left > 1:
                 left -= 1
                 pc = self.loop.start
@@ -267,6 +270,45 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
     post_base = Ls + len(execs) * ii
     straight(flow.post, post, post_base)
     lp = Loop(Ls + (S - 1) * ii, Ls + S * ii - 1, trips - S + 1) if use_loop else None
+    if dp.waits:
+        words, notes, lp, wait_bits = collapse_idle(words, notes, lp)
+        if wait_bits:
+            layout.append(("wait", wait_bits))
     inputs = [alloc.reg[x] for x in flow.inputs]
     outputs = [alloc.reg[o] for o in flow.outputs]
     return Microcode(dp, layout, words, lp, sizes, inputs, outputs, consts, notes)
+
+
+#: the longest wait one word holds (a longer idle run takes several words)
+MAX_WAIT = (1 << 16) - 1
+
+
+def collapse_idle(words, notes, lp):
+    """Runs of two or more idle words (no field set) outside the loop kernel become one word
+    ``{"wait": n − 1}``; returns the words, their notes, the loop with its addresses moved, and the
+    bits of the ``wait`` field (0 when nothing collapsed)."""
+    out, out_notes, new_index = [], [], {}
+    run = 0
+
+    def flush():
+        nonlocal run
+        while run:
+            n = min(run, MAX_WAIT + 1)
+            out.append({"wait": n - 1} if n > 1 else {})
+            out_notes.append([f"wait {n - 1}"] if n > 1 else [])
+            run -= n
+
+    for pc, wd in enumerate(words):
+        in_loop = lp is not None and lp.start <= pc <= lp.end
+        if not wd and not in_loop:
+            run += 1
+            continue
+        flush()
+        new_index[pc] = len(out)
+        out.append(wd)
+        out_notes.append(notes[pc])
+    flush()
+    if lp is not None:
+        lp = Loop(new_index[lp.start], new_index[lp.end], lp.count)
+    longest = max((wd.get("wait", 0) for wd in out), default=0)
+    return out, out_notes, lp, _bits(longest + 1) if longest else 0

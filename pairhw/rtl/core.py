@@ -59,6 +59,23 @@ class PairingCore(wiring.Component):
             return None
         return fi.build_unit(u)
 
+    @staticmethod
+    def _advance(m, pc, set_pc, loop, cnt, last):
+        """The sequencer's step after a word: the loop's jump back, the end of the run, or the next word."""
+        if loop:
+            with m.If((pc == loop.end) & (cnt > 1)):
+                set_pc(loop.start)
+                m.d.sync += cnt.eq(cnt - 1)
+            with m.Elif(pc == last):
+                m.next = "UNLOAD"
+            with m.Else():
+                set_pc(pc + 1)
+        else:
+            with m.If(pc == last):
+                m.next = "UNLOAD"
+            with m.Else():
+                set_pc(pc + 1)
+
     def elaborate(self, platform):
         m = Module()
         mc, dp = self.mc, self.dp
@@ -192,19 +209,15 @@ class PairingCore(wiring.Component):
                         m.d.sync += beat.eq(beat + 1)
             with m.State("RUN"):
                 m.d.comb += [run.eq(1), self.busy.eq(1)]
-                if loop:
-                    with m.If((pc == loop.end) & (cnt > 1)):
-                        set_pc(loop.start)
-                        m.d.sync += cnt.eq(cnt - 1)
-                    with m.Elif(pc == last):
-                        m.next = "UNLOAD"
+                if "wait" in fld:  # an idle word of wait + 1 cycles: hold the pc
+                    hold = Signal.like(fld["wait"], name="hold")
+                    with m.If(hold != fld["wait"]):
+                        m.d.sync += hold.eq(hold + 1)
                     with m.Else():
-                        set_pc(pc + 1)
+                        m.d.sync += hold.eq(0)
+                        self._advance(m, pc, set_pc, loop, cnt, last)
                 else:
-                    with m.If(pc == last):
-                        m.next = "UNLOAD"
-                    with m.Else():
-                        set_pc(pc + 1)
+                    self._advance(m, pc, set_pc, loop, cnt, last)
             with m.State("UNLOAD"):
                 m.d.comb += [self.o.valid.eq(1), self.busy.eq(1)]
                 with m.If(self.o.ready):

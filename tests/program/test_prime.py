@@ -71,3 +71,42 @@ def test_prime_designs_schedule():
     rep = designs.get("ate-bn-tiny").report()
     assert rep["cycles"] == 2582 and rep["multiplier_bound"] == 2406
     assert rep["cycles"] <= 1.1 * rep["multiplier_bound"]
+
+
+def test_idle_runs_collapse_into_wait_words():
+    """``waits``: the same cycles and the same pairing from far fewer words; the waits lie outside
+    the loop and every wait word is otherwise empty."""
+    import json
+
+    d = designs.get("ate-bn-tiny-small")
+    data = json.loads(json.dumps(d.data))
+    data["datapath"]["waits"] = False
+    plain = designs.from_data(data).compile().microcode
+    mc = d.compile().microcode
+    assert mc.cycles == plain.cycles and len(mc.words) < len(plain.words)
+    waits = [wd for wd in mc.words if "wait" in wd]
+    assert waits and all(set(wd) == {"wait"} for wd in waits)
+    assert sum(1 + wd["wait"] for wd in waits) == len(plain.words) - (len(mc.words) - len(waits))
+    C, fi = d.curve(), d.field
+    P, Q = fi.vector_points(C, 5, 0)
+    assert mc.run(fi.point_values(P, Q)) == plain.run(fi.point_values(P, Q)) == (d.model(P, Q), mc.cycles)
+    assert "wait" in mc.listing()
+
+
+def test_wait_words_keep_the_loop():
+    """A looped design with ``waits`` keeps its kernel word for word and its cycle count."""
+    import json
+
+    d = designs.get("etat3-97-small")
+    data = json.loads(json.dumps(d.data))
+    data["datapath"]["waits"] = True
+    data["name"] = "etat3-97-small-waits"
+    mc, base = designs.from_data(data).compile().microcode, d.compile().microcode
+    assert mc.cycles == base.cycles and len(mc.words) <= len(base.words)
+    k = base.loop.end - base.loop.start
+    assert mc.loop.end - mc.loop.start == k and mc.loop.count == base.loop.count
+    assert mc.words[mc.loop.start:mc.loop.end + 1] == base.words[base.loop.start:base.loop.end + 1]
+    C = d.curve()
+    fi = d.field
+    P, Q = fi.vector_points(C, 2, 0)
+    assert mc.run(fi.point_values(P, Q))[0] == d.model(P, Q)
