@@ -37,7 +37,8 @@ SCHEMA = {
     },
     "unit": {
         "name": (str, True, "the unit's name (distinct)"),
-        "kind": (str, True, "mul, add, const, and the field's powers: sqr, sqrt (F_2^m); cube, cbrt (F_3^m)"),
+        "kind": (str, True, "mul, add, const, the field's powers: sqr, sqrt (F_2^m); cube, cbrt (F_3^m); and inv (F_p: "
+                                 "a constant-time inverter, instead of Fermat's a^(p-2) on the multiplier)"),
         "count": (int, False, "identical instances (default 1)"),
         "k": ((int, list), False, "power units: the k-fold powers x^(p^±k) it computes, e.g. [1, 2, 4] "
                                   "(default 1)"),

@@ -47,7 +47,7 @@ class BinaryField(BaseField):
     ops = {"add": 2, "mul": 2, "sqr": 1, "sqrt": 1, "const": 0}
     powers = {"sqr": "sqrt", "sqrt": "sqr"}
     unit_kinds = {
-        "mul": UnitKind(("mul",), 2),
+        "mul": UnitKind(("mul",), 2, started=True),
         "add": UnitKind(("add",), 2),
         "sqr": UnitKind(("sqr",), 1, power=True),
         "sqrt": UnitKind(("sqrt",), 1, power=True),

@@ -15,12 +15,15 @@ from pairhw.program.trace import TraceError, Tracer
 
 #: the Montgomery word of the core's multipliers: R = 2^(WORD·⌈bits/WORD⌉)
 WORD = 17
+#: products by constants k or −k with k ≤ SMALL are traced as doublings and additions
+SMALL = 16
 
 
 class PrimeTracer(Tracer):
     """A :class:`~pairhw.math.prime.field.PrimeField` look-alike that records F_p operations: products
-    by −1 are negations, a − b and −a are ops of their own, a square is a product, and an inverse is
-    Fermat's a^(p−2) by sliding windows, traced product by product (no branch on the value)."""
+    by −1 are negations, a − b and −a are ops of their own, a square is a product, a product by a
+    small constant is additions, and an inverse is one ``inv`` op when the datapath has an inverter
+    unit, else Fermat's a^(p−2) by sliding windows, traced product by product (no branch on the value)."""
 
     def __init__(self, fi, optimize: bool = True):
         super().__init__(fi, optimize)
@@ -49,12 +52,38 @@ class PrimeTracer(Tracer):
             return self.add(self.neg(b), a) if a else self.neg(b)
         if a is b:
             return 0
+        if self.optimize and b.name in self._negated:
+            return self.add(a, self._negated[b.name])
         return self._emit("sub", (a, b))
 
     def _mul_const(self, a, c):
-        if c == self._F.p - 1:
+        p = self._F.p
+        if c in (0, 1):
+            return super()._mul_const(a, c)
+        if self.optimize and min(c, p - c) <= SMALL:  # k·a by doublings and additions
+            return self.neg(self._small_multiple(a, p - c)) if p - c < c else self._small_multiple(a, c)
+        if c == p - 1:
             return self.neg(a)
         return super()._mul_const(a, c)
+
+    def _small_multiple(self, a, k: int):
+        """k·a (1 ≤ k ≤ SMALL) left to right over the bits of k: a doubling per bit, an addition
+        per set bit (3a: 2 additions, 9a: 4, 12a: 4), so the multiplier never sees a small constant."""
+        r = a
+        for bit in bin(k)[3:]:
+            r = self._add_syms(r, r)
+            if bit == "1":
+                r = self._add_syms(r, a)
+        return r
+
+    # -- negations folded into additions: a + (−b) = a − b, a − (−b) = a + b ----------------------------
+    def _add_syms(self, a, b):
+        if self.optimize:
+            if b.name in self._negated and a.name not in self._negated:
+                return self.sub(a, self._negated[b.name])
+            if a.name in self._negated and b.name not in self._negated:
+                return self.sub(b, self._negated[a.name])
+        return super()._add_syms(a, b)
 
     def sqr(self, a):
         return self.mul(a, a)
@@ -66,6 +95,8 @@ class PrimeTracer(Tracer):
         a = self._check(a)
         if isinstance(a, int):
             return self._F.inv(a)
+        if "inv" in self.native:  # the datapath has an inverter (rtl.prime.inverter)
+            return self._emit("inv", (a,))
         from pairhw.math.curve import sliding_window_pow
 
         # Fermat, a^(p−2), with 4-bit windows: the chain of products is what a core waits for
@@ -86,14 +117,15 @@ class PrimeFieldInterface(BaseField):
     """F_p for the engine (see the module docstring)."""
 
     family = "prime"
-    ops = {"add": 2, "sub": 2, "neg": 1, "mul": 2, "const": 0}
+    ops = {"add": 2, "sub": 2, "neg": 1, "mul": 2, "inv": 1, "const": 0}
     powers: dict = {}
     unit_kinds = {
-        "mul": UnitKind(("mul",), 2),
+        "mul": UnitKind(("mul",), 2, started=True),
         "add": UnitKind(("add", "sub", "neg"), 2),
         "const": UnitKind(("const",), 0),
+        "inv": UnitKind(("inv",), 1, started=True),
     }
-    methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul"}
+    methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul", "inv": "inv"}
     pairings_module = "pairhw.math.prime.pairing"
     catalogue_module = "pairhw.rtl.prime.catalogue"
 
@@ -163,7 +195,10 @@ class PrimeFieldInterface(BaseField):
 
     def build_unit(self, spec):
         from pairhw.rtl.prime.adder import AddSubP
+        from pairhw.rtl.prime.inverter import InvP
 
         if spec.kind == "add":
             return AddSubP(self.F)
+        if spec.kind == "inv":  # 2·log2(R) steps: Montgomery form in, Montgomery form out
+            return InvP(self.F, steps=2 * (self.R.bit_length() - 1))
         raise FieldInterfaceError(f"no {spec.kind} units for {self.name}")

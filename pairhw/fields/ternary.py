@@ -91,7 +91,7 @@ class TernaryField(BaseField):
     ops = {"add": 2, "sub": 2, "neg": 1, "mul": 2, "cube": 1, "cbrt": 1, "const": 0}
     powers = {"cube": "cbrt", "cbrt": "cube"}
     unit_kinds = {
-        "mul": UnitKind(("mul",), 2),
+        "mul": UnitKind(("mul",), 2, started=True),
         "add": UnitKind(("add", "sub", "neg"), 2),
         "cube": UnitKind(("cube",), 1, power=True),
         "cbrt": UnitKind(("cbrt",), 1, power=True),

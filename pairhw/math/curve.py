@@ -20,6 +20,56 @@ def square_and_multiply(a, e: int, one, sqr, mul):
     return r
 
 
+def wnaf(e: int, window: int) -> list[int]:
+    """Width-``window`` non-adjacent form of e ≥ 0, least significant digit first: odd digits of
+    absolute value below 2^(window − 1), at most one non-zero digit in any ``window`` consecutive
+    ones (window 2 is the plain NAF)."""
+    out = []
+    while e:
+        if e & 1:
+            d = e & ((1 << window) - 1)
+            if d >= 1 << (window - 1):
+                d -= 1 << window
+            e -= d
+        else:
+            d = 0
+        out.append(d)
+        e >>= 1
+    return out
+
+
+def signed_window_products(e: int, window: int) -> int:
+    """Products of :func:`signed_window_pow` for e and ``window`` (precomputation included)."""
+    digits = sum(1 for d in wnaf(e, window) if d)
+    return max(digits - 1, 0) + max((1 << (window - 2)) - 1, 0)
+
+
+def signed_window_pow(a, e: int, sqr, mul, inv, max_window: int = 6):
+    """a^e (e ≥ 1) for a group where ``inv`` is free (a unitary element's conjugate): left to right
+    over the width-w NAF of e with the odd powers a, a³, …, a^(2^(w−1) − 1), w ≤ ``max_window`` chosen
+    to need the fewest products (Menezes–van Oorschot–Vanstone §14.7; the smallest w among ties).
+    One squaring per digit after the first, as square and multiply."""
+    if e < 1:
+        raise ValueError("signed_window_pow needs e ≥ 1")
+    window = min(range(2, max_window + 1), key=lambda w: (signed_window_products(e, w), w))
+    digits = wnaf(e, window)
+    odd = {1: a}
+    if window > 2:
+        a2 = sqr(a)
+        for k in range(3, 1 << (window - 1), 2):
+            odd[k] = mul(odd[k - 2], a2)
+
+    def power(d):
+        return odd[d] if d > 0 else inv(odd[-d])
+
+    r = power(digits[-1])
+    for d in reversed(digits[:-1]):
+        r = sqr(r)
+        if d:
+            r = mul(r, power(d))
+    return r
+
+
 def sliding_window_pow(a, e: int, sqr, mul, window: int = 4):
     """a^e (e ≥ 1) by left-to-right sliding windows of up to ``window`` bits over the odd powers
     a, a³, …, a^(2^window − 1) (Menezes–van Oorschot–Vanstone, Alg. 14.85): the same squarings as

@@ -50,6 +50,7 @@ class UnitSpec:
     options: tuple = ()  # for kind "mul": (key, value) pairs of the field's multiplier catalogue
     ops: tuple = ()  # the op kinds it executes (set from the field's unit kind)
     ports: int = 2  # input ports (set from the field's unit kind)
+    started: bool = False  # started by a go bit, result latency cycles later (set from the unit kind)
 
     @property
     def delay(self) -> int:
@@ -80,7 +81,8 @@ class Datapath:
                 raise DatapathError(f"unit {u.name}: unknown kind {u.kind!r} for {self.F.name}; kinds: "
                                     f"{', '.join(kinds)}")
         # a unit's ops and ports are its kind's, in this field
-        object.__setattr__(self, "units", tuple(replace(u, ops=kinds[u.kind].ops, ports=kinds[u.kind].ports)
+        object.__setattr__(self, "units", tuple(replace(u, ops=kinds[u.kind].ops, ports=kinds[u.kind].ports,
+                                                        started=kinds[u.kind].started)
                                                 for u in self.units))
         for u in self.units:
             if u.reads and len(u.reads) != u.ports:
@@ -209,6 +211,12 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             kw.update(latency=mul_unit.latency, ii=mul_unit.initiation_interval,
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                              for k, v in u["mul"].items())))
+        elif u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].started:  # e.g. an F_p inverter
+            try:
+                built = F.build_unit(UnitSpec(**kw))
+            except (FieldInterfaceError, ValueError) as e:
+                raise DatapathError(f"unit {u['name']}: {e}") from None
+            kw.update(latency=built.latency, ii=built.initiation_interval)
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)))

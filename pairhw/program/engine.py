@@ -72,10 +72,15 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
     """Trace ``algorithm`` on curve ``C`` (over the datapath's field) and compile it for ``dp``."""
-    return compile_flow(lower(fold_loop(trace_pairing(dp.F, C, algorithm))), dp)
+    return compile_flow(lower(fold_loop(trace_pairing(dp.F, C, algorithm, native=native_ops(dp)))), dp)
 
 
 def compile_kernel(n_inputs: int, fn, dp: Datapath) -> Compiled:
     """Compile one straight-line operation (:func:`~pairhw.program.trace.trace_kernel`) over the
     datapath's field for ``dp``: its ``cycles`` are the latency of that operation alone."""
-    return compile_flow(lower(fold_loop(trace_kernel(dp.F, n_inputs, fn))), dp)
+    return compile_flow(lower(fold_loop(trace_kernel(dp.F, n_inputs, fn, native=native_ops(dp)))), dp)
+
+
+def native_ops(dp: Datapath) -> frozenset:
+    """The op kinds ``dp``'s units execute (what a tracer may emit instead of expanding)."""
+    return frozenset(op for u in dp.units for op in u.ops)

@@ -49,6 +49,7 @@ class UnitKind:
     ops: tuple
     ports: int
     power: bool = False  # a k-fold power unit: one network per k, selected per word
+    started: bool = False  # a multi-cycle unit: a start pulse, the result ``latency`` cycles later
 
 
 class BaseField:

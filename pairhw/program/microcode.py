@@ -2,7 +2,8 @@
 
 Fields of a word, per unit instance ``p`` (see :func:`fields`):
 
-* ``p.go`` (multipliers): start a product with the operands read this cycle;
+* ``p.go`` (multipliers and other started units, e.g. an F_p inverter): start an op with the
+  operands read this cycle;
 * ``p.a``, ``p.b`` (``p.a_bank``, ``p.b_bank`` when a port reads several banks): register addresses;
 * ``p.sel`` (constant units): index into the unit's constant table;
 * ``p.k`` (power units with several powers): index into the unit's ``ks``;
@@ -112,10 +113,10 @@ class Microcode:
                     banks = self.dp.read_banks(u, port)
                     return regs[banks[wd.get(f"{p}.{name}_bank", 0)]][wd.get(f"{p}.{name}", 0)]
 
-                if u.kind == "mul" and wd.get(f"{p}.go"):
-                    pending[(p, cycle + u.latency)] = fi.apply("mul", [src(0), src(1)])
+                if u.started and wd.get(f"{p}.go"):
+                    pending[(p, cycle + u.latency)] = fi.apply(u.ops[0], [src(i) for i in range(u.ports)])
                 if wd.get(f"{p}.we"):
-                    if u.kind == "mul":
+                    if u.started:
                         if (p, cycle) not in pending:
                             raise RuntimeError(f"microcode writes {p} at cycle {cycle} with no result due")
                         val = pending.pop((p, cycle))
@@ -167,7 +168,7 @@ def fields(dp: Datapath, sizes: dict) -> list:
     """The word layout (field name, width) for a datapath whose banks have ``sizes`` registers."""
     out = []
     for p, u in instances(dp):
-        if u.kind == "mul":
+        if u.started:
             out.append((f"{p}.go", 1))
         if u.kind == "const":
             out.append((f"{p}.sel", 8))  # narrowed by assemble to the table size
@@ -219,7 +220,7 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
         p = names[id(u)][inst]
         srcs = []
         if issue_at is not None:
-            if u.kind == "mul":
+            if u.started:
                 put(issue_at, f"{p}.go", 1)
             if u.kind == "const":
                 put(issue_at, f"{p}.sel", consts[p].index(op.const))

@@ -150,6 +150,9 @@ class Tracer:
         self._stack: list[str] = []
         self._n = 0
         self._seen: dict = {}  # common subexpressions: key -> Sym
+        #: op kinds the target datapath executes natively beyond the basic ones (e.g. ``inv``): a
+        #: family's tracer emits such an op instead of expanding it
+        self.native: frozenset = frozenset()
         self._addc: dict = {}  # name of an addc result -> (base Sym, constant)
 
     def __getattr__(self, name):  # to_hex, poly_str, ZERO, ...: pass through
@@ -252,19 +255,20 @@ class Tracer:
         raise TraceError("pow is not traced")
 
 
-def trace_kernel(fi, inputs, fn, optimize: bool = True) -> Program:
+def trace_kernel(fi, inputs, fn, optimize: bool = True, native=frozenset()) -> Program:
     """Trace ``fn(TF, *values)`` on symbolic elements of the field ``fi`` (an interface of
     :mod:`pairhw.program.field`) named ``inputs`` (a list of names, or a count n for ``a0`` …
     ``a(n-1)``); ``fn`` returns the outputs.  Besides the pairings, for measuring one operation on a
     datapath: an inversion, an F_{2^4m} product."""
     TF = fi.tracer(optimize)
+    TF.native = frozenset(native)
     names = [f"a{i}" for i in range(inputs)] if isinstance(inputs, int) else list(inputs)
     out = fn(TF, *[TF.input(x) for x in names])
     TF.program.outputs = [o.name if isinstance(o, Sym) else o for o in out]
     return TF.program
 
 
-def trace_pairing(fi, C, algorithm, optimize: bool = True) -> Program:
+def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset()) -> Program:
     """Trace ``algorithm(C', P, Q)`` (a pairing of the model, on curve ``C`` rebuilt over the tracer
     of the field interface ``fi``) with symbolic inputs, the interface's ``pairing_inputs`` (``xP, yP,
     xQ, yQ``, or the six F_p values of a G1 × G2 pair); the outputs are the base-field coefficients of
@@ -272,10 +276,11 @@ def trace_pairing(fi, C, algorithm, optimize: bool = True) -> Program:
 
     With ``optimize``, constant additions are folded ((x + c1) + c2 = x + (c1 + c2)) and repeated
     operations on the same operands are computed once; without it, the program has exactly the
-    model's operations (the counts of :mod:`pairhw.math.opcount`).
+    model's operations (the counts of :mod:`pairhw.math.opcount`).  ``native``: op kinds the target
+    datapath executes (:attr:`Tracer.native`).
     """
 
     def fn(TF, *inputs):
         return fi.flatten(algorithm(fi.curve_over(C, TF), *fi.points(inputs)))
 
-    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize)
+    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize, native)

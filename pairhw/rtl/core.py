@@ -137,7 +137,7 @@ class PairingCore(wiring.Component):
                 m.submodules[p] = unit
                 for port in range(u.ports):
                     m.d.comb += getattr(unit, PORT_NAMES[port]).eq(read(u, p, port))
-                if u.kind == "mul":
+                if u.started:
                     m.d.comb += unit.start.eq(run & fld[f"{p}.go"])
                 if len(u.ks) > 1:
                     m.d.comb += unit.sel.eq(fld[f"{p}.k"])

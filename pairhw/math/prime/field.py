@@ -190,8 +190,12 @@ class Fp2:
         return (F.add(v0, self._mul_beta(v1)), F.sub(F.sub(s, v0), v1))
 
     def sqr(self, a):
-        """Complex squaring: c1 = 2a0a1, c0 = (a0 + a1)(a0 + βa1) − (1 + β)a0a1."""
+        """Complex squaring: c1 = 2a0a1, c0 = (a0 + a1)(a0 + βa1) − (1 + β)a0a1; for β = −1,
+        c0 = (a0 + a1)(a0 − a1) and c1 = (2a0)·a1, no addition after the two products (a core's
+        chains of squarings wait for the product, not for its additions)."""
         F = self.F
+        if self.beta == -1:
+            return (F.mul(F.add(a[0], a[1]), F.sub(a[0], a[1])), F.mul(F.add(a[0], a[0]), a[1]))
         v = F.mul(a[0], a[1])
         t = F.mul(F.add(a[0], a[1]), F.add(a[0], self._mul_beta(a[1])))
         c0 = F.sub(t, F.add(v, self._mul_beta(v)))

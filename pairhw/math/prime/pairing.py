@@ -78,10 +78,10 @@ class PairingCurve:
         self.K = Fp2(self.F, beta)
         self.T = Tower12(self.K, xi)
         self.b = b % self.p
-        self.half = self.F.inv(2)
         K = self.K
         bb = (self.b, 0)
         self.b2 = K.mul(bb, K.inv(self.T.xi)) if twist == "D" else K.mul(bb, self.T.xi)
+        self.b2x3 = K.mul_int(self.b2, 3)  # 3b', a constant of the doubling step
         self.E1 = CurveW(self.F, self.b, self.p + 1 - self.trace, self.r, name=f"{name} G1")
         self.E2 = CurveW(K, self.b2, self.twist_order(), self.r, name=f"{name} G2")
         self.ate_loop = 6 * u + 2 if family == "bn" else u
@@ -190,23 +190,26 @@ def _line_slots(C: PairingCurve):
 
 
 def dbl_step(C: PairingCurve, T, P):
-    """T ← 2T and the tangent line at T evaluated at P (homogeneous projective, CLN 2010):
-    A = XY/2, B = Y², C = Z², E = 3b'C, F = 3E, G = (B+F)/2, H = (Y+Z)² − (B+C),
-    X3 = A(B − F), Y3 = G² − 3E², Z3 = BH;  ℓ = −H·y_P, 3X²·x_P, E − B."""
+    """T ← 2T and the tangent line at T evaluated at P (homogeneous projective, Costello–Lange–
+    Naehrig 2010, with the point scaled by 4 so that no value is halved):
+    A = XY, B = Y², C = Z², E = 3b'C, F = 3E, G = B + F, H = (Y+Z)² − (B+C), J = X²,
+    X3 = 2A(B − F), Y3 = G² − 12E², Z3 = 4BH (4× CLN's X3 = A(B − F)/2, Y3 = (G/2)² − 3E², Z3 = BH:
+    the same projective point);  ℓ = −H·y_P, 3J·x_P, E − B."""
     K = C.K
     X, Y, Z = T
     xP, yP = P
-    half = C.half
-    A = K.mul_fp(K.mul(X, Y), half)
+    A = K.mul(X, Y)
     B = K.sqr(Y)
     Cc = K.sqr(Z)
-    E = K.mul(K.mul_int(Cc, 3), C.b2)
+    E = K.mul(Cc, C.b2x3)
     Ff = K.mul_int(E, 3)
-    G = K.mul_fp(K.add(B, Ff), half)
+    G = K.add(B, Ff)
     H = K.sub(K.sqr(K.add(Y, Z)), K.add(B, Cc))
     J = K.sqr(X)
     E2 = K.sqr(E)
-    T3 = (K.mul(A, K.sub(B, Ff)), K.sub(K.sqr(G), K.mul_int(E2, 3)), K.mul(B, H))
+    X3 = K.mul(A, K.sub(B, Ff))
+    Z3 = K.mul(B, H)
+    T3 = (K.add(X3, X3), K.sub(K.sqr(G), K.mul_int(E2, 12)), K.mul_int(Z3, 4))
     sy, sx, s1 = _line_slots(C)
     line = {sy: K.mul_fp(K.neg(H), yP), sx: K.mul_fp(K.mul_int(J, 3), xP), s1: K.sub(E, B)}
     return T3, line
@@ -249,11 +252,10 @@ def miller_loop(C: PairingCurve, P, Q):
         digits = naf(abs(L))
         negQ = C.E2.neg(Q)
         T = (Q[0], Q[1], K.one)
-        f = T12.ONE
+        f = None  # 1: the first iteration's square and product are skipped
         for d in reversed(digits[:-1]):
-            f = T12.sqr12(f)
             T, line = dbl_step(C, T, P)
-            f = T12.mul12_sparse(f, line)
+            f = T12.from_w(line) if f is None else T12.mul12_sparse(T12.sqr12(f), line)
             if d:
                 T, line = add_step(C, T, Q if d == 1 else negQ, P)
                 f = T12.mul12_sparse(f, line)

@@ -18,7 +18,7 @@ writing a = Σ a_j w^j (j = 0..5, a_j ∈ F_{p^2}), a^(p^k) = Σ π^k(a_j)·γ_{
 
 from __future__ import annotations
 
-from pairhw.math.curve import square_and_multiply
+from pairhw.math.curve import signed_window_pow, square_and_multiply
 from pairhw.math.prime.field import Fp2
 
 
@@ -131,10 +131,10 @@ class Tower12:
         return (c0, self.add6(v, v))
 
     def _fp4_sqr(self, a, b):
-        """(a + b·y)² in F_p⁴ = F_p²[y]/(y² − ξ): 3 F_p² squarings."""
+        """(a + b·y)² in F_p⁴ = F_p²[y]/(y² − ξ): 3 F_p² squarings; 2ab = (a + b)² − (a² + b²)."""
         K = self.K
         t0, t1 = K.sqr(a), K.sqr(b)
-        return K.add(self.mul_xi(t1), t0), K.sub(K.sub(K.sqr(K.add(a, b)), t0), t1)
+        return K.add(self.mul_xi(t1), t0), K.sub(K.sqr(K.add(a, b)), K.add(t0, t1))
 
     def cyclotomic_sqr12(self, a):
         """a² for a in the cyclotomic subgroup (a^(p⁴ − p² + 1) = 1: after the easy part of the final
@@ -144,13 +144,12 @@ class Tower12:
         K = self.K
         (z0, z4, z3), (z2, z1, z5) = a
 
-        def three_minus_two(t, z):  # 3t − 2z
-            d = K.sub(t, z)
-            return K.add(K.add(d, d), t)
+        # 3t ± 2z as 2t + (t ± 2z): two additions after t (2z does not wait for t)
+        def three_minus_two(t, z):
+            return K.add(K.add(t, t), K.sub(t, K.add(z, z)))
 
-        def three_plus_two(t, z):  # 3t + 2z
-            d = K.add(t, z)
-            return K.add(K.add(d, d), t)
+        def three_plus_two(t, z):
+            return K.add(K.add(t, t), K.add(t, K.add(z, z)))
 
         t0, t1 = self._fp4_sqr(z0, z1)
         n0, n1 = three_minus_two(t0, z0), three_plus_two(t1, z1)
@@ -161,9 +160,12 @@ class Tower12:
         return ((n0, n4, n3), (n2, n1, n5))
 
     def pow12_cyclotomic(self, a, e: int):
-        """a^e for a in the cyclotomic subgroup, by square and multiply with
-        :meth:`cyclotomic_sqr12` (e of either sign: a negative e conjugates)."""
-        r = square_and_multiply(a, abs(e), self.ONE, self.cyclotomic_sqr12, self.mul12)
+        """a^e for a in the cyclotomic subgroup, with :meth:`cyclotomic_sqr12` over the signed
+        window form of |e| whose odd-power table and digits need the fewest products (inverses are
+        conjugates, free); e of either sign (a negative e conjugates)."""
+        if e == 0:
+            return self.ONE
+        r = signed_window_pow(a, abs(e), self.cyclotomic_sqr12, self.mul12, self.conj12)
         return self.conj12(r) if e < 0 else r
 
     def conj12(self, a):
@@ -197,9 +199,37 @@ class Tower12:
         r = self.pow12(a, abs(e))
         return self.conj12(r) if e < 0 else r
 
+    # -- sparse products (lines have three of six F_{p^2} coefficients) -------------------------
+    def mul6_sparse(self, a, b):
+        """a·b for b = (b0, b1, b2) with ``None`` for a known zero: the shapes lines give cost
+        3 (b0 or b1 alone) or 5 (b0, b1) F_{p^2} products instead of 6 (Aranha et al. 2011, §4)."""
+        K = self.K
+        nz = tuple(x is not None for x in b)
+        if nz == (True, False, False):  # a·b0
+            return tuple(K.mul(x, b[0]) for x in a)
+        if nz == (False, True, False):  # a·b1·v
+            return self.mul6_v(tuple(K.mul(x, b[1]) for x in a))
+        if nz == (True, True, False):  # Karatsuba on a0, a1; a2·b0 and a2·b1 directly
+            v0, v1 = K.mul(a[0], b[0]), K.mul(a[1], b[1])
+            t01 = K.sub(K.sub(K.mul(K.add(a[0], a[1]), K.add(b[0], b[1])), v0), v1)
+            return (K.add(v0, self.mul_xi(K.mul(a[2], b[1]))), t01, K.add(K.mul(a[2], b[0]), v1))
+        return self.mul6(a, tuple(K.zero if x is None else x for x in b))
+
+    def _add_sparse(self, a, b):
+        K = self.K
+        return tuple(y if x is None else x if y is None else K.add(x, y) for x, y in zip(a, b))
+
     def mul12_sparse(self, a, line):
-        """a · ℓ for a line ℓ given as {j: c_j}, the F_{p^2} coefficients of w^j (three of six)."""
-        return self.mul12(a, self.from_w(line))
+        """a · ℓ for a line ℓ given as {j: c_j}, the F_{p^2} coefficients of w^j (three of six):
+        Karatsuba over w with sparse F_{p^6} factors, 13 F_{p^2} products instead of 18 (the
+        D-type line c0 + c1·w + c3·w³ and the M-type c0 + c2·w² + c3·w³ alike)."""
+        c = [line.get(j) for j in range(6)]
+        gl, hl = (c[0], c[2], c[4]), (c[1], c[3], c[5])
+        g, h = a
+        t0 = self.mul6_sparse(g, gl)
+        t1 = self.mul6_sparse(h, hl)
+        t = self.mul6_sparse(self.add6(g, h), self._add_sparse(gl, hl))
+        return (self.add6(t0, self.mul6_v(t1)), self.sub6(self.sub6(t, t0), t1))
 
     def from_w(self, coeffs: dict):
         """The element Σ c_j w^j from F_{p^2} coefficients of w^0..w^5."""
