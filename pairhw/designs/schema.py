@@ -47,6 +47,11 @@ SCHEMA = {
         "writes_each": ([str], False, "one RAM bank per instance that only that instance writes, besides "
                                       "its writes (RAM writes without contention)"),
         "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),
+        "inv": ("inv", False, "inv units (F_p): options of the inverter"),
+    },
+    "inv": {
+        "per_cycle": (int, False, "Kaliski steps chained in one cycle (default 1): 2·log2(R)/k cycles "
+                                  "per inversion"),
     },
     "mul": {
         "kind": (str, True, "a multiplier kind of the field (`pairhw unit sim --help`)"),
@@ -130,6 +135,8 @@ def validate(data) -> None:
         if (u["kind"] == "mul") != ("mul" in u):
             raise SchemaError(f"datapath.units[{i}].mul: " + ("required for a mul unit" if u["kind"] == "mul"
                                                               else f"only a mul unit has one, not {u['kind']}"))
+        if "inv" in u and u["kind"] != "inv":
+            raise SchemaError(f"datapath.units[{i}].inv: only an inv unit has one, not {u['kind']}")
     if not any(u["kind"] == "mul" for u in units):
         raise SchemaError("datapath.units: a design needs a mul unit")
 

@@ -200,5 +200,8 @@ class PrimeFieldInterface(BaseField):
         if spec.kind == "add":
             return AddSubP(self.F)
         if spec.kind == "inv":  # 2·log2(R) steps: Montgomery form in, Montgomery form out
-            return InvP(self.F, steps=2 * (self.R.bit_length() - 1))
+            try:
+                return InvP(self.F, steps=2 * (self.R.bit_length() - 1), **dict(spec.options))
+            except TypeError as e:  # an option the inverter does not take
+                raise FieldInterfaceError(f"inv: {e}") from None
         raise FieldInterfaceError(f"no {spec.kind} units for {self.name}")

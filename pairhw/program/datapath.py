@@ -212,6 +212,7 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                              for k, v in u["mul"].items())))
         elif u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].started:  # e.g. an F_p inverter
+            kw.update(options=tuple(sorted(u.get(u["kind"], {}).items())))  # "inv": {"per_cycle": 2}
             try:
                 built = F.build_unit(UnitSpec(**kw))
             except (FieldInterfaceError, ValueError) as e:

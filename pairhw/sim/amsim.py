@@ -22,7 +22,7 @@ class MulRun:
 
 
 def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None) -> MulRun:
-    """Issue ``pairs`` to ``unit``; product i starts ``gaps[i]`` cycles after the previous one
+    """Issue ``pairs`` (operand tuples: (a, b), or (a,) for a one-operand unit) to ``unit``; product i starts ``gaps[i]`` cycles after the previous one
     (default: every ``initiation_interval`` cycles, back to back).  Results are collected when
     ``done`` is high.
     """
@@ -34,6 +34,7 @@ def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None) -> MulRun:
         raise ValueError("products cannot start closer than the initiation interval")
     run = MulRun()
     limit = sum(gaps) + unit.latency + 8
+    ports = [unit.a, unit.b] if hasattr(unit, "b") else [unit.a]  # one-operand units (an inverter) too
 
     async def bench(ctx):
         cyc = 0
@@ -41,9 +42,8 @@ def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None) -> MulRun:
         due = 0
         while len(run.results) < len(pairs) and cyc <= limit:
             if nxt < len(pairs) and cyc == due:
-                a, b = pairs[nxt]
-                ctx.set(unit.a, a)
-                ctx.set(unit.b, b)
+                for port, v in zip(ports, pairs[nxt]):
+                    ctx.set(port, v)
                 ctx.set(unit.start, 1)
                 run.starts.append(cyc)
                 nxt += 1
@@ -51,8 +51,8 @@ def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None) -> MulRun:
                     due = cyc + gaps[nxt]
             else:
                 ctx.set(unit.start, 0)
-                ctx.set(unit.a, 0)
-                ctx.set(unit.b, 0)
+                for port in ports:
+                    ctx.set(port, 0)
             if ctx.get(unit.done):
                 run.results.append(ctx.get(unit.c))
                 run.dones.append(cyc)

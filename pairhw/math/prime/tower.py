@@ -102,14 +102,33 @@ class Tower12:
         """a·v = ξ·a2 + a0·v + a1·v²."""
         return (self.mul_xi(a[2]), a[0], a[1])
 
-    def inv6(self, a):
+    def adj6(self, a):
+        """(adj, t) with a·adj = t ∈ F_{p^2} (the norm of a to F_{p^2}): a⁻¹ = adj/t."""
         K = self.K
         c0 = K.sub(K.sqr(a[0]), self.mul_xi(K.mul(a[1], a[2])))
         c1 = K.sub(self.mul_xi(K.sqr(a[2])), K.mul(a[0], a[1]))
         c2 = K.sub(K.sqr(a[1]), K.mul(a[0], a[2]))
         t = K.add(K.mul(a[0], c0), self.mul_xi(K.add(K.mul(a[2], c1), K.mul(a[1], c2))))
+        return (c0, c1, c2), t
+
+    def inv6(self, a):
+        K = self.K
+        (c0, c1, c2), t = self.adj6(a)
         ti = K.inv(t)
         return (K.mul(c0, ti), K.mul(c1, ti), K.mul(c2, ti))
+
+    def scale12(self, a, c):
+        """a·c for c in F_{p^6} (a triple: two F_{p^6} products) or in F_{p^2} (a pair: six F_{p^2}
+        products)."""
+        if len(c) == 3:
+            return (self.mul6(a[0], c), self.mul6(a[1], c))
+        K = self.K
+        return tuple(tuple(K.mul(x, c) for x in six) for six in a)
+
+    def scale12_fp(self, a, k):
+        """a·k for k in F_p: 12 F_p products."""
+        K = self.K
+        return tuple(tuple(K.mul_fp(x, k) for x in six) for six in a)
 
     # -- F_{p^12} ----------------------------------------------------------------------------
     def add12(self, a, b):

@@ -17,8 +17,8 @@ the unit maps the Montgomery form a·R of a to (a·R)⁻¹·R² = a⁻¹·R, the
 word-level meaning of the field's ``inv``.
 
 Every step is two subtractions (u − v, v − u), an addition (r + s), a comparison (r ≥ p) and
-multiplexers on four registers: N + 1 cycles per inversion, no multiplier, the same cycles for
-every input (0 gives 0).
+multiplexers on four registers; k steps are chained in a cycle (``per_cycle``): N/k + 1 cycles per
+inversion, no multiplier, the same cycles for every input (0 gives 0).
 """
 
 from __future__ import annotations
@@ -47,13 +47,16 @@ def kaliski_steps(a: int, p: int, steps: int) -> int:
 
 
 class InvP(wiring.Component):
-    """c = a⁻¹·2^N mod p after N + 2 cycles (see the module docstring), a new operand every N + 1.
+    """c = a⁻¹·2^N mod p after ⌈N/k⌉ + 2 cycles (see the module docstring), a new operand every
+    ⌈N/k⌉ + 1, for k = ``per_cycle`` steps a cycle.
 
     Parameters
     ----------
     F : PrimeField
     steps : int
         N, at least 2·bits(p); the cores use 2·log2(R) so that the unit inverts Montgomery forms.
+    per_cycle : int
+        k, steps chained in one cycle (k times the logic depth of a step, 1/k of the cycles).
 
     Ports: ``a`` and ``start`` (the operand is taken in the start cycle), ``c`` and ``done`` (high in
     the cycle the result is on ``c``, ``latency`` cycles after the start; ``c`` holds it until the next
@@ -62,54 +65,72 @@ class InvP(wiring.Component):
 
     _MustUse__silence = True
 
-    def __init__(self, F: PrimeField, steps: int | None = None):
+    def __init__(self, F: PrimeField, steps: int | None = None, per_cycle: int = 1):
         n = F.bits
         steps = 2 * n if steps is None else int(steps)
         if steps < 2 * n:
             raise ValueError(f"the inverter needs at least 2·bits(p) = {2 * n} steps, not {steps}")
-        self.F, self.steps = F, steps
-        self.name = f"InvP_p{n}_n{steps}"
+        if not 1 <= per_cycle <= 8:
+            raise ValueError(f"steps per cycle must be between 1 and 8, not {per_cycle}")
+        # whole cycles: N rounded up to a multiple of k (more steps only double r modulo p more often)
+        steps = -(-steps // per_cycle) * per_cycle
+        self.F, self.steps, self.per_cycle = F, steps, per_cycle
+        self.name = f"InvP_p{n}_n{steps}" + (f"_k{per_cycle}" if per_cycle > 1 else "")
         super().__init__({"a": In(n), "start": In(1), "c": Out(n), "done": Out(1)})
 
     @property
+    def cycles(self) -> int:
+        """Cycles of the steps: N/k."""
+        return self.steps // self.per_cycle
+
+    @property
     def initiation_interval(self) -> int:
-        return self.steps + 1
+        return self.cycles + 1
 
     @property
     def latency(self) -> int:
-        return self.steps + 2
+        return self.cycles + 2
 
     def emulate(self, a: int) -> int:
         return kaliski_steps(a, self.F.p, self.steps)
+
+    def _step(self, m, u, v, r, s, j):
+        """One step on signals (u, v, r, s), combinationally: the next (u, v, r, s)."""
+        p, n = self.F.p, self.F.bits
+        u_v, v_u = Signal(n + 1, name=f"u_minus_v{j}"), Signal(n + 1, name=f"v_minus_u{j}")
+        rs, r_p = Signal(n + 2, name=f"r_plus_s{j}"), Signal(n + 2, name=f"r_minus_p{j}")
+        m.d.comb += [u_v.eq(u - v), v_u.eq(v - u), rs.eq(r + s), r_p.eq(r - p)]
+        nu, nv = Signal(n, name=f"u{j}"), Signal(n, name=f"v{j}")
+        nr, ns = Signal(n + 1, name=f"r{j}"), Signal(n + 1, name=f"s{j}")
+        m.d.comb += [nu.eq(u), nv.eq(v), nr.eq(r), ns.eq(s)]
+        with m.If(~u[0]):
+            m.d.comb += [nu.eq(u >> 1), ns.eq(s << 1)]
+        with m.Elif(~v[0]):
+            m.d.comb += [nv.eq(v >> 1), nr.eq(Mux(r_p[-1], r, r_p[:n + 1]) << 1)]
+        with m.Elif(~u_v[-1] & (u_v != 0)):  # u > v
+            m.d.comb += [nu.eq(u_v[1:n + 1]), nr.eq(rs), ns.eq(s << 1)]
+        with m.Else():
+            m.d.comb += [nv.eq(v_u[1:n + 1]), ns.eq(rs), nr.eq(r << 1)]
+        return nu, nv, nr, ns
 
     def elaborate(self, platform):
         m = Module()
         p, n = self.F.p, self.F.bits
         u, v = Signal(n, name="u"), Signal(n, name="v")
         r, s = Signal(n + 1, name="r"), Signal(n + 1, name="s")  # r, s < 2p
-        k = Signal(range(self.steps + 1), name="k")
+        k = Signal(range(self.cycles + 1), name="k")
         busy, last = Signal(name="busy"), Signal(name="last")
-        u_v, v_u = Signal(n + 1, name="u_minus_v"), Signal(n + 1, name="v_minus_u")
-        rs = Signal(n + 2, name="r_plus_s")
-        r_p = Signal(n + 2, name="r_minus_p")
-        m.d.comb += [u_v.eq(u - v), v_u.eq(v - u), rs.eq(r + s), r_p.eq(r - p),
-                     last.eq(busy & (k == self.steps - 1))]
-        r_ge_p = ~r_p[-1]
+        m.d.comb += last.eq(busy & (k == self.cycles - 1))
+        nxt = (u, v, r, s)
+        for j in range(self.per_cycle):
+            nxt = self._step(m, *nxt, j)
         with m.If(busy):
-            m.d.sync += k.eq(k + 1)
-            with m.If(~u[0]):
-                m.d.sync += [u.eq(u >> 1), s.eq(s << 1)]
-            with m.Elif(~v[0]):
-                m.d.sync += [v.eq(v >> 1), r.eq(Mux(r_ge_p, r_p[:n + 1], r) << 1)]
-            with m.Elif(~u_v[-1] & (u_v != 0)):  # u > v
-                m.d.sync += [u.eq(u_v[1:n + 1]), r.eq(rs), s.eq(s << 1)]
-            with m.Else():
-                m.d.sync += [v.eq(v_u[1:n + 1]), s.eq(rs), r.eq(r << 1)]
+            m.d.sync += [k.eq(k + 1), u.eq(nxt[0]), v.eq(nxt[1]), r.eq(nxt[2]), s.eq(nxt[3])]
             with m.If(last):
                 m.d.sync += busy.eq(0)
         # the result, a cycle after the last step: −r mod p from r in [0, 2p)
-        fin = Signal(n + 1, name="r_mod_p")
-        m.d.comb += fin.eq(Mux(r_ge_p, r_p[:n + 1], r))
+        r_p, fin = Signal(n + 2, name="r_minus_p"), Signal(n + 1, name="r_mod_p")
+        m.d.comb += [r_p.eq(r - p), fin.eq(Mux(r_p[-1], r, r_p[:n + 1]))]
         c, done, finish = Signal(n, name="c_reg"), Signal(name="done_reg"), Signal(name="finish")
         m.d.sync += [finish.eq(last), done.eq(finish)]
         with m.If(finish):
