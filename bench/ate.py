@@ -56,7 +56,8 @@ def main() -> int:
         row = {"design": name, "curve": d.params, "multiplier": mul.name, "latency": mul.latency,
                "cycles": rep["cycles"], "products": rep["products"], "multiplier_bound": rep["multiplier_bound"],
                "utilisation": rep["multiplier_utilisation"], "critical_path": critical_path(cp),
-               "microcode_words": rep["microcode"]["words"]}
+               "microcode_words": rep["microcode"]["words"],
+               "inverter": next((u.latency for u in cp.dp.units if u.kind == "inv"), None)}
         if args.verify:
             res = simulate(d, _random_rows(d, args.verify, seed=1))
             row.update(verified=res["verified"], failed=res["failed"], constant_time=res["constant_time"])

@@ -122,6 +122,10 @@ def opcount(args, C, UsageError) -> int:
         totals["final_exp/easy"] = dict(cf.total("final_exp/easy"))
         totals["final_exp/hard"] = dict(cf.total("final_exp/hard"))
     out = {"curve": args.curve, "algorithm": name, "totals": totals, "phases": phases}
+    if name == "optimal-ate":
+        from pairhw.math.prime.pairing import LITERATURE_STEPS, literature_products
+
+        out["literature_products"] = literature_products(C)
     if args.json:
         print(json.dumps(out))
         return 0
@@ -130,6 +134,13 @@ def opcount(args, C, UsageError) -> int:
     print(f"{'phase':16}" + "".join(f"{op:>8}" for op in ops))
     for k, c in totals.items():
         print(f"{k:16}" + "".join(f"{c[op]:>8}" for op in ops))
+    if "literature_products" in out:
+        print("\nF_p products (mul + sqr): ours, and the literature's per-step costs on the same loop and exponent")
+        for k, v in out["literature_products"].items():
+            ours = totals[k]["mul"] + totals[k]["sqr"]
+            print(f"{k:16}{ours:>8}{v:>8}")
+        print("steps: " + ", ".join(f"{k} {n}" for k, (n, _) in LITERATURE_STEPS.items())
+              + " (CLN 2010, Aranha et al. 2011, Granger-Scott 2010, Scott et al. 2009)")
     return 0
 
 
