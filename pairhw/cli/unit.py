@@ -15,7 +15,8 @@ from pairhw.cli.output import check_target, write_tree
 KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
     ["schoolbook, karatsuba, tmvp: fully parallel (--schedule)",
      "hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: Adikari et al. / Ghosh et al. sequential/parallel (6, 9, 10 cycles)",
-     "iter-karatsuba: Nagl et al. (--core 153|77)", "lsd, msd: digit-serial (--digit D)", "lsb: bit-serial"])
+     "iter-karatsuba: Nagl et al. (--core 153|77)", "lsd, msd: digit-serial (--digit D)", "lsb: bit-serial",
+     "ca1, ca2: Shu-Kwon-Gaj's F_2^4m multiplier CA, schemes 1 and 2 (--digit D; 4m-bit words)"])
     + ". F_3^m (--curve f3-..., or --m M --char 3): schoolbook (1 cycle); karatsuba: Beuchat et al.'s "
     "pipelined Karatsuba (--schedule of 2, 3, oe per level; --stages N or --registers); msd (--digit D)"
     ". F_p (--curve bn254|bls12-381|bn-seed002, or --p P): montgomery-pipelined (II 1), "
@@ -89,7 +90,7 @@ def add_unit_args(p) -> None:
     g.add_argument("--p", help="F_p for this odd prime (decimal or 0x-hex): the F_p multipliers")
     p.add_argument("--char", type=int, choices=(2, 3), help="with --m: the characteristic (default 2); "
                    "F_3^m takes the parameter set's trinomial if one has this m, else the least irreducible one")
-    p.add_argument("--digit", type=int, help="digit size D of lsd / msd; montgomery-iterative: the word W "
+    p.add_argument("--digit", type=int, help="digit size D of lsd / msd / ca1 / ca2; montgomery-iterative: the word W "
                    "in bits (default 17, one DSP48E1 per word product)")
     p.add_argument("--schedule", help="splits of the parallel part, outermost first, e.g. 3,3,3,2 "
                    "(the whole multiplier for schoolbook/karatsuba/tmvp, the core for the others; "

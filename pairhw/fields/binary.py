@@ -8,7 +8,7 @@ catalogue of :mod:`pairhw.rtl.binary.catalogue`, the XOR adder, k-fold squarers 
 from __future__ import annotations
 
 from pairhw.math.binary.curve import Curve2
-from pairhw.program.field import BaseField, UnitKind
+from pairhw.program.field import BaseField, FieldInterfaceError, UnitKind
 from pairhw.program.trace import Tracer
 
 
@@ -76,6 +76,13 @@ class BinaryField(BaseField):
 
     def curve_over(self, C, TF):
         return Curve2(TF, C.b, C.order, C.r, name=C.name)
+
+    def make_mul(self, kind: str, **options):
+        unit = super().make_mul(kind, **options)
+        if getattr(unit, "width", self.width) != self.width:
+            raise FieldInterfaceError(f"{kind} multiplies in F_2^4m ({unit.width}-bit words); a design's mul "
+                                      f"unit multiplies in {self.name}")
+        return unit
 
     def build_unit(self, spec):
         from pairhw.rtl.binary.adder import Adder

@@ -12,6 +12,7 @@ from pairhw.rtl.binary.digit_serial import DigitSerialMul
 from pairhw.rtl.binary.iterative import IterKaratsubaMul
 from pairhw.rtl.binary.parallel import ParallelMul
 from pairhw.rtl.binary.sequential import SequentialMul
+from pairhw.rtl.binary.ca import CAMul
 
 KINDS = {
     "schoolbook": "fully parallel schoolbook product + reduction",
@@ -24,7 +25,13 @@ KINDS = {
     "lsd": "Nagl et al. Alg. 1: least-significant-digit-first digit-serial (--digit D)",
     "msd": "Shu–Kwon–Gaj §5.1.2: most-significant-digit-first digit-serial (--digit D)",
     "lsb": "Nagl et al.: bit-serial (LSD with D = 1)",
+    "ca1": "Shu–Kwon–Gaj's extension-field multiplier CA, scheme 1: C·(w + z·s + t) in F_2^4m by six MSD "
+           "multipliers (--digit D) on three shared XOR arrays, one round (4m-bit words)",
+    "ca2": "Shu–Kwon–Gaj's CA, scheme 2: three MSD multipliers (--digit D), two rounds (4m-bit words)",
 }
+
+#: the kinds whose digit size ``--digit`` is
+DIGIT_KINDS = ("lsd", "msd", "ca1", "ca2")
 
 #: ``--core`` of iter-karatsuba: the Nagl et al. core width at m = 1223 → number of Karatsuba steps.
 ITER_CORES = {153: 3, 77: 4}
@@ -156,15 +163,15 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
     if schedule is not None and any(k not in (2, 3) for k in schedule):
         raise KindError(f"schedule splits must be 2 or 3, not {','.join(map(str, schedule))}")
-    if kind in ("lsd", "msd") and digit is None:
+    if kind in DIGIT_KINDS and digit is None:
         raise KindError(f"{kind} needs --digit D")
-    if digit is not None and kind not in ("lsd", "msd"):
-        raise KindError(f"--digit applies to lsd and msd, not {kind}")
+    if digit is not None and kind not in DIGIT_KINDS:
+        raise KindError(f"--digit applies to {', '.join(DIGIT_KINDS)}, not {kind}")
     if core is not None and kind != "iter-karatsuba":
         raise KindError("--core applies to iter-karatsuba only")
     if lut6 and kind not in LUT6_KINDS:
         raise KindError(f"--lut6 applies to {', '.join(LUT6_KINDS)}, not {kind}")
-    if schedule is not None and kind in ("lsd", "msd", "lsb"):
+    if schedule is not None and kind in (*DIGIT_KINDS, "lsb"):
         raise KindError(f"--schedule applies to the kinds with a parallel part, not {kind}")
     try:
         return _build(kind, F, digit, schedule, core, lut6)
@@ -202,4 +209,6 @@ def _build(kind, F, digit, schedule, core, lut6=False):
         return IterKaratsubaMul(F, word, levels, sched(word))
     if kind == "lsb":
         return DigitSerialMul(F, 1, "lsd")
+    if kind in ("ca1", "ca2"):
+        return CAMul(F, digit, int(kind[-1]))
     return DigitSerialMul(F, digit, kind)

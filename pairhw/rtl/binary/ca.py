@@ -1,0 +1,244 @@
+"""Shu–Kwon–Gaj's shared-operand digit-serial multipliers and their extension-field multiplier CA.
+
+Seed 001 §5.1.2 (Fig. 2, first structure) builds each F_2^m multiplier MSD-first with an m-bit
+partial sum: per cycle C ← C·x^D mod f + Σ_{i<D} a_(n−D+i)·(x^i·B mod f).  The XOR array that forms
+x^i·B mod f depends on B only, so multipliers that share the operand B share one array (Fig. 3):
+:class:`MsdGroup` is k such multipliers behind one array.
+
+The multiplier CA computes C·A in F_{2^4m} for the Miller-loop factor A = w + z·s + t (seed 001
+eq. (6) with e = 1; the tower of :mod:`pairhw.math.binary.tower`, s² = s + 1, t² = t + s):
+
+    c'0 = c0·w + c1·z + c3                 c'1 = (c0 + c1)(w + z) + c0·w + c2 + c3
+    c'2 = c2·w + c3·z + c0 + c2            c'3 = (c2 + c3)(w + z) + c2·w + c1 + c3
+
+six F_2^m products on three shared operands w, z, w + z.  Scheme 1 (Fig. 4(a)) has the six
+multipliers, three groups of two, and takes one multiplication round; scheme 2 (Fig. 4(b)) has three,
+one per operand, and takes two rounds (c'0, c'1, then c'2, c'3).  The golden model is
+:meth:`pairhw.math.binary.tower.Tower.sparse_mul` (f·(g0 + g1·s + t)).
+"""
+
+from __future__ import annotations
+
+import random
+
+from amaranth.hdl import Cat, Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from pairhw.math.binary import mulalg
+from pairhw.math.binary.field import GF2m
+from pairhw.math.binary.tower import Tower
+from pairhw.rtl.binary import nets
+from pairhw.rtl.serial import serial_counter
+
+
+def _shared_array(m, F: GF2m, b, D: int, name: str) -> list:
+    """x^i·b mod f for i < D: the XOR array one group of multipliers shares (seed 001 Fig. 3)."""
+    return [nets.linear_net(m, b, [F.reduce(1 << (j + i)) for j in range(F.m)], F.m, f"{name}_x{i}")
+            for i in range(D)]
+
+
+def _msd_step(m, F: GF2m, creg, digit, xb, D: int, name: str):
+    """One MSD step of one multiplier: C·x^D mod f + Σ digit_i·(x^i·B mod f)."""
+    cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, f"{name}_cxd")
+    nxt = Signal(F.m, name=f"{name}_next")
+    m.d.comb += nxt.eq(cx ^ nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
+    return nxt
+
+
+class _Unit(wiring.Component):
+    """The unit contract of :mod:`pairhw.rtl.binary.mulbase` on ``width``-bit words."""
+
+    _MustUse__silence = True
+    lut6 = False
+
+    def __init__(self, F: GF2m, digit: int, width: int):
+        if not 1 <= digit <= F.m:
+            raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
+        self.F, self.digit, self.width = F, digit, width
+        super().__init__({"a": In(width), "b": In(width), "start": In(1), "c": Out(width), "done": Out(1)})
+
+    @property
+    def steps(self) -> int:
+        """Digit steps of one F_2^m product: ⌈m/D⌉."""
+        return -(-self.F.m // self.digit)
+
+    def split(self, word: int, k: int) -> list[int]:
+        mask = (1 << self.F.m) - 1
+        return [(word >> (i * self.F.m)) & mask for i in range(k)]
+
+    def join(self, values) -> int:
+        return sum(v << (i * self.F.m) for i, v in enumerate(values))
+
+    def describe(self) -> dict:
+        return {"name": self.name, "m": self.F.m, "field": self.F.poly_str(), "digit": self.digit,
+                "latency": self.latency, "ii": self.initiation_interval, "width": self.width}
+
+
+class MsdGroup(_Unit):
+    """k MSD digit-serial F_2^m multipliers sharing the operand b: c_i = a_i·b, one XOR array.
+
+    Words: ``a`` holds a_0..a_(k−1) (a_0 in the low m bits), ``b`` holds b in its low m bits (the rest
+    is ignored), ``c`` holds c_0..c_(k−1).  ⌈m/D⌉ cycles per round, latency ⌈m/D⌉ + 1.
+    """
+
+    def __init__(self, F: GF2m, digit: int, k: int):
+        if k < 1:
+            raise ValueError(f"a group has at least one multiplier, not {k}")
+        self.k = k
+        self.name = f"MsdGroup_m{F.m}_d{digit}_k{k}"
+        super().__init__(F, digit, k * F.m)
+
+    @property
+    def initiation_interval(self) -> int:
+        return self.steps
+
+    @property
+    def latency(self) -> int:
+        return self.steps + 1
+
+    @property
+    def encoding(self) -> str:
+        return (f"a: a_0..a_{self.k - 1} (a_0 lowest, {self.F.m} bits each); b: b in the low {self.F.m} bits; "
+                f"c: a_i*b, as a")
+
+    def emulate(self, a: int, b: int) -> int:
+        bb = b & ((1 << self.F.m) - 1)
+        return self.join(mulalg.msd(self.F, x, bb, self.digit) for x in self.split(a, self.k))
+
+    def vectors(self, n: int, seed: int = 1) -> list:
+        return _vectors(self, n, seed, self.k, 1)
+
+    def elaborate(self, platform):
+        m = Module()
+        F, D, T = self.F, self.digit, self.steps
+        busy, _, last = serial_counter(m, T)
+        breg = Signal(F.m, name="breg")
+        xb = _shared_array(m, F, breg, D, "b")
+        aregs = [Signal(T * D, name=f"a{i}") for i in range(self.k)]
+        cregs = [Signal(F.m, name=f"c{i}") for i in range(self.k)]
+        nxt = [_msd_step(m, F, cregs[i], aregs[i][T * D - D:], xb, D, f"m{i}") for i in range(self.k)]
+        c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
+        with m.If(busy):
+            m.d.sync += [cr.eq(n) for cr, n in zip(cregs, nxt)] + [ar.eq(ar << D) for ar in aregs]
+        with m.If(last):
+            m.d.sync += c.eq(Cat(*nxt))
+        with m.If(self.start):
+            m.d.sync += [breg.eq(self.b[:F.m]), busy.eq(1)] + [cr.eq(0) for cr in cregs]
+            m.d.sync += [ar.eq(self.a[i * F.m:(i + 1) * F.m]) for i, ar in enumerate(aregs)]
+        m.d.sync += done.eq(last)
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+        return m
+
+
+class CAMul(_Unit):
+    """Seed 001's multiplier CA: C·(w + z·s + t) in F_{2^4m} (see the module docstring).
+
+    Words (4m bits): ``a`` is C = c0 + c1·s + c2·t + c3·st (c0 lowest); ``b`` holds w in bits 0..m−1 and
+    z in m..2m−1 (the rest is ignored); ``c`` is the product as ``a``.  ``scheme`` 1: six multipliers,
+    one round, latency ⌈m/D⌉ + 1; scheme 2: three multipliers, two rounds, latency 2⌈m/D⌉ + 1.
+    """
+
+    def __init__(self, F: GF2m, digit: int, scheme: int = 1):
+        if scheme not in (1, 2):
+            raise ValueError(f"CA has schemes 1 (six multipliers) and 2 (three), not {scheme}")
+        self.scheme = scheme
+        self.name = f"CA{scheme}_m{F.m}_d{digit}"
+        self.tower = Tower(F)
+        super().__init__(F, digit, 4 * F.m)
+
+    @property
+    def rounds(self) -> int:
+        return 1 if self.scheme == 1 else 2
+
+    @property
+    def multipliers(self) -> int:
+        return 6 // self.rounds
+
+    @property
+    def initiation_interval(self) -> int:
+        return self.rounds * self.steps
+
+    @property
+    def latency(self) -> int:
+        return self.initiation_interval + 1
+
+    @property
+    def encoding(self) -> str:
+        m = self.F.m
+        return (f"a: C = c0 + c1*s + c2*t + c3*s*t, c0 lowest ({m} bits each); b: w in bits 0..{m - 1}, "
+                f"z in {m}..{2 * m - 1} (A = w + z*s + t); c: C*A, as a")
+
+    def emulate(self, a: int, b: int) -> int:
+        w, z = self.split(b, 2)
+        return self.join(self.tower.sparse_mul(tuple(self.split(a, 4)), w, z))
+
+    def vectors(self, n: int, seed: int = 1) -> list:
+        return _vectors(self, n, seed, 4, 2)
+
+    def elaborate(self, platform):
+        m = Module()
+        F, D, T, mm = self.F, self.digit, self.steps, self.F.m
+        busy, cnt, last = serial_counter(m, self.initiation_interval)
+        cin = [Signal(mm, name=f"c{i}_in") for i in range(4)]  # C, kept for the additions
+        w, z = Signal(mm, name="w"), Signal(mm, name="z")
+        operands = [w, z, Signal(mm, name="w_plus_z")]
+        m.d.comb += operands[2].eq(w ^ z)
+        arrays = [_shared_array(m, F, b, D, n) for b, n in zip(operands, ("w", "z", "wz"))]
+
+        def a_operands(c, r):
+            """The a operands of the three arrays' multipliers in round r: c0, c1, c0 + c1 (lo) or
+            c2, c3, c2 + c3 (hi)."""
+            x, y = c[2 * r], c[2 * r + 1]
+            return [x, y, x ^ y]
+
+        a_in = [self.a[i * mm:(i + 1) * mm] for i in range(4)]
+        groups = 2 if self.scheme == 1 else 1  # rounds computed side by side
+        aregs = [[Signal(T * D, name=f"a{g}_{j}") for j in range(3)] for g in range(groups)]
+        cregs = [[Signal(mm, name=f"p{g}_{j}") for j in range(3)] for g in range(groups)]
+        nxt = [[_msd_step(m, F, cregs[g][j], aregs[g][j][T * D - D:], arrays[j], D, f"m{g}{j}")
+                for j in range(3)] for g in range(groups)]
+
+        def combine(p, r):
+            """(c'0, c'1) from c0w, c1z, (c0 + c1)(w + z) (r = 0), or (c'2, c'3) (r = 1): eq. (6)."""
+            if r == 0:
+                return Cat(p[0] ^ p[1] ^ cin[3], p[2] ^ p[0] ^ cin[2] ^ cin[3])
+            return Cat(p[0] ^ p[1] ^ cin[0] ^ cin[2], p[2] ^ p[0] ^ cin[1] ^ cin[3])
+
+        c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
+        with m.If(busy):
+            for g in range(groups):
+                m.d.sync += [cr.eq(n) for cr, n in zip(cregs[g], nxt[g])]
+                m.d.sync += [ar.eq(ar << D) for ar in aregs[g]]
+        if self.scheme == 1:
+            with m.If(last):
+                m.d.sync += c.eq(Cat(combine(nxt[0], 0), combine(nxt[1], 1)))
+        else:
+            lo = Signal(2 * mm, name="lo")
+            with m.If(busy & (cnt == T - 1)):  # the first round ends: keep c'0, c'1; c2, c3 next
+                m.d.sync += lo.eq(combine(nxt[0], 0))
+                m.d.sync += [cr.eq(0) for cr in cregs[0]]
+                m.d.sync += [ar.eq(x) for ar, x in zip(aregs[0], a_operands(cin, 1))]
+            with m.If(last):
+                m.d.sync += c.eq(Cat(lo, combine(nxt[0], 1)))
+        with m.If(self.start):
+            m.d.sync += [busy.eq(1), cnt.eq(0), w.eq(self.b[:mm]), z.eq(self.b[mm:2 * mm])]
+            m.d.sync += [ci.eq(x) for ci, x in zip(cin, a_in)]
+            for g in range(groups):
+                m.d.sync += [cr.eq(0) for cr in cregs[g]]
+                m.d.sync += [ar.eq(x) for ar, x in zip(aregs[g], a_operands(a_in, g))]
+        m.d.sync += done.eq(last)
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+        return m
+
+
+def _vectors(unit, n: int, seed: int, ka: int, kb: int) -> list:
+    """Edge words (0, 1, all ones, the top bit, in every coefficient) then ``n`` random (a, b, c)."""
+    F = unit.F
+    top, ones = 1 << (F.m - 1), (1 << F.m) - 1
+    edges = [0, 1, ones, top]
+    rng = random.Random(seed)
+    pairs = [(unit.join([x] * ka), unit.join([y] * kb)) for x in edges for y in edges][:10]
+    pairs += [(unit.join(F.random(rng) for _ in range(ka)), unit.join(F.random(rng) for _ in range(kb)))
+              for _ in range(n)]
+    return [(a, b, unit.emulate(a, b)) for a, b in pairs]
