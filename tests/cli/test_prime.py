@@ -99,3 +99,33 @@ def test_fp_mul_default_algorithm_works_on_every_bn_set(capsys):
         assert code == 0, err
         d = json.loads(out)
         assert d["algorithm"] == alg and int(d["product"], 16) == 15
+
+
+def test_opcount_sits_beside_the_literature(capsys):
+    """The model's F_p products per phase, next to the literature's per-step costs on the same loop:
+    the hard part below (signed windows), the Miller loop within 3 % (BN254's full F_p² b')."""
+    code, out, _ = run(capsys, "opcount", "bn254", "--json")
+    d = json.loads(out)
+    lit, tot = d["literature_products"], d["totals"]
+    assert tot["final_exp/hard"]["mul"] < lit["final_exp/hard"]
+    assert lit["miller"] <= tot["miller"]["mul"] <= 1.03 * lit["miller"]
+    code, out, _ = run(capsys, "opcount", "bls12-381")
+    assert code == 0 and "Aranha et al. 2011" in out and "literature" in out
+
+
+def test_a_prime_core_checks_a_vectors_file(capsys, tmp_path):
+    """``pairhw vectors`` output runs through the bn-tiny core in Verilator, bit-exact; a corrupted
+    value in the file is reported and fails the run."""
+    code, out, _ = run(capsys, "vectors", "bn-tiny", "-n", "3", "--seed", "11")
+    assert code == 0
+    f = tmp_path / "v.jsonl"
+    f.write_text(out)
+    code, out, _ = run(capsys, "sim", "ate-bn-tiny", "--vectors", str(f), "--json")
+    res = json.loads(out)
+    assert code == 0 and res["verified"] == 3 and res["failed"] == 0 and res["constant_time"]
+    recs = [json.loads(x) for x in f.read_text().splitlines()]
+    recs[1]["e"][0] = format(int(recs[1]["e"][0], 16) ^ 1, f"0{len(recs[1]['e'][0])}x")
+    f.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+    code, out, _ = run(capsys, "sim", "ate-bn-tiny", "--vectors", str(f), "--json")
+    res = json.loads(out)
+    assert code == 1 and res["failed"] == 1 and res["model_disagrees_with_file"] == 1
