@@ -367,6 +367,46 @@ class PolyMont:
         self.alg2(self.domain, self.domain, trace=rec)
         return out
 
+    # -- addition in the coefficient form (for a core whose adders keep this form) ----------------
+    #: c4 = 2^FOLD_SHIFT·k + r is folded by subtracting k·p(t): 36 = 2^5 + 4 leaves c4 = r − 4k
+    FOLD_SHIFT = 5
+
+    def fold_top(self, c):
+        """c − k·p(t) with k = ⌊c4/32⌋: the same value mod p, c4 shrunk to r − 4k (r = c4 mod 32),
+        so that sums do not grow the top coefficient; written with the split so that intervals stay
+        tight."""
+        n = self.FOLD_SHIFT
+        k, r = c[4] >> n, _mod2n(c[4], n)
+        return [c[i] - k * P_COEFFS[i] for i in range(4)] + [r - k * (P_COEFFS[4] - (1 << n))]
+
+    def add_norm(self, a, b, sign: int = 1, rounds: int = 2):
+        """a + b (sign 1) or a − b (sign −1) coefficient by coefficient, one :meth:`fold_top`, then
+        ``rounds`` carry rounds of Alg. 2 (c_i = μ·2ⁿ + r, c_i ← r − μs, c_(i+1) += μ): the adder of
+        a core that keeps seed 002's form; :attr:`arith_domain` is closed under it."""
+        c = [x + y if sign > 0 else x - y for x, y in zip(a, b)]
+        c = self.fold_top(c)
+        for _ in range(rounds):
+            for i in range(4):
+                mu, gamma = self.split(c[i])
+                c[i + 1] = c[i + 1] + mu
+                c[i] = gamma
+        return c
+
+    @cached_property
+    def arith_domain(self) -> list[Interval]:
+        """The coefficient domain closed under :meth:`alg2` and :meth:`add_norm` (both signs): the
+        product's domain with the top coefficient's upper end raised (a core's words)."""
+        D = self.domain
+        for _ in range(16):
+            outs = [self.alg2(D, D)] + [self.add_norm(D, D, s) for s in (1, -1)]
+            new = list(D)
+            for o in outs:
+                new = [d.hull(x) for d, x in zip(new, o)]
+            if new == D:
+                return D
+            D = new
+        raise ValueError(f"{self}: no coefficient domain closed under products and sums")
+
     def extremes(self) -> list[list[int]]:
         """Extreme representatives: every coefficient at the low or high end of the domain (all
         lows, all highs, and each single coefficient high with the rest low)."""

@@ -137,3 +137,29 @@ def test_interval_arithmetic():
     a, b = Interval(-3, 5), Interval(2, 4)
     assert a * b == Interval(-12, 20) and a - b == Interval(-7, 3) and (a >> 1) == Interval(-2, 2)
     assert Interval(-4, 3).bits == 3 and Interval(0, 255).bits == 8 and Interval(-256, 0).mag_bits == 9
+
+
+def test_coefficient_addition_is_exact_and_closed():
+    """Sums and differences in seed 002's form (one fold of the top coefficient by p(t), two carry
+    rounds) are the field's, and one domain holds every product and every sum of its elements: the
+    ground a core whose adders keep the coefficient form stands on."""
+    import random
+
+    from pairhw import params
+    from pairhw.math.prime.polymont import Interval, PolyMont
+
+    ps = params.get("bn-seed002")
+    pm = PolyMont(int(ps.data["u"]), ps.data["seed002"]["n"])
+    D = pm.arith_domain
+    rng = random.Random(9)
+    ext = [[d.lo for d in D], [d.hi for d in D]] + [[rng.randint(d.lo, d.hi) for d in D] for _ in range(300)]
+    for a in ext:
+        for b in (ext[0], ext[1], rng.choice(ext)):
+            for s in (1, -1):
+                c = pm.add_norm(a, b, s)
+                assert pm.value(c) == (pm.value(a) + s * pm.value(b)) % pm.p
+                assert all(d.contains(x) for d, x in zip(D, c))
+    assert D[:4] == pm.domain[:4] and D[4].lo == pm.domain[4].lo and D[4].hi > pm.domain[4].hi
+    out = pm.alg2(D, D)
+    assert all(d.contains(o.lo) and d.contains(o.hi) for d, o in zip(D, out))
+    assert all(isinstance(d, Interval) for d in D)
