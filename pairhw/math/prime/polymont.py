@@ -379,18 +379,39 @@ class PolyMont:
         k, r = c[4] >> n, _mod2n(c[4], n)
         return [c[i] - k * P_COEFFS[i] for i in range(4)] + [r - k * (P_COEFFS[4] - (1 << n))]
 
-    def add_norm(self, a, b, sign: int = 1, rounds: int = 2):
+    def add_norm(self, a, b, sign: int = 1, rounds: int = 2, trace=_nop):
         """a + b (sign 1) or a − b (sign −1) coefficient by coefficient, one :meth:`fold_top`, then
         ``rounds`` carry rounds of Alg. 2 (c_i = μ·2ⁿ + r, c_i ← r − μs, c_(i+1) += μ): the adder of
-        a core that keeps seed 002's form; :attr:`arith_domain` is closed under it."""
+        a core that keeps seed 002's form; :attr:`arith_domain` is closed under it.  ``trace`` sees
+        the named intermediates (``sum.c0``…, ``fold.k``, ``fold.c0``…, ``carry0_1.c2``…)."""
         c = [x + y if sign > 0 else x - y for x, y in zip(a, b)]
+        for k, v in enumerate(c):
+            trace(f"sum.c{k}", v)
+        trace("fold.k", c[4] >> self.FOLD_SHIFT)
         c = self.fold_top(c)
-        for _ in range(rounds):
+        for k, v in enumerate(c):
+            trace(f"fold.c{k}", v)
+        for r in range(rounds):
             for i in range(4):
                 mu, gamma = self.split(c[i])
                 c[i + 1] = c[i + 1] + mu
                 c[i] = gamma
+                for k, v in enumerate(c):
+                    trace(f"carry{r}_{i}.c{k}", v)
         return c
+
+    def add_ranges(self, domain=None) -> dict[str, Interval]:
+        """Static range of every named intermediate of :meth:`add_norm` over a sum, a difference and
+        a negation (0 − a) of operands in ``domain`` (default :attr:`arith_domain`)."""
+        D = self.arith_domain if domain is None else domain
+        out: dict[str, Interval] = {}
+
+        def rec(name, v):
+            out[name] = out[name].hull(v) if name in out else v
+
+        for a, b, sign in ((D, D, 1), (D, D, -1), ([Interval(0, 0)] * 5, D, -1)):
+            self.add_norm(a, b, sign, trace=rec)
+        return out
 
     @cached_property
     def arith_domain(self) -> list[Interval]:

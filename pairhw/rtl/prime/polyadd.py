@@ -1,0 +1,103 @@
+"""The adder of a core that keeps seed 002's coefficient form: c = a + b, a − b or −a, latency 0.
+
+Chávez Corona et al.'s multiplier (:mod:`.polymont`) takes and gives the five signed coefficients of
+c(t) = Σ c_i·t^i, t = 2ⁿ + s; a pairing core built on it adds and subtracts in the same form.  This
+unit is :meth:`pairhw.math.prime.polymont.PolyMont.add_norm` as hardware: the coefficient sums, one
+fold of the top coefficient by p(t) (c4 = 32k + r: c4 ← r − 4k, c_i −= k·p_i), then two carry rounds
+of Alg. 2's splits (c_i = μ·2ⁿ + r: c_i ← r − μ·s, c_(i+1) += μ).  Words of both operands and of
+the result lie in :attr:`~pairhw.math.prime.polymont.PolyMont.arith_domain`, which the model shows is
+closed under products and sums, so any chain of them stays in range.  Every signal is as wide as the
+model's range analysis (:meth:`~pairhw.math.prime.polymont.PolyMont.add_ranges`) says; sums are
+computed modulo 2^width, exact because the final value fits.  Products by the constants s and p_k
+are shift-adds of their signed digits (no multiplier).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Module, Mux, Signal, signed
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from pairhw.math.prime.field import PrimeField
+from pairhw.math.prime.polymont import P_COEFFS, PolyMont
+
+from .polymont import const_mul
+
+#: the op selected by ``op`` (the field interface's order for unit kind ``add``)
+OPS = ("add", "sub", "neg")
+
+
+class PolyAddSub(wiring.Component):
+    """c = a + b (op 0), a − b (op 1) or −a (op 2) in seed 002's coefficient form (see the module
+    docstring); words pack c_0..c_4 in two's complement, c_0 lowest, each as wide as
+    :attr:`PolyMont.arith_domain` needs."""
+
+    latency = 0
+    initiation_interval = 1
+    _MustUse__silence = True
+
+    def __init__(self, F: PrimeField, pm: PolyMont):
+        self.F, self.pm = F, pm
+        self.domain = pm.arith_domain
+        self.cw = [d.bits for d in self.domain]
+        self.ranges = pm.add_ranges()
+        self.width = sum(self.cw)
+        self.name = f"PolyAddSub_p{F.bits}_n{pm.n}"
+        super().__init__({"a": In(self.width), "b": In(self.width), "op": In(2), "c": Out(self.width)})
+
+    def pack(self, c) -> int:
+        out, o = 0, 0
+        for v, w in zip(c, self.cw):
+            out |= (v & ((1 << w) - 1)) << o
+            o += w
+        return out
+
+    def unpack(self, word: int) -> list[int]:
+        out, o = [], 0
+        for w in self.cw:
+            v = (word >> o) & ((1 << w) - 1)
+            out.append(v - (1 << w) if v >> (w - 1) else v)
+            o += w
+        return out
+
+    def emulate(self, a: int, b: int, op: int = 0) -> int:
+        pm = self.pm
+        if op == 2:
+            return self.pack(pm.add_norm([0] * 5, self.unpack(a), -1))
+        return self.pack(pm.add_norm(self.unpack(a), self.unpack(b), 1 if op == 0 else -1))
+
+    def elaborate(self, platform):
+        m = Module()
+        pm, R, n = self.pm, self.ranges, self.pm.n
+
+        def sig(name, value):
+            s = Signal(signed(R[name].bits), name=name.replace(".", "_"))
+            m.d.comb += s.eq(value)
+            return s
+
+        def coeffs(word):
+            out, o = [], 0
+            for w in self.cw:
+                out.append(word[o:o + w].as_signed())
+                o += w
+            return out
+
+        neg = self.op == 2
+        x = [Mux(neg, 0, v) for v in coeffs(self.a)]
+        y = [Mux(neg, v, u) for v, u in zip(coeffs(self.a), coeffs(self.b))]
+        sub = self.op != 0
+        c = [sig(f"sum.c{k}", Mux(sub, xi - yi, xi + yi)) for k, (xi, yi) in enumerate(zip(x, y))]
+        k = sig("fold.k", c[4] >> pm.FOLD_SHIFT)
+        top = c[4][:pm.FOLD_SHIFT] - const_mul(k, P_COEFFS[4] - (1 << pm.FOLD_SHIFT))
+        c = [sig(f"fold.c{i}", c[i] - const_mul(k, P_COEFFS[i])) for i in range(4)] + [sig("fold.c4", top)]
+        for r in range(2):
+            for i in range(4):
+                mu = c[i] >> n
+                nxt = list(c)
+                nxt[i + 1] = c[i + 1] + mu
+                nxt[i] = c[i][:n] - const_mul(mu, pm.s)
+                c = [sig(f"carry{r}_{i}.c{j}", v) for j, v in enumerate(nxt)]
+        out = [Signal(signed(w), name=f"c{j}") for j, w in enumerate(self.cw)]  # sign-extended
+        m.d.comb += [o.eq(v) for o, v in zip(out, c)]
+        m.d.comb += self.c.eq(Cat(*(o.as_unsigned() for o in out)))
+        return m
