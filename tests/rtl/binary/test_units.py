@@ -32,7 +32,7 @@ def _check(unit, pairs, gaps=None):
     assert all(unit.emulate(a, b) == F.mul(a, b) for a, b in pairs)
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("kind", [k for k in KINDS if k not in ("ca1", "ca2")])  # CA: tests/rtl/binary/test_ca.py
 @pytest.mark.parametrize("m", [17, 47])
 def test_every_kind_bit_exact_back_to_back(kind, m):
     F = binary_field(m)
