@@ -21,7 +21,7 @@ from amaranth.lib.wiring import In, Out
 from pairhw.math.prime.field import PrimeField
 from pairhw.math.prime.polymont import P_COEFFS, PolyMont
 
-from .polymont import const_mul
+from .polymont import const_mul, pack_coeffs, unpack_coeffs
 
 #: the op selected by ``op`` (the field interface's order for unit kind ``add``)
 OPS = ("add", "sub", "neg")
@@ -46,19 +46,10 @@ class PolyAddSub(wiring.Component):
         super().__init__({"a": In(self.width), "b": In(self.width), "op": In(2), "c": Out(self.width)})
 
     def pack(self, c) -> int:
-        out, o = 0, 0
-        for v, w in zip(c, self.cw):
-            out |= (v & ((1 << w) - 1)) << o
-            o += w
-        return out
+        return pack_coeffs(c, self.cw)
 
     def unpack(self, word: int) -> list[int]:
-        out, o = [], 0
-        for w in self.cw:
-            v = (word >> o) & ((1 << w) - 1)
-            out.append(v - (1 << w) if v >> (w - 1) else v)
-            o += w
-        return out
+        return unpack_coeffs(word, self.cw)
 
     def emulate(self, a: int, b: int, op: int = 0) -> int:
         pm = self.pm

@@ -85,6 +85,25 @@ def const_mul(x, k: int):
     return Const(0, 1) if out is None else out
 
 
+def pack_coeffs(c, widths) -> int:
+    """Signed coefficients as one word: two's complement, each ``widths[i]`` bits, c_0 lowest."""
+    out, o = 0, 0
+    for v, w in zip(c, widths):
+        out |= (v & ((1 << w) - 1)) << o
+        o += w
+    return out
+
+
+def unpack_coeffs(word: int, widths) -> list[int]:
+    """The inverse of :func:`pack_coeffs`."""
+    out, o = [], 0
+    for w in widths:
+        v = (word >> o) & ((1 << w) - 1)
+        out.append(v - (1 << w) if v >> (w - 1) else v)
+        o += w
+    return out
+
+
 class PolyMontMul(PrimeMul):
     """c(t) = a(t)·b(t)·t⁻⁵ mod p(t) as seed 002's multiplier (see :mod:`the module docstring
     <.polymont>`).
@@ -115,19 +134,10 @@ class PolyMontMul(PrimeMul):
 
     # -- the words --------------------------------------------------------------------------------
     def pack(self, c) -> int:
-        out, o = 0, 0
-        for v, w in zip(c, self.cw):
-            out |= (v & ((1 << w) - 1)) << o
-            o += w
-        return out
+        return pack_coeffs(c, self.cw)
 
     def unpack(self, word: int) -> list[int]:
-        out, o = [], 0
-        for w in self.cw:
-            v = (word >> o) & ((1 << w) - 1)
-            out.append(v - (1 << w) if v >> (w - 1) else v)
-            o += w
-        return out
+        return unpack_coeffs(word, self.cw)
 
     def emulate(self, a: int, b: int) -> int:
         """The model's Alg. 2 with the DSP product, on the unpacked coefficients."""
