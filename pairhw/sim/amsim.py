@@ -22,8 +22,9 @@ class MulRun:
 
 
 def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None) -> MulRun:
-    """Issue ``pairs`` (operand tuples: (a, b), or (a,) for a one-operand unit) to ``unit``; product i starts ``gaps[i]`` cycles after the previous one
-    (default: every ``initiation_interval`` cycles, back to back).  Results are collected when
+    """Issue ``pairs`` (operand tuples: (a, b), or (a,) for a one-operand unit) to ``unit``;
+    product i starts ``gaps[i]`` cycles after the previous one (default: every
+    ``initiation_interval`` cycles, back to back).  Results are collected when
     ``done`` is high.
     """
     pairs = list(pairs)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from pairhw.math.curve import wnaf
 from pairhw.math.prime.curve import CurveW
 from pairhw.math.prime.field import Fp2, PrimeField
 from pairhw.math.prime.tower import Tower12
@@ -51,17 +52,9 @@ def family_polys(family: str, u: int) -> tuple[int, int, int]:
 
 
 def naf(n: int) -> list[int]:
-    """Non-adjacent form of n > 0, least significant digit first (digits −1, 0, 1)."""
-    out = []
-    while n:
-        if n & 1:
-            d = 2 - (n & 3)
-            n -= d
-        else:
-            d = 0
-        out.append(d)
-        n >>= 1
-    return out
+    """Non-adjacent form of n > 0, least significant digit first (digits −1, 0, 1): the width-2
+    :func:`~pairhw.math.curve.wnaf`."""
+    return wnaf(n, 2)
 
 
 class PairingCurve:

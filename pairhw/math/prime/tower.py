@@ -136,9 +136,14 @@ class Tower12:
 
     def mul12(self, a, b):
         """Karatsuba: 3 F_{p^6} products (18 F_{p^2} products)."""
-        v0 = self.mul6(a[0], b[0])
-        v1 = self.mul6(a[1], b[1])
-        t = self.mul6(self.add6(a[0], a[1]), self.add6(b[0], b[1]))
+        return self._karatsuba12(a, b, self.mul6, self.add6)
+
+    def _karatsuba12(self, a, b, mul6, add6):
+        """(g + h·w)(g' + h'·w) = gg' + hh'·v + ((g + h)(g' + h') − gg' − hh')·w, with the F_{p^6}
+        product and sum of the second operand's halves given (full, or sparse for lines)."""
+        v0 = mul6(a[0], b[0])
+        v1 = mul6(a[1], b[1])
+        t = mul6(self.add6(a[0], a[1]), add6(b[0], b[1]))
         return (self.add6(v0, self.mul6_v(v1)), self.sub6(self.sub6(t, v0), v1))
 
     def sqr12(self, a):
@@ -243,12 +248,7 @@ class Tower12:
         Karatsuba over w with sparse F_{p^6} factors, 13 F_{p^2} products instead of 18 (the
         D-type line c0 + c1·w + c3·w³ and the M-type c0 + c2·w² + c3·w³ alike)."""
         c = [line.get(j) for j in range(6)]
-        gl, hl = (c[0], c[2], c[4]), (c[1], c[3], c[5])
-        g, h = a
-        t0 = self.mul6_sparse(g, gl)
-        t1 = self.mul6_sparse(h, hl)
-        t = self.mul6_sparse(self.add6(g, h), self._add_sparse(gl, hl))
-        return (self.add6(t0, self.mul6_v(t1)), self.sub6(self.sub6(t, t0), t1))
+        return self._karatsuba12(a, ((c[0], c[2], c[4]), (c[1], c[3], c[5])), self.mul6_sparse, self._add_sparse)
 
     def from_w(self, coeffs: dict):
         """The element Σ c_j w^j from F_{p^2} coefficients of w^0..w^5."""

@@ -28,22 +28,8 @@ from amaranth.lib.wiring import In, Out
 from pairhw.math.binary import mulalg
 from pairhw.math.binary.field import GF2m
 from pairhw.math.binary.tower import Tower
-from pairhw.rtl.binary import nets
+from pairhw.rtl.binary.digit_serial import msd_step, shared_xb
 from pairhw.rtl.serial import serial_counter
-
-
-def _shared_array(m, F: GF2m, b, D: int, name: str) -> list:
-    """x^i·b mod f for i < D: the XOR array one group of multipliers shares (seed 001 Fig. 3)."""
-    return [nets.linear_net(m, b, [F.reduce(1 << (j + i)) for j in range(F.m)], F.m, f"{name}_x{i}")
-            for i in range(D)]
-
-
-def _msd_step(m, F: GF2m, creg, digit, xb, D: int, name: str):
-    """One MSD step of one multiplier: C·x^D mod f + Σ digit_i·(x^i·B mod f)."""
-    cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, f"{name}_cxd")
-    nxt = Signal(F.m, name=f"{name}_next")
-    m.d.comb += nxt.eq(cx ^ nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
-    return nxt
 
 
 class _Unit(wiring.Component):
@@ -114,10 +100,11 @@ class MsdGroup(_Unit):
         F, D, T = self.F, self.digit, self.steps
         busy, _, last = serial_counter(m, T)
         breg = Signal(F.m, name="breg")
-        xb = _shared_array(m, F, breg, D, "b")
+        xb = shared_xb(m, F, breg, D, "b_x")
         aregs = [Signal(T * D, name=f"a{i}") for i in range(self.k)]
         cregs = [Signal(F.m, name=f"c{i}") for i in range(self.k)]
-        nxt = [_msd_step(m, F, cregs[i], aregs[i][T * D - D:], xb, D, f"m{i}") for i in range(self.k)]
+        nxt = [msd_step(m, F, cregs[i], aregs[i][T * D - D:], xb, D, f"m{i}_cxd", f"m{i}_next")
+               for i in range(self.k)]
         c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
         with m.If(busy):
             m.d.sync += [cr.eq(n) for cr, n in zip(cregs, nxt)] + [ar.eq(ar << D) for ar in aregs]
@@ -184,7 +171,7 @@ class CAMul(_Unit):
         w, z = Signal(mm, name="w"), Signal(mm, name="z")
         operands = [w, z, Signal(mm, name="w_plus_z")]
         m.d.comb += operands[2].eq(w ^ z)
-        arrays = [_shared_array(m, F, b, D, n) for b, n in zip(operands, ("w", "z", "wz"))]
+        arrays = [shared_xb(m, F, b, D, f"{n}_x") for b, n in zip(operands, ("w", "z", "wz"))]
 
         def a_operands(c, r):
             """The a operands of the three arrays' multipliers in round r: c0, c1, c0 + c1 (lo) or
@@ -196,7 +183,7 @@ class CAMul(_Unit):
         groups = 2 if self.scheme == 1 else 1  # rounds computed side by side
         aregs = [[Signal(T * D, name=f"a{g}_{j}") for j in range(3)] for g in range(groups)]
         cregs = [[Signal(mm, name=f"p{g}_{j}") for j in range(3)] for g in range(groups)]
-        nxt = [[_msd_step(m, F, cregs[g][j], aregs[g][j][T * D - D:], arrays[j], D, f"m{g}{j}")
+        nxt = [[msd_step(m, F, cregs[g][j], aregs[g][j][T * D - D:], arrays[j], D, f"m{g}{j}_cxd", f"m{g}{j}_next")
                 for j in range(3)] for g in range(groups)]
 
         def combine(p, r):

@@ -12,6 +12,21 @@ from pairhw.rtl.serial import serial_counter
 from .mulbase import MulUnit, reduction_columns
 
 
+def shared_xb(m, F: GF2m, b, D: int, prefix: str = "xb") -> list:
+    """x^i·b mod f for i < D: the XOR array of an MSD multiplier, which multipliers sharing the
+    operand b share (seed 001 Fig. 3)."""
+    return [nets.linear_net(m, b, [F.reduce(1 << (j + i)) for j in range(F.m)], F.m, f"{prefix}{i}")
+            for i in range(D)]
+
+
+def msd_step(m, F: GF2m, creg, digit, xb, D: int, cx_name: str = "cxd", next_name: str = "cnext") -> Signal:
+    """One MSD step: C·x^D mod f + Σ_i digit_i·(x^i·B mod f) (seed 001 §5.1.2, structure 1)."""
+    cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, cx_name)
+    nxt = Signal(F.m, name=next_name)
+    m.d.comb += nxt.eq(cx ^ nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
+    return nxt
+
+
 class DigitSerialMul(MulUnit):
     """Digit-serial multiplier, ⌈m/D⌉ cycles per product (latency + 1 for the output register).
 
@@ -69,12 +84,7 @@ class DigitSerialMul(MulUnit):
             areg = Signal(T * D, name="areg")
             breg = Signal(F.m, name="breg")
             creg = Signal(F.m, name="creg")
-            xb = [nets.linear_net(m, breg, [F.reduce(1 << (j + i)) for j in range(F.m)], F.m, f"xb{i}")
-                  for i in range(D)]
-            digit = areg[T * D - D:T * D]
-            cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, "cxd")
-            cnext = Signal(F.m, name="cnext")
-            m.d.comb += cnext.eq(cx ^ nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
+            cnext = msd_step(m, F, creg, areg[T * D - D:T * D], shared_xb(m, F, breg, D), D)
             with m.If(busy):
                 m.d.sync += [creg.eq(cnext), areg.eq(areg << D)]
             with m.If(last):
