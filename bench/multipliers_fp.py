@@ -1,13 +1,15 @@
 """Benchmark: F_p multipliers (Montgomery pipelined and iterative, seed 002's polynomial Montgomery) at bn-seed002, bn254 and bls12-381 (writes JSON).
 
     python bench/multipliers_fp.py [--curves bn-seed002,bn254,bls12-381] [--kinds K,...] [--verify N]
-                                   [-o bench/out/multipliers_fp.json]
+                                   [--inverters 1,2] [-o bench/out/multipliers_fp.json]
 
 Each unit is built as ``pairhw unit synth`` builds it, simulated on ``--verify`` random products plus
 the edge cases (Amaranth simulator) against the golden model, and synthesized with Yosys xc7 (cached
 by a hash of the Verilog): cycles per product (II), latency, LUTs, FFs, DSP48E1s, CARRY4s and LUT
 depth.  polymont-seed002 needs seed 002's form of p (bn-seed002 only).  The full-size pipelined
-Montgomery units take Yosys tens of minutes each.
+Montgomery units take Yosys tens of minutes each.  ``--inverters K,...`` adds the pairing cores'
+inverter (:class:`pairhw.rtl.prime.inverter.InvP` as the field builds it, 2·log2(R) steps) with K
+steps a cycle, simulated on ``--verify`` random operands and 0, 1, p − 1.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def main() -> int:
     ap.add_argument("--curves", default="bn-seed002,bn254,bls12-381")
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--verify", type=int, default=50, metavar="N")
+    ap.add_argument("--inverters", default="", metavar="K,...", help="also the inverter with K steps a cycle")
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "multipliers_fp.json"))
     args = ap.parse_args()
 
@@ -57,6 +60,8 @@ def main() -> int:
             print(f"[bench] {u.name}: II {u.initiation_interval}, latency {u.latency}, {res['luts']} LUTs, "
                   f"{res['ffs']} FFs, {res['dsp']} DSP, {res['carry']} CARRY4, depth {res['depth']}, "
                   f"{ver['verified']}/{ver['vectors']} verified", flush=True)
+        for k in filter(None, args.inverters.split(",")):
+            rows.append(_inverter_row(curve, int(k), args.verify))
     write_json(args.output, {"units": rows}, indent=1)
     print()
     print("| prime | unit | cycles/product (II) | latency | LUTs | FFs | DSP48E1 | CARRY4 | LUT depth | verified |")
@@ -65,6 +70,33 @@ def main() -> int:
         print(f"| {r['curve']} | {r['kind']} | {r['ii']} | {r['latency']} | {r['luts']:,} | {r['ffs']:,} | "
               f"{r['dsp']:,} | {r['carry']:,} | {r['depth']} | {r['verified']}/{r['verified'] + r['failed']} |")
     return 0
+
+
+def _inverter_row(curve: str, per_cycle: int, n: int) -> dict:
+    """The cores' F_p inverter at ``curve`` with ``per_cycle`` steps a cycle: verified, synthesized."""
+    import random
+
+    from pairhw import fields
+    from pairhw.cli.unit import unit_text
+    from pairhw.program.datapath import UnitSpec
+    from pairhw.sim.amsim import simulate_mul
+    from pairhw.synth.flows import synthesize
+
+    fi = fields.for_params(curve)
+    u = fi.build_unit(UnitSpec("inv", "inv", options=(("per_cycle", per_cycle),)))
+    t0 = time.time()
+    rng = random.Random(1)
+    ops = [0, 1, fi.F.p - 1] + [rng.randrange(1, fi.F.p) for _ in range(n)]
+    run = simulate_mul(u, [(a,) for a in ops])
+    ok = sum(r == u.emulate(a) and lat == u.latency for r, a, lat in zip(run.results, ops, run.latencies))
+    res = synthesize(unit_text(u), u.name, "xc7")
+    row = {"curve": curve, "bits": fi.F.bits, "unit": u.name, "kind": f"inv (k = {per_cycle})",
+           "latency": u.latency, "ii": u.initiation_interval, "verified": ok, "failed": len(ops) - ok,
+           **{k: res[k] for k in ("luts", "ffs", "dsp", "carry", "depth", "bram")},
+           "seconds": round(time.time() - t0, 1)}
+    print(f"[bench] {u.name}: II {u.initiation_interval}, latency {u.latency}, {res['luts']} LUTs, "
+          f"{res['ffs']} FFs, depth {res['depth']}, {ok}/{len(ops)} verified", flush=True)
+    return row
 
 
 if __name__ == "__main__":
