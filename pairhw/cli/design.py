@@ -214,7 +214,7 @@ def cmd_sim(args, UsageError) -> int:
         print(json.dumps(out))
     else:
         src = f"{args.vectors}" if args.vectors else f"{args.n} random pairs (seed {args.seed})"
-        print(f"{d.name}: {res['verified']} of {len(rows)} pairings bit-exact ({src}), {res['failed']} failed")
+        print(f"{d.name}: {res['verified']} of {len(rows)} pairings {d.field.agreement} ({src}), {res['failed']} failed")
         print(f"cycles per pairing {res['cycles_min']}" + ("" if res["cycles_min"] == res["cycles_max"]
                                                          else f"..{res['cycles_max']}")
               + f" (schedule: {res['expected_cycles']}); constant time: {'yes' if res['constant_time'] else 'NO'}")

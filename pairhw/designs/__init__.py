@@ -52,7 +52,7 @@ class Design:
         """The field interface of the design's base field (:mod:`pairhw.fields`)."""
         from pairhw import fields
 
-        return fields.for_params(self.params)
+        return fields.for_params(self.params).for_datapath(self.data["datapath"])
 
     def datapath(self):
         from pairhw.program.datapath import build_datapath

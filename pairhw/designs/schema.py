@@ -156,7 +156,7 @@ def check(data) -> None:
         raise SchemaError(f"algorithm: {data['algorithm']!r} is not a pairing of {data['curve']}; "
                           f"pairings: {', '.join(known)}")
     try:
-        build_datapath(fi, data["datapath"])
+        build_datapath(fi.for_datapath(data["datapath"]), data["datapath"])
     except (DatapathError, ValueError) as e:
         raise SchemaError(f"datapath: {e}") from None
 

@@ -17,6 +17,8 @@ from pairhw.program.trace import TraceError, Tracer
 WORD = 17
 #: products by constants k or −k with k ≤ SMALL are traced as doublings and additions
 SMALL = 16
+#: the multiplier kind whose cores keep seed 002's coefficient form (:class:`PolyMontField`)
+POLYMONT = "polymont-seed002"
 
 
 class PrimeTracer(Tracer):
@@ -184,6 +186,19 @@ class PrimeFieldInterface(BaseField):
         return vector_points(C, seed, i)
 
     # -- hardware ------------------------------------------------------------------------------------
+    def for_datapath(self, spec: dict):
+        """Seed 002's coefficient form (:class:`PolyMontField`) when the datapath's multiplier is
+        ``polymont-seed002``, else the canonical Montgomery words of this interface."""
+        kinds = {u.get("mul", {}).get("kind") for u in spec.get("units", ()) if u.get("kind") == "mul"}
+        if POLYMONT in kinds:
+            from pairhw.rtl.prime.catalogue import KindError, polymont_of
+
+            try:
+                return PolyMontField(self.F, polymont_of(self.F))
+            except KindError as e:
+                raise FieldInterfaceError(str(e)) from None
+        return self
+
     def make_mul(self, kind: str, **options):
         unit = super().make_mul(kind, **options)
         if getattr(unit, "R", None) != self.R:
@@ -205,3 +220,76 @@ class PrimeFieldInterface(BaseField):
             except TypeError as e:  # an option the inverter does not take
                 raise FieldInterfaceError(f"inv: {e}") from None
         raise FieldInterfaceError(f"no {spec.kind} units for {self.name}")
+
+
+class PolyMontField(PrimeFieldInterface):
+    """F_p in seed 002's coefficient form, for cores built on ``polymont-seed002`` (Chávez Corona et
+    al. §III): a word is the five signed coefficients of a polynomial c(t) with c(t) ≡ v·t⁵ (mod p),
+    packed as :class:`~pairhw.rtl.prime.polymont.PolyMontMul` packs them (each as wide as
+    :attr:`~pairhw.math.prime.polymont.PolyMont.arith_domain` needs).  The multiplier and the adder
+    (:class:`~pairhw.rtl.prime.polyadd.PolyAddSub`) keep every word in that domain but not canonical:
+    one element has many words, so a core's outputs are compared by value (:meth:`tb_differ`) and
+    decoded by evaluating the polynomial at t.  Inputs and constants are encoded with the canonical
+    base-t digits."""
+
+    agreement = "equal to the model mod p"
+
+    def __init__(self, F, pm):
+        super().__init__(F)
+        self.pm = pm
+        self.cw = [d.bits for d in pm.arith_domain]
+
+    @property
+    def R(self) -> int:
+        return self.pm.R
+
+    @property
+    def width(self) -> int:
+        return sum(self.cw)
+
+    @property
+    def name(self) -> str:
+        return f"F_p ({self.F.p.bit_length()} bits, seed 002's coefficient form)"
+
+    def encode(self, v: int) -> int:
+        from pairhw.rtl.prime.polymont import pack_coeffs
+
+        return pack_coeffs(self.pm.to_mont(v), self.cw)
+
+    def decode(self, word: int) -> int:
+        from pairhw.rtl.prime.polymont import unpack_coeffs
+
+        return self.pm.from_mont(unpack_coeffs(word, self.cw))
+
+    @property
+    def tb_functions(self) -> str:
+        """``pm_value(w)``: Σ c_i·t^i of a word's coefficients (sign-extended), as a signed integer."""
+        # |c_i·t^i| < 2^(cw_i − 1 + i·bits(t)); five terms and the difference of two values: 4 bits more
+        vb = max(w + i * self.pm.t.bit_length() for i, w in enumerate(self.cw)) + 4
+        lines = [f"  function signed [{vb - 1}:0] pm_value(input [{self.width - 1}:0] w);",
+                 "    begin"]
+        offsets = [sum(self.cw[:i]) for i in range(5)]
+        lines.append(f"      pm_value = $signed(w[{offsets[4]} +: {self.cw[4]}]);")
+        for i in (3, 2, 1, 0):
+            lines.append(f"      pm_value = pm_value * PM_T + $signed(w[{offsets[i]} +: {self.cw[i]}]);")
+        lines += ["    end", "  endfunction"]
+        return ("\n  // seed 002's words: equal elements when the polynomials agree mod p at t\n"
+                f"  localparam signed [{vb - 1}:0] PM_T = {vb}'sd{self.pm.t};\n"
+                f"  localparam signed [{vb - 1}:0] PM_P = {vb}'sd{self.F.p};\n" + "\n".join(lines))
+
+    def tb_differ(self, got: str, expected: str) -> str:
+        return f"(pm_value({got}) - pm_value({expected})) % PM_P != 0"
+
+    def make_mul(self, kind: str, **options):
+        if kind != POLYMONT:
+            raise FieldInterfaceError(f"a core in seed 002's coefficient form has {POLYMONT} multipliers "
+                                      f"only (not {kind})")
+        return super().make_mul(kind, **options)
+
+    def build_unit(self, spec):
+        from pairhw.rtl.prime.polyadd import PolyAddSub
+
+        if spec.kind == "add":
+            return PolyAddSub(self.F, self.pm)
+        raise FieldInterfaceError(f"no {spec.kind} units for {self.name} (the inverter works on canonical "
+                                  f"words; inversion is Fermat's a^(p-2) on the multiplier)")

@@ -178,6 +178,23 @@ class BaseField:
         return importlib.import_module(self.pairings_module).ALGORITHMS[name]
 
     # -- hardware ----------------------------------------------------------------------------------
+    def for_datapath(self, spec: dict) -> "BaseField":
+        """The interface a datapath of ``spec`` (a design's ``datapath`` dictionary) works in: this one,
+        unless the family keeps values in another word form for some multipliers (F_p: seed 002's
+        coefficient form)."""
+        return self
+
+    #: Verilog functions a core test bench needs for :meth:`tb_differ` (none: words compare as bits)
+    tb_functions = ""
+    #: how a core's outputs agree with the model when its test bench passes (``pairhw sim``'s wording)
+    agreement = "bit-exact"
+
+    def tb_differ(self, got: str, expected: str) -> str:
+        """A Verilog expression, true when the words ``got`` and ``expected`` (M-bit expressions of a
+        core test bench) are different field elements: a word form with one word per element
+        compares bits."""
+        return f"{got} !== {expected}"
+
     def make_mul(self, kind: str, **options):
         """A multiplier unit of this field by catalogue name (latency, initiation_interval, a, b, c)."""
         if not self.catalogue_module:

@@ -356,15 +356,16 @@ class PolyMont:
                 D = new
         raise ValueError(f"no closed coefficient domain within {max_rounds} carry rounds")
 
-    def ranges(self) -> dict[str, Interval]:
-        """Static range of every named intermediate of :meth:`alg2` for operands in the closed
-        domain."""
+    def ranges(self, domain=None) -> dict[str, Interval]:
+        """Static range of every named intermediate of :meth:`alg2` for operands in ``domain``
+        (default the closed :attr:`domain`)."""
+        D = self.domain if domain is None else domain
         out: dict[str, Interval] = {}
 
         def rec(name, v):
             out[name] = out[name].hull(v) if name in out else v
 
-        self.alg2(self.domain, self.domain, trace=rec)
+        self.alg2(D, D, trace=rec)
         return out
 
     # -- addition in the coefficient form (for a core whose adders keep this form) ----------------

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import isqrt
 
 from pairhw.math.prime.field import PrimeField, is_probable_prime
@@ -54,8 +55,6 @@ def bn_t(p: int):
 def make_unit(kind: str, F: PrimeField, **options):
     """The multiplier ``kind`` of :data:`KINDS` over F_p; options of :data:`OPTIONS` that are None are
     left out."""
-    from pairhw.math.prime.polymont import PolyMont
-
     if kind not in KINDS:
         raise KindError(f"unknown F_p multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
     options = {k: v for k, v in options.items() if v is not None and v is not False}
@@ -70,21 +69,35 @@ def make_unit(kind: str, F: PrimeField, **options):
             return MontgomeryPipelined(F, levels=int(options.get("levels", 1)))
         if kind == "montgomery-iterative":
             return MontgomeryIterative(F, int(options.get("digit", 17)))
-        tn = bn_t(F.p)
-        if tn is None:
-            raise KindError("polymont-seed002 needs a BN prime p = 36t^4 + 36t^3 + 24t^2 + 6t + 1 "
-                            "(bn-seed002, bn254); this p is not one")
-        try:
-            pm = PolyMont(*tn)
-            pm.carry_rounds  # noqa: B018 (the range analysis)
-        except ValueError as e:
-            raise KindError(f"polymont-seed002: {e} for t = {tn[0]} (seed 002's form needs t = 2^n + s "
-                            f"with small s, as bn-seed002 has)") from None
-        return PolyMontMul(F, pm)
+        return PolyMontMul(F, polymont_of(F))
     except KindError:
         raise
     except ValueError as e:  # a bad word size, no closed coefficient domain, operands over 64 bits
         raise KindError(str(e)) from None
+
+
+def polymont_of(F: PrimeField):
+    """Seed 002's :class:`~pairhw.math.prime.polymont.PolyMont` for F_p, with its closed domains
+    (:class:`KindError` unless p is a BN prime whose t = 2ⁿ + s closes them); one per p."""
+    return _polymont(F.p)
+
+
+@lru_cache(maxsize=None)
+def _polymont(p: int):
+    from pairhw.math.prime.polymont import PolyMont
+
+    tn = bn_t(p)
+    if tn is None:
+        raise KindError("polymont-seed002 needs a BN prime p = 36t^4 + 36t^3 + 24t^2 + 6t + 1 "
+                        "(bn-seed002, bn254); this p is not one")
+    try:
+        pm = PolyMont(*tn)
+        pm.carry_rounds  # noqa: B018 (the range analysis)
+        pm.arith_domain  # noqa: B018
+    except ValueError as e:
+        raise KindError(f"polymont-seed002: {e} for t = {tn[0]} (seed 002's form needs t = 2^n + s "
+                        f"with small s, as bn-seed002 has)") from None
+    return pm
 
 
 def prime_field(text: str) -> PrimeField:

@@ -108,15 +108,15 @@ class PolyMontMul(PrimeMul):
     """c(t) = a(t)·b(t)·t⁻⁵ mod p(t) as seed 002's multiplier (see :mod:`the module docstring
     <.polymont>`).
 
-    Words: the five coefficients, two's complement, each as wide as the closed domain needs
-    (:attr:`PolyMont.domain`), coefficient 0 in the low bits.  Outputs lie in the same domain, so a
-    result is a valid operand.
+    Words: the five coefficients, two's complement, each as wide as the domain closed under products
+    and the adder's sums needs (:attr:`PolyMont.arith_domain`: a core's words), coefficient 0 in the
+    low bits.  Outputs lie in the same domain, so a result is a valid operand.
     """
 
     def __init__(self, F: PrimeField, pm: PolyMont):
         self.pm = pm
-        self.ranges = pm.ranges()
-        self.cw = [d.bits for d in pm.domain]
+        self.ranges = pm.ranges(pm.arith_domain)
+        self.cw = [d.bits for d in pm.arith_domain]
         ops = [k for k in self.ranges if k.startswith("p") and k.endswith((".a", ".b"))]
         widest = max(self.ranges[k].mag_bits for k in ops)
         if widest > 64:
@@ -125,6 +125,11 @@ class PolyMontMul(PrimeMul):
         self.products = len(self.operand_sums)
         super().__init__(F, sum(self.cw))
         self.name = f"PolyMont_p{F.bits}_n{pm.n}"
+
+    @property
+    def R(self) -> int:
+        """The Montgomery factor t⁵ mod p: c(t) ≡ a(t)·b(t)·R⁻¹."""
+        return self.pm.R
 
     @property
     def encoding(self) -> str:
@@ -284,5 +289,8 @@ class PolyMontMul(PrimeMul):
                 c = [pipe.reg(v, span[k].bits, f"carry{r}_{i}_c{k}", sign=True, en=stage_valid if final else None)
                      for k, v in enumerate(nxt)]
                 stage_valid = pipe.reg(stage_valid, 1, f"v_carry{r}_{i}")
-        m.d.comb += [self.c.eq(Cat(*(v.as_unsigned()[:w] for v, w in zip(c, self.cw)))), self.done.eq(stage_valid)]
+        # each coefficient as wide as its word field: cut, or sign-extended when its range is narrower
+        fields = [v.as_unsigned()[:w] if len(v) >= w else Cat(v, v[-1].replicate(w - len(v)))
+                  for v, w in zip(c, self.cw)]
+        m.d.comb += [self.c.eq(Cat(*fields)), self.done.eq(stage_valid)]
         return m

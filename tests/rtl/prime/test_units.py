@@ -144,13 +144,15 @@ def test_polymont_at_bn_seed002_meets_the_paper():
 
 @pytest.mark.parametrize("n,rounds", [(19, 2), (20, 3), (26, 1), (30, 2)])
 def test_polymont_small_bn_primes(n, rounds):
-    """Seed-form BN primes of other sizes: the widths and carry rounds follow the model's ranges."""
+    """Seed-form BN primes of other sizes: the widths and carry rounds follow the model's ranges, and
+    a coefficient whose last register is narrower than its word field (n = 26: 27 bits in a 28-bit
+    field of the core's domain) is sign-extended into it."""
     t = find_seed_t(n)
     pm = PolyMont(t, n)
     assert pm.carry_rounds == rounds
     unit = PolyMontMul(PrimeField(bn_p(t)), pm)
     assert unit.latency == 1 + 14 + 5 + 5 + 4 * rounds
-    assert unit.cw == [d.bits for d in pm.domain]
+    assert unit.cw == [d.bits for d in pm.arith_domain]
     _check(unit, unit.vectors(20, seed=n))
 
 
