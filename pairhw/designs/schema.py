@@ -40,6 +40,8 @@ SCHEMA = {
         "kind": (str, True, "mul, add, const, the field's powers: sqr, sqrt (F_2^m); cube, cbrt (F_3^m); and inv (F_p: "
                                  "a constant-time inverter, instead of Fermat's a^(p-2) on the multiplier)"),
         "count": (int, False, "identical instances (default 1)"),
+        "lanes": (int, False, "mul units: multipliers per instance sharing the operand b and its x^i*b array, "
+                              "started together (seed 001's groups; msd only; default 1)"),
         "k": ((int, list), False, "power units: the k-fold powers x^(p^±k) it computes, e.g. [1, 2, 4] "
                                   "(default 1)"),
         "reads": ([list], False, "per input port, the banks it may read (default all)"),

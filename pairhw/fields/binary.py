@@ -79,7 +79,7 @@ class BinaryField(BaseField):
 
     def make_mul(self, kind: str, **options):
         unit = super().make_mul(kind, **options)
-        if getattr(unit, "width", self.width) != self.width:
+        if getattr(unit, "width", self.width) != self.width * options.get("lanes", 1):
             raise FieldInterfaceError(f"{kind} multiplies in F_2^4m ({unit.width}-bit words); a design's mul "
                                       f"unit multiplies in {self.name}")
         return unit

@@ -51,6 +51,7 @@ class UnitSpec:
     ops: tuple = ()  # the op kinds it executes (set from the field's unit kind)
     ports: int = 2  # input ports (set from the field's unit kind)
     started: bool = False  # started by a go bit, result latency cycles later (set from the unit kind)
+    lanes: int = 1  # multipliers per instance that share the operand b and start together
 
     @property
     def delay(self) -> int:
@@ -58,7 +59,14 @@ class UnitSpec:
         return self.latency + 1
 
     def instance_names(self) -> list[str]:
-        return [self.name] if self.count == 1 else [f"{self.name}{i}" for i in range(self.count)]
+        """One name per lane: instance i's lane j is ``name{i}_{j}`` (``name{i}`` / ``name`` with one lane)."""
+        groups = [self.name] if self.count == 1 else [f"{self.name}{i}" for i in range(self.count)]
+        return groups if self.lanes == 1 else [f"{g}_{j}" for g in groups for j in range(self.lanes)]
+
+    @property
+    def slots(self) -> int:
+        """Lanes in all: ``count`` × ``lanes`` (the index of lane j of instance i is i·lanes + j)."""
+        return self.count * self.lanes
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,9 @@ class Datapath:
                     raise DatapathError(f"unit {u.name}: no bank {b!r}")
             if u.count < 1 or u.ii < 1 or u.latency < 0:
                 raise DatapathError(f"unit {u.name}: count and ii must be ≥ 1 and latency ≥ 0")
+            if u.lanes < 1 or (u.lanes > 1 and (u.ports != 2 or not u.started or u.writes_each)):
+                raise DatapathError(f"unit {u.name}: lanes must be ≥ 1; lanes sharing an operand are for "
+                                    "two-operand started units (multipliers) without writes_each")
             if not u.ks or len(set(u.ks)) != len(u.ks) or min(u.ks) < 1 \
                     or (u.ks != (1,) and not kinds[u.kind].power):
                 raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only power units "
@@ -126,12 +137,22 @@ class Datapath:
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
+        return self.units_for(kind, k)[0]
+
+    def units_for(self, kind: str, k: int = 1) -> list:
+        """Every unit that executes op ``kind`` (with the power ``k``), in datapath order: the
+        scheduler picks one per op (several multipliers of different kinds or digit sizes)."""
         power = self.F.is_power(kind)
-        for u in self.units:
-            if kind in u.ops and (not power or k in u.ks):
-                return u
-        what = f"{kind}^{k}" if power and k != 1 else kind
-        raise DatapathError(f"the datapath has no unit for {what}")
+        out = [u for u in self.units if kind in u.ops and (not power or k in u.ks)]
+        if not out:
+            what = f"{kind}^{k}" if power and k != 1 else kind
+            raise DatapathError(f"the datapath has no unit for {what}")
+        return out
+
+    @property
+    def grouped(self) -> bool:
+        """Whether a unit has lanes sharing an operand (the scheduler then issues them together)."""
+        return any(u.lanes > 1 for u in self.units)
 
     def shared_write_port(self, u: UnitSpec):
         """(bank, ports) of the one shared RAM bank a ``writes_each`` unit also writes (the loop-carried
@@ -197,7 +218,7 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         ks = tuple(k) if isinstance(k, list) else (k,)
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in ks):
             raise DatapathError(f"unit {u['name']}: k must be an integer or a list of integers")
-        kw = dict(name=u["name"], kind=u["kind"], count=u.get("count", 1), ks=ks,
+        kw = dict(name=u["name"], kind=u["kind"], count=u.get("count", 1), ks=ks, lanes=u.get("lanes", 1),
                   reads=tuple(tuple(r) for r in u.get("reads", ())), writes=tuple(u.get("writes", ())),
                   writes_each=tuple(u.get("writes_each", ())))
         if u["kind"] == "mul" and "mul" not in u:
@@ -205,10 +226,12 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         if u["kind"] == "mul":
             opts = dict(u["mul"])
             try:
-                mul_unit = F.make_mul(opts.pop("kind"), **opts)
-            except (FieldInterfaceError, ValueError) as e:  # not in the catalogue, or a bad option
+                built = F.make_mul(opts.pop("kind"), lanes=kw["lanes"], **opts) if kw["lanes"] > 1 \
+                    else F.make_mul(opts.pop("kind"), **opts)
+            except (FieldInterfaceError, ValueError, TypeError) as e:  # not in the catalogue, bad option
                 raise DatapathError(f"unit {u['name']}: {e}") from None
-            kw.update(latency=mul_unit.latency, ii=mul_unit.initiation_interval,
+            mul_unit = mul_unit or built
+            kw.update(latency=built.latency, ii=built.initiation_interval,
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                              for k, v in u["mul"].items())))
         elif u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].started:  # e.g. an F_p inverter

@@ -29,14 +29,17 @@ class Compiled:
         """Cycles, the multiplier bound (products × II / units), utilisation, registers, microcode."""
         mul = self.dp.unit_for("mul")
         products = self.flow.products()
-        bound = -(-products * mul.ii // mul.count)
+        bound = mul_bound(self.dp, products)
         mc = self.microcode
         body_products = sum(op.kind == "mul" for op in self.flow.body)
         tl = self.timeline
+        several = len(self.dp.units_for("mul")) > 1
         return {
             "cycles": mc.cycles,
             "products": products,
             "multiplier": {"latency": mul.latency, "ii": mul.ii, "count": mul.count},
+            **({"multipliers": [{"name": u.name, "latency": u.latency, "ii": u.ii, "count": u.count,
+                                 "lanes": u.lanes} for u in self.dp.units_for("mul")]} if several else {}),
             "multiplier_bound": bound,
             "multiplier_utilisation": round(bound / mc.cycles, 4),
             "phases": {"pre": tl.loop_start, "loop": tl.loop_end - tl.loop_start, "post": tl.end - tl.post_start},
@@ -45,12 +48,21 @@ class Compiled:
                      "cycles_per_iteration": round(self.loop.ii / self.flow.period, 2),
                      "stages": self.loop.stages, "body_ops": len(self.flow.body),
                      "body_products": body_products,
-                     "body_multiplier_bound": -(-body_products * mul.ii // mul.count),
+                     "body_multiplier_bound": mul_bound(self.dp, body_products),
                      "kernel_repeats": mc.loop.count if mc.loop else 0},
             "registers": dict(self.alloc.used),
             "loop_shared_registers": dict(self.alloc.loop_shared),
             "microcode": {"words": len(mc.words), "width": mc.width},
         }
+
+
+def mul_bound(dp: Datapath, products: int) -> int:
+    """Cycles the datapath's multipliers need for ``products`` products at full throughput: products
+    ÷ Σ lanes·count/II over the multiplier units (products × II / count with one unit)."""
+    from fractions import Fraction
+
+    rate = sum(Fraction(u.slots, u.ii) for u in dp.units_for("mul"))
+    return -(-products // rate) if products else 0
 
 
 def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
@@ -60,7 +72,7 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
     shared = flow.carried()
     pre = list_schedule(flow.pre, dp, shared)
     loop = (modulo_schedule(flow.body, dp, trips=flow.trips, shared=shared) if flow.body
-            else LoopSchedule([], [], 1, 1, 0, []))
+            else LoopSchedule([], [], 1, 1, 0, [], []))
     post = list_schedule(flow.post, dp, shared)
     Ls = pre.length
     Le = Ls + (flow.trips + loop.stages - 1) * loop.ii

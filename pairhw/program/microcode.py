@@ -104,16 +104,18 @@ class Microcode:
         cycle = 0
         insts = instances(self.dp)
         wbanks = {p: self.dp.write_banks(u, u.instance_names().index(p)) for p, u in insts}
+        base = {p: u.instance_names()[u.instance_names().index(p) - lane(u, p)] for p, u in insts}
         for pc in self.pc_trace():
             wd = self.words[pc]
             writes = []
             for p, u in insts:
                 def src(port):
                     name = PORT_NAMES[port]
+                    q = base[p] if port == 1 else p  # lanes share lane 0's operand b
                     banks = self.dp.read_banks(u, port)
-                    return regs[banks[wd.get(f"{p}.{name}_bank", 0)]][wd.get(f"{p}.{name}", 0)]
+                    return regs[banks[wd.get(f"{q}.{name}_bank", 0)]][wd.get(f"{q}.{name}", 0)]
 
-                if u.started and wd.get(f"{p}.go"):
+                if u.started and wd.get(f"{base[p]}.go"):  # every lane starts (an unused one is not written)
                     pending[(p, cycle + u.latency)] = fi.apply(u.ops[0], [src(i) for i in range(u.ports)])
                 if wd.get(f"{p}.we"):
                     if u.started:
@@ -164,11 +166,18 @@ def instances(dp: Datapath) -> list:
     return [(p, u) for u in dp.units for p in u.instance_names()]
 
 
+def lane(u, p: str) -> int:
+    """The lane of instance name ``p`` of unit ``u`` (0 for a unit without lanes)."""
+    return u.instance_names().index(p) % u.lanes
+
+
 def fields(dp: Datapath, sizes: dict) -> list:
-    """The word layout (field name, width) for a datapath whose banks have ``sizes`` registers."""
+    """The word layout (field name, width) for a datapath whose banks have ``sizes`` registers.  The
+    lanes of a unit share lane 0's ``go`` and ``b`` (they start together on one operand b)."""
     out = []
     for p, u in instances(dp):
-        if u.started:
+        shared = lane(u, p) > 0
+        if u.started and not shared:
             out.append((f"{p}.go", 1))
         if u.kind == "const":
             out.append((f"{p}.sel", 8))  # narrowed by assemble to the table size
@@ -177,6 +186,8 @@ def fields(dp: Datapath, sizes: dict) -> list:
         if len(u.ops) > 1:
             out.append((f"{p}.op", _bits(len(u.ops))))
         for port in range(u.ports):
+            if shared and port == 1:
+                continue
             banks = dp.read_banks(u, port)
             out.append((f"{p}.{PORT_NAMES[port]}", _bits(max(sizes[b] for b in banks))))
             if len(banks) > 1:
@@ -218,10 +229,11 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
 
     def emit(op, u, inst, issue_at, write_at):
         p = names[id(u)][inst]
+        base = names[id(u)][inst - inst % u.lanes]  # lane 0: the go and the operand b of all lanes
         srcs = []
         if issue_at is not None:
             if u.started:
-                put(issue_at, f"{p}.go", 1)
+                put(issue_at, f"{base}.go", 1)
             if u.kind == "const":
                 put(issue_at, f"{p}.sel", consts[p].index(op.const))
             if len(u.ks) > 1:
@@ -231,9 +243,10 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
             for port, (s, _) in enumerate(op.srcs):
                 b, k = alloc.reg[s]
                 banks = dp.read_banks(u, port)
-                put(issue_at, f"{p}.{PORT_NAMES[port]}", k)
+                q = base if port == 1 else p  # a lane's b is lane 0's (the scheduler made them equal)
+                put(issue_at, f"{q}.{PORT_NAMES[port]}", k)
                 if len(banks) > 1:
-                    put(issue_at, f"{p}.{PORT_NAMES[port]}_bank", banks.index(b))
+                    put(issue_at, f"{q}.{PORT_NAMES[port]}_bank", banks.index(b))
                 srcs.append(reg_text((b, k)))
             if u.latency:
                 notes[issue_at].append(f"{p} {' '.join(srcs)}")
@@ -250,7 +263,7 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
 
     def straight(ops, sch, base):
         for i, op in enumerate(ops):
-            u = dp.unit_for(op.kind, op.k)
+            u = sch.units[i]
             t = base + sch.start[i]
             emit(op, u, sch.inst[i], t, t + u.latency)
 
@@ -262,7 +275,7 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
     for slot, k in enumerate(execs):
         base = Ls + slot * ii
         for i, op in enumerate(flow.body):
-            u = dp.unit_for(op.kind, op.k)
+            u = loop.units[i]
             t, w = loop.start[i], loop.start[i] + u.latency
             issue = base + t % ii if 0 <= k - t // ii < trips else None
             write = base + w % ii if 0 <= k - w // ii < trips else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .datapath import Datapath
-from .schedule import ScheduleError, unit_of
+from .schedule import ScheduleError
 
 
 @dataclass
@@ -60,7 +60,7 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
         restrict(x, dp.bank_names(), "loaded")
     for ops, sch in ((flow.pre, pre), (flow.body, loop), (flow.post, post)):
         for i, op in enumerate(ops):
-            u = unit_of(dp, op)
+            u = sch.units[i]
             banks = dp.write_banks(u, sch.inst[i])
             if dp.shared_write_port(u):  # the scheduler counted the write on one of the two banks
                 banks = banks[1:] if op.dst in shared else banks[:1]
@@ -101,9 +101,9 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
 
     written = {x: 0 for x in flow.inputs}
     for i, op in enumerate(flow.pre):
-        written[op.dst] = pre.start[i] + unit_of(dp, op).delay
+        written[op.dst] = pre.start[i] + pre.units[i].delay
     for i, op in enumerate(flow.post):
-        written[op.dst] = tl.post_start + post.start[i] + unit_of(dp, op).delay
+        written[op.dst] = tl.post_start + post.start[i] + post.units[i].delay
 
     entities = []  # (start, end, banks, names)
     for b, names in sorted(group.items(), key=lambda kv: int(kv[0][1:]) if kv[0][1:].isdigit() else 0):
@@ -128,7 +128,7 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     arcs: dict = {}  # bank -> list of sets of cells
     local_slot: dict = {}
     locals_ = [op.dst for op in flow.body if op.dst not in group]
-    wb = {op.dst: loop.start[i] + unit_of(dp, op).delay for i, op in enumerate(flow.body)}
+    wb = {op.dst: loop.start[i] + loop.units[i].delay for i, op in enumerate(flow.body)}
     for v in sorted(locals_, key=lambda v: (wb[v], body_idx[v])):
         w, r = wb[v], max(rlast.get(v, wb[v]), wb[v])
         if r - w + 1 > ii:  # pragma: no cover - the anti-dependences rule this out

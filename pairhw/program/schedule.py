@@ -30,11 +30,13 @@ def unit_of(dp: Datapath, op) -> UnitSpec:
 
 @dataclass
 class BlockSchedule:
-    """Issue cycle and unit instance of each op of a straight-line block; ``length`` cycles long."""
+    """Issue cycle, unit and unit slot (lane index, :attr:`UnitSpec.slots`) of each op of a
+    straight-line block; ``length`` cycles long."""
 
     start: list
     inst: list
     length: int
+    units: list = field(default_factory=list)
 
 
 @dataclass
@@ -48,20 +50,34 @@ class LoopSchedule:
     stages: int
     mii: int
     edges: list = field(default_factory=list)
+    units: list = field(default_factory=list)
 
 
 def _write_ports(ops, units, dp: Datapath, shared) -> list:
     """Per op, the (bank, ports) its result takes: a ``writes_each`` unit's results named in ``shared``
     go to its shared RAM bank (:meth:`Datapath.shared_write_port`), the others to its own RAM."""
-    return [dp.shared_write_port(u) if op.dst in shared and u.writes_each else dp.write_port(u)
-            for op, u in zip(ops, units)]
+    return [_wport(dp, op, u, shared) for op, u in zip(ops, units)]
+
+
+def _wport(dp: Datapath, op, u: UnitSpec, shared):
+    return dp.shared_write_port(u) if op.dst in shared and u.writes_each else dp.write_port(u)
+
+
+def _b_operand(op):
+    """The operand a unit's lanes share (port b)."""
+    return op.srcs[1] if len(op.srcs) > 1 else None
 
 
 def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
     """Critical-path list scheduling of a straight-line block; values from outside are ready at 0.
-    ``shared``: the values a ``writes_each`` unit must write to its shared bank (:func:`_write_ports`)."""
+    ``shared``: the values a ``writes_each`` unit must write to its shared bank (:func:`_write_ports`).
+
+    An op that several units execute (multipliers of different kinds or digit sizes) goes to the
+    one that finishes it first, waiting for a faster unit rather than starting on a slower one.  The
+    lanes of a unit (:attr:`UnitSpec.lanes`) start together on the same operand b: an op joins a
+    lane of an instance started in the same cycle on its b, else starts a free instance on lane 0."""
     producer = {op.dst: i for i, op in enumerate(ops)}
-    units = [unit_of(dp, op) for op in ops]
+    cands = [dp.units_for(op.kind, op.k) for op in ops]
     preds = [[producer[s] for s, _ in op.srcs if s in producer] for op in ops]
     succs = [[] for _ in ops]
     for i, ps in enumerate(preds):
@@ -69,29 +85,59 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             succs[p].append(i)
     height = [0] * len(ops)
     for i in reversed(range(len(ops))):
-        height[i] = units[i].delay + max((height[s] for s in succs[i]), default=0)
+        height[i] = min(u.delay for u in cands[i]) + max((height[s] for s in succs[i]), default=0)
     ready_at = [0] * len(ops)
     waiting = [len(ps) for ps in preds]
     free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
+    opened: dict = {}  # (unit name, instance) -> [start cycle, operand b, lanes used]
     writes: dict = {}  # (bank, cycle) -> results written through the bank's limited write ports
-    wport = _write_ports(ops, units, dp, shared)
-    start, inst = [0] * len(ops), [0] * len(ops)
+    start, inst, units = [0] * len(ops), [0] * len(ops), [None] * len(ops)
     ready = [(-height[i], i) for i in range(len(ops)) if waiting[i] == 0]
     heapq.heapify(ready)
     deferred, cycle, done, length = [], 0, 0, 0
+
+    def option(i, u):
+        """(issue cycle, instance, lane or None for a new start) of op i on unit u from ``cycle``."""
+        if u.lanes > 1:
+            b = _b_operand(ops[i])
+            for g in range(u.count):
+                o = opened.get((u.name, g))
+                if o and o[0] == cycle and o[1] == b and o[2] < u.lanes:
+                    return cycle, g, o[2]
+        g = next((n for n in range(u.count) if free.get((u.name, n), 0) <= cycle), None)
+        if g is None:
+            g = min(range(u.count), key=lambda n: free[(u.name, n)])
+        return max(cycle, free.get((u.name, g), 0)), g, None
+
     while done < len(ops):
         while ready:
             h, i = heapq.heappop(ready)
-            u = units[i]
-            slot = next((n for n in range(u.count) if free.get((u.name, n), 0) <= cycle), None)
-            wkey = (wport[i][0], cycle + u.latency) if wport[i] else None
-            if ready_at[i] > cycle or slot is None or (wkey and writes.get(wkey, 0) >= wport[i][1]):
+            if ready_at[i] > cycle:
                 deferred.append((h, i))
                 continue
-            if wkey:
+            best = None
+            for rank, u in enumerate(cands[i]):
+                t, g, lane = option(i, u)
+                wp = _wport(dp, ops[i], u, shared)
+                if t == cycle and wp and writes.get((wp[0], cycle + u.latency), 0) >= wp[1]:
+                    t += 1  # its write port is taken: not this cycle
+                key = (t + u.delay, t, rank)
+                if best is None or key < best[0]:
+                    best = (key, u, g, lane, wp)
+            (_, t, _), u, g, lane, wp = best
+            if t > cycle:
+                deferred.append((h, i))
+                continue
+            if wp:
+                wkey = (wp[0], cycle + u.latency)
                 writes[wkey] = writes.get(wkey, 0) + 1
-            free[(u.name, slot)] = cycle + u.ii
-            start[i], inst[i] = cycle, slot
+            if lane is None:
+                free[(u.name, g)] = cycle + u.ii
+                opened[(u.name, g)] = [cycle, _b_operand(ops[i]), 1]
+                lane = 0
+            else:
+                opened[(u.name, g)][2] += 1
+            start[i], inst[i], units[i] = cycle, g * u.lanes + lane, u
             done += 1
             length = max(length, cycle + max(u.delay, u.ii))
             for s in succs[i]:
@@ -103,12 +149,40 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             heapq.heappush(ready, item)
         deferred = []
         cycle += 1
-    return BlockSchedule(start, inst, length)
+    return BlockSchedule(start, inst, length, units)
 
 
-def body_edges(body, dp: Datapath) -> list:
-    """Dependence edges ``(src, dst, delay, distance)`` of a loop body: true dependences and the
+def assign_units(body, dp: Datapath) -> list:
+    """A unit for each op of a loop body (the modulo scheduler places ops on fixed units): an op
+    that several units execute goes, in order of its dependence height, to the one whose load per
+    lane stays lowest, the faster on a tie."""
+    cands = [dp.units_for(op.kind, op.k) for op in body]
+    if all(len(c) == 1 for c in cands):
+        return [c[0] for c in cands]
+    fastest = [min(c, key=lambda u: u.delay) for c in cands]
+    height = [0] * len(body)
+    for _ in range(len(body)):
+        changed = False
+        for s, d, delay, dist in body_edges(body, fastest):
+            if dist == 0 and delay > 0 and height[s] < delay + height[d]:
+                height[s], changed = delay + height[d], True
+        if not changed:
+            break
+    load: dict = {}
+    out = [None] * len(body)
+    for i in sorted(range(len(body)), key=lambda i: (-height[i], i)):
+        u = min(cands[i], key=lambda u: ((load.get(u.name, 0) + u.ii) / u.slots, u.delay))
+        load[u.name] = load.get(u.name, 0) + u.ii
+        out[i] = u
+    return out
+
+
+def body_edges(body, units) -> list:
+    """Dependence edges ``(src, dst, delay, distance)`` of a loop body whose ops run on ``units`` (a
+    unit per op; or a :class:`Datapath`, each op on its first unit): true dependences and the
     register anti-dependences that let each value keep one register across trips."""
+    if isinstance(units, Datapath):
+        units = [unit_of(units, op) for op in body]
     idx = {op.dst: i for i, op in enumerate(body)}
     edges = []
     for u, op in enumerate(body):
@@ -116,21 +190,21 @@ def body_edges(body, dp: Datapath) -> list:
             if name not in idx:
                 continue  # loop-invariant
             j = idx[name]
-            d = unit_of(dp, body[j]).delay
+            d = units[j].delay
             edges.append((j, u, d, dist))  # read after the value is written
             edges.append((u, j, 1 - d, 1 - dist))  # ... and before the next trip overwrites it
     return edges
 
 
-def _res_mii(body, dp: Datapath, shared=frozenset()) -> int:
+def _res_mii(body, dp: Datapath, shared=frozenset(), units=None) -> int:
     load: dict = {}
     wload: dict = {}
-    units = [unit_of(dp, op) for op in body]
+    units = units or [unit_of(dp, op) for op in body]
     for op, u, wp in zip(body, units, _write_ports(body, units, dp, shared)):
         load[u.name] = load.get(u.name, 0) + u.ii
         if wp:
             wload[wp] = wload.get(wp, 0) + 1
-    return max([1] + [-(-v // next(u.count for u in dp.units if u.name == n)) for n, v in load.items()]
+    return max([1] + [-(-v // next(u.slots for u in dp.units if u.name == n)) for n, v in load.items()]
                + [-(-v // ports) for (_, ports), v in wload.items()])
 
 
@@ -164,8 +238,8 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     starting from the resource bound (MII).  With ``trips``, a larger II is taken when its fewer
     stages make the whole loop, (trips + stages − 1)·II cycles, shorter (a loop of few trips)."""
     n = len(body)
-    units = [unit_of(dp, op) for op in body]
-    edges = body_edges(body, dp)
+    units = assign_units(body, dp)
+    edges = body_edges(body, units)
     height = [0] * n
     for _ in range(n):  # longest path to a sink over distance-0 edges with positive delay
         changed = False
@@ -181,7 +255,7 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     for e in edges:
         out[e[0]].append(e)
         into[e[1]].append(e)
-    mii = _res_mii(body, dp, shared)
+    mii = _res_mii(body, dp, shared, units)
     limit = max_ii or (sum(u.delay + u.ii for u in units) + 1)
     wport = _write_ports(body, units, dp, shared)
     best = None
@@ -190,18 +264,19 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
             return best
         # first with multi-cycle units issuing only at multiples of their II, which packs the
         # reservation table without gaps a later op could not use (a tight multiplier needs it)
-        placed = (_place(order, units, into, out, ii, True, wport)
-                  or _place(order, units, into, out, ii, False, wport))
+        bops = [_b_operand(op) for op in body]
+        placed = (_place(order, units, into, out, ii, True, wport, bops=bops)
+                  or _place(order, units, into, out, ii, False, wport, bops=bops))
         if not placed:  # Rau's own order: the highest HeightR first, evicted ops by priority too
             hr = height_r(n, edges, ii)
             if hr is not None:
                 rau = sorted(range(n), key=lambda i: (-hr[i], i))
-                placed = (_place(rau, units, into, out, ii, True, wport, hr)
-                          or _place(rau, units, into, out, ii, False, wport, hr))
+                placed = (_place(rau, units, into, out, ii, True, wport, hr, bops)
+                          or _place(rau, units, into, out, ii, False, wport, hr, bops))
         if placed:
             start, inst = placed
             last = max(start[i] + units[i].latency for i in range(n)) if n else 0
-            sch = LoopSchedule(start, inst, ii, last // ii + 1, mii, edges)
+            sch = LoopSchedule(start, inst, ii, last // ii + 1, mii, edges, units)
             if best is None or (trips + sch.stages - 1) * ii < (trips + best.stages - 1) * best.ii:
                 best = sch
     if best:
@@ -247,19 +322,23 @@ class _Todo:
             heapq.heappush(self.q, (-self.prio[i], i))
 
 
-def _place(order, units, into, out, ii, align, wport, prio=None):
+def _place(order, units, into, out, ii, align, wport, prio=None, bops=None):
     """Place the ops in ``order`` at ``ii``; on a conflict, evict the ops in the way and place them
     again later (iterative modulo scheduling, Rau 1994), within a budget of evictions.  ``wport[i]``
     is the (bank, ports) whose write ports op i's result takes, at its issue + latency, or None.
-    With ``prio`` (Rau's HeightR), the next op placed is always the unplaced one of highest priority."""
+    With ``prio`` (Rau's HeightR), the next op placed is always the unplaced one of highest priority.
+    ``bops[i]`` is op i's operand b: on a unit with lanes, ops issued in the same cycle of the trip
+    on the same b share one start of an instance (one lane each)."""
     start: dict = {}
-    inst: dict = {}
-    mrt: dict = {}  # (unit name, instance, cycle mod ii) -> op
+    grp: dict = {}  # op -> its start (unit name, instance, issue cycle)
+    starts: dict = {}  # start -> the ops sharing it, lane order
+    mrt: dict = {}  # (unit name, instance, cycle mod ii) -> start
     if any(s == i and delay > dist * ii for i in order for s, _, delay, dist in into[i]):
         return None  # an op's recurrence on itself is longer than ii
     budget = 30 * len(order)
     todo = _Todo(order, prio)
     last_try: dict = {}
+    bops = bops or [None] * len(units)
 
     def wkey(i, t, k):
         return ("write", wport[i][0], k, (t + units[i].latency) % ii)
@@ -274,21 +353,38 @@ def _place(order, units, into, out, ii, align, wport, prio=None):
 
     def unplace(v):
         u = units[v]
-        for c in range(u.ii):
-            del mrt[(u.name, inst[v], (start[v] + c) % ii)]
+        key = grp.pop(v)
+        starts[key].remove(v)
+        if not starts[key]:
+            del starts[key]
+            for c in range(u.ii):
+                del mrt[(u.name, key[1], (key[2] + c) % ii)]
         if wport[v]:
             del mrt[wkey(v, start[v], wused.pop(v))]
-        del start[v], inst[v]
+        del start[v]
         todo.push(v)
 
     def put(i, t, slot, k):
         u = units[i]
-        for c in range(u.ii):
-            mrt[(u.name, slot, (t + c) % ii)] = i
+        key = (u.name, slot, t)
+        if key not in starts:
+            starts[key] = []
+            for c in range(u.ii):
+                mrt[(u.name, slot, (t + c) % ii)] = key
+        starts[key].append(i)
+        grp[i] = key
         if wport[i]:
             mrt[wkey(i, t, k)] = i
             wused[i] = k
-        start[i], inst[i] = t, slot
+        start[i] = t
+
+    def joinable(i, t):
+        """An instance started at t on op i's operand b with a free lane."""
+        u = units[i]
+        if u.lanes == 1:
+            return None
+        return next((g for g in range(u.count) if (u.name, g, t) in starts and len(starts[(u.name, g, t)]) < u.lanes
+                     and bops[starts[(u.name, g, t)][0]] == bops[i]), None)
 
     while todo:
         i = todo.pop()
@@ -302,13 +398,21 @@ def _place(order, units, into, out, ii, align, wport, prio=None):
                 v = start[d] - delay + dist * ii
                 lst = v if lst is None else min(lst, v)
         step = u.ii if align and u.ii > 1 and ii % u.ii == 0 else 1
+        # aligned, instance k issues at cycles ≡ k·ii_u/count (mod ii_u): the instances' slots are
+        # staggered, so a ready product waits at most ii_u/count cycles for one of them
+        phase = [(k * step) // u.count for k in range(u.count)] if step > 1 else [0] * u.count
         lo = -(-est // step) * step
+        first = min((est + (phase[k] - est) % step for k in range(u.count)), default=lo)
         hi = lo + ii - 1 if lst is None else min(lst, lo + ii - 1)
-        for t in range(lo, hi + 1, step):
-            slot = next((k for k in range(u.count)
-                         if not any((u.name, k, (t + c) % ii) in mrt for c in range(u.ii))), None)
+        for t in range(min(first, est) if u.lanes > 1 else first, hi + 1):
             w = wslot(i, t)
-            if slot is not None and w is not None:
+            if w is None:
+                continue
+            slot = joinable(i, t)
+            if slot is None:
+                slot = next((k for k in range(u.count) if (t - phase[k]) % step == 0
+                             and not any((u.name, k, (t + c) % ii) in mrt for c in range(u.ii))), None)
+            if slot is not None:
                 put(i, t, slot, w)
                 break
         else:
@@ -320,7 +424,8 @@ def _place(order, units, into, out, ii, align, wport, prio=None):
             last_try[i] = t
             victims = {d for _, d, delay, dist in out[i]
                        if d in start and d != i and start[d] - delay + dist * ii < t}
-            victims |= {mrt[(u.name, 0, (t + c) % ii)] for c in range(u.ii) if (u.name, 0, (t + c) % ii) in mrt}
+            victims |= {v for c in range(u.ii) if (u.name, 0, (t + c) % ii) in mrt
+                        for v in starts[mrt[(u.name, 0, (t + c) % ii)]]}
             victims |= {s for s, _, delay, dist in into[i] if s in start and s != i and start[s] + delay - dist * ii > t}
             if wport[i] and wkey(i, t, 0) in mrt:
                 victims.add(mrt[wkey(i, t, 0)])
@@ -330,4 +435,8 @@ def _place(order, units, into, out, ii, align, wport, prio=None):
     n = len(units)
     if any(start[d] < start[s] + delay - dist * ii for i in order for s, d, delay, dist in out[i]):
         return None  # pragma: no cover - every placement checks its edges
+    inst = {}
+    for (name, g, _), ops in starts.items():
+        for lane, v in enumerate(ops):
+            inst[v] = g * units[v].lanes + lane
     return [start[i] for i in range(n)], [inst[i] for i in range(n)]

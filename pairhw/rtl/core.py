@@ -54,6 +54,8 @@ class PairingCore(wiring.Component):
         fi = self.dp.F
         if u.kind == "mul":
             opts = dict(u.options)
+            if u.lanes > 1:  # one unit for all lanes: a and c hold one operand per lane, b is shared
+                opts["lanes"] = u.lanes
             return fi.make_mul(opts.pop("kind"), **opts)
         if u.kind == "const":
             return None
@@ -130,7 +132,23 @@ class PairingCore(wiring.Component):
             return s
 
         writers = []  # (we, bank select or None, addr, data, banks)
+        for u in dp.units:  # units with lanes: one instance takes every lane's a, lane 0's b and go
+            if u.lanes == 1:
+                continue
+            names = u.instance_names()
+            for g in range(u.count):
+                lanes = names[g * u.lanes:(g + 1) * u.lanes]
+                unit = m.submodules[lanes[0]] = self._unit(u)
+                m.d.comb += [unit.a.eq(Cat(*(read(u, q, 0) for q in lanes))), unit.b.eq(read(u, lanes[0], 1)),
+                             unit.start.eq(run & fld[f"{lanes[0]}.go"])]
+                for j, q in enumerate(lanes):
+                    out = Signal(mm, name=f"{q}_out")
+                    m.d.comb += out.eq(unit.c[j * mm:(j + 1) * mm])
+                    banks = dp.write_banks(u, names.index(q))
+                    writers.append((run & fld[f"{q}.we"], fld.get(f"{q}.w_bank"), fld[f"{q}.w"], out, banks))
         for p, u in instances(dp):
+            if u.lanes > 1:
+                continue
             unit = self._unit(u)
             out = Signal(mm, name=f"{p}_out")
             if unit is not None:

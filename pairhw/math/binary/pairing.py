@@ -290,6 +290,72 @@ def tate_alg1_miller(C: Curve2, P, Q):
     return Cacc
 
 
+def _alg1_state(F, u0, v0, alpha, beta, i: int):
+    """Alg. 1's loop state (α, β, u, v) at iteration i from its start: α, β raised to 4^i, and
+    v_i = v_0 + (i mod 2), u_i = u_0 + Σ_{j<i} v_j = u_0 + (i mod 2)·v_0 + ⌊i/2⌋ mod 2."""
+    alpha, beta = F.sqr_k(alpha, (2 * i) % F.m), F.sqr_k(beta, (2 * i) % F.m)
+    v = F.add(v0, i & 1)
+    u = F.add(F.add(u0, v0) if i & 1 else u0, (i >> 1) & 1)
+    return alpha, beta, u, v
+
+
+def tate_alg1_miller_chains(C: Curve2, P, Q, k: int = 2):
+    """Alg. 1's Miller product C = ∏_{i<m} A_i^(2^(m−1−i)) as ``k`` independent chains that a core
+    interleaves on the same multipliers.  Chain j covers the iterations [s_j, e_j) (contiguous, the
+    longer ones first) and computes C_j = ∏ A_i^(2^(e_j−1−i)) from its own start state
+    (:func:`_alg1_state`); then C = (…(C_0^(2^(e_1−e_0))·C_1)^(2^(e_2−e_1))·…)·C_(k−1): k − 1
+    Frobenius maps and F_2^4m products more.  Each chain's recurrence C ← C²·A waits on a product;
+    k of them keep the multipliers busy."""
+    F = C.F
+    T4 = _tower(C)
+    add, mul, sqr = F.add, F.mul, F.sqr
+    m = F.m
+    alpha, beta = P
+    x, y = Q
+    alpha = sqr(sqr(alpha))
+    beta = sqr(sqr(beta))
+    x2 = sqr(x)
+    u = add(add(x2, sqr(y)), C.b ^ (((m - 1) // 2) & 1))
+    v = add(x2, 1)
+    lengths = [m // k + (1 if j < m % k else 0) for j in range(k)]
+    starts = [sum(lengths[:j]) for j in range(k)]
+    states = []
+    for s0 in starts:
+        a, b_, uu, vv = (alpha, beta, u, v) if s0 == 0 else _alg1_state(F, u, v, alpha, beta, s0)
+        states.append([a, b_, uu, vv, T4.ONE, mul(a, vv)])  # θ = α·v
+
+    def step(st, last):
+        alpha, beta, u, v, acc, theta = st
+        a0 = add(add(beta, theta), u)
+        a1 = add(alpha, v)
+        acc = T4.sparse_mul(T4.sqr4(acc), a0, a1)
+        if last:
+            return [None, None, None, None, acc, None]
+        alpha, beta = sqr(sqr(alpha)), sqr(sqr(beta))
+        u, v = add(u, v), add(v, 1)
+        return [alpha, beta, u, v, acc, mul(alpha, v)]
+
+    for j in range(max(lengths)):
+        if j < min(lengths):
+            F.mark("iteration")
+        states = [step(st, j == n - 1) if j < n else st for st, n in zip(states, lengths)]
+    acc = states[0][4]
+    for j in range(1, k):
+        acc = T4.mul4(T4.frobenius(acc, lengths[j]), states[j][4])
+    return acc
+
+
+def tate_alg1_chains(k: int):
+    """:func:`tate_alg1` with the Miller product as ``k`` interleaved chains
+    (:func:`tate_alg1_miller_chains`); the same value."""
+    def pairing(C: Curve2, P, Q):
+        return _run(C, P, Q, lambda C, P, Q: tate_alg1_miller_chains(C, P, Q, k), final_exp_seed001_alg1)
+
+    pairing.__name__ = f"tate_alg1_{k}chain"
+    pairing.__doc__ = tate_alg1_chains.__doc__.replace("``k``", str(k))
+    return pairing
+
+
 def final_exp_seed001_alg1(C: Curve2, c):
     """c^(q²-1) by seed 001 §5.2: with c = C1 + C2 t and C1² + C1C2 + C2²s = c0 + c1 s,
     c^(q²-1) = (c0 + c1(s+1))·(C1² + C2²(1+s) + C2² t) / (c0² + c0c1 + c1²)."""
@@ -368,6 +434,8 @@ def tate_alg2(C: Curve2, P, Q):
 
 ALGORITHMS = {
     "etat": etat,
+    "tate-alg1-2chain": tate_alg1_chains(2),
+    "tate-alg1-3chain": tate_alg1_chains(3),
     "etat-seed000": etat_seed000,
     "tate-alg1": tate_alg1,
     "tate-alg2": tate_alg2,

@@ -12,7 +12,7 @@ from pairhw.rtl.binary.digit_serial import DigitSerialMul
 from pairhw.rtl.binary.iterative import IterKaratsubaMul
 from pairhw.rtl.binary.parallel import ParallelMul
 from pairhw.rtl.binary.sequential import SequentialMul
-from pairhw.rtl.binary.ca import CAMul
+from pairhw.rtl.binary.ca import CAMul, MsdGroup
 
 KINDS = {
     "schoolbook": "fully parallel schoolbook product + reduction",
@@ -152,15 +152,26 @@ LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2",
 
 
 def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
-              lut6: bool = False):
+              lut6: bool = False, lanes: int = 1):
     """Build the multiplier ``kind`` over ``F``.
 
     ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
     core for the hybrid ones); default :func:`default_schedule`.  ``lut6`` builds the schoolbook
-    base products from hand-packed Xilinx ``LUT6`` primitives (:data:`LUT6_KINDS` only).
+    base products from hand-packed Xilinx ``LUT6`` primitives (:data:`LUT6_KINDS` only).  ``lanes``
+    k > 1: k ``msd`` multipliers sharing the operand b and its x^i·b array (:class:`MsdGroup`, seed
+    001 Fig. 3), a datapath unit whose lanes the scheduler starts together.
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
+    if lanes != 1:
+        if kind != "msd" or not isinstance(lanes, int) or lanes < 1:
+            raise KindError(f"lanes sharing an operand are msd multipliers (seed 001's groups), not {kind}")
+        if digit is None:
+            raise KindError("msd needs --digit D")
+        try:
+            return MsdGroup(F, digit, lanes)
+        except ValueError as e:
+            raise KindError(str(e)) from None
     if schedule is not None and any(k not in (2, 3) for k in schedule):
         raise KindError(f"schedule splits must be 2 or 3, not {','.join(map(str, schedule))}")
     if kind in DIGIT_KINDS and digit is None:
