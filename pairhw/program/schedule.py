@@ -110,6 +110,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
         return max(cycle, free.get((u.name, g), 0)), g, None
 
     while done < len(ops):
+        queued: dict = {}  # unit -> ops of higher priority left waiting for it this cycle
         while ready:
             h, i = heapq.heappop(ready)
             if ready_at[i] > cycle:
@@ -118,6 +119,8 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             best = None
             for rank, u in enumerate(cands[i]):
                 t, g, lane = option(i, u)
+                if t > cycle or queued.get(u.name):  # behind the ops already waiting for it
+                    t = max(t, cycle + 1) + queued.get(u.name, 0) * u.ii // u.slots
                 wp = _wport(dp, ops[i], u, shared)
                 if t == cycle and wp and writes.get((wp[0], cycle + u.latency), 0) >= wp[1]:
                     t += 1  # its write port is taken: not this cycle
@@ -126,6 +129,8 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
                     best = (key, u, g, lane, wp)
             (_, t, _), u, g, lane, wp = best
             if t > cycle:
+                if len(cands[i]) > 1:
+                    queued[u.name] = queued.get(u.name, 0) + 1
                 deferred.append((h, i))
                 continue
             if wp:
@@ -153,27 +158,82 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
 
 
 def assign_units(body, dp: Datapath) -> list:
-    """A unit for each op of a loop body (the modulo scheduler places ops on fixed units): an op
-    that several units execute goes, in order of its dependence height, to the one whose load per
-    lane stays lowest, the faster on a tie."""
+    """A unit for each op of a loop body (the modulo scheduler places ops on fixed units).  Every op
+    starts on its fastest unit; then, while the busiest unit's load per lane can drop, its op of least
+    dependence height moves to another unit that ends below that load, provided the slower unit does
+    not lengthen the body's critical path (a product of a recurrence stays on a fast multiplier)."""
     cands = [dp.units_for(op.kind, op.k) for op in body]
     if all(len(c) == 1 for c in cands):
         return [c[0] for c in cands]
-    fastest = [min(c, key=lambda u: u.delay) for c in cands]
-    height = [0] * len(body)
-    for _ in range(len(body)):
-        changed = False
-        for s, d, delay, dist in body_edges(body, fastest):
-            if dist == 0 and delay > 0 and height[s] < delay + height[d]:
-                height[s], changed = delay + height[d], True
-        if not changed:
+    n = len(body)
+    # a product whose operand b no other product shares would hold a group of lanes alone
+    bcount: dict = {}
+    for op, c in zip(body, cands):
+        if len(c) > 1:
+            bcount[_b_operand(op)] = bcount.get(_b_operand(op), 0) + 1
+    out = [min(c, key=lambda u: (u.delay, (u.lanes > 1) != (bcount.get(_b_operand(op), 0) > 1), -u.slots))
+           for op, c in zip(body, cands)]
+
+    def heights(units):
+        h, d = [0] * n, [0] * n  # to the end of the trip, and from its start (issue cycle)
+        edges = [e for e in body_edges(body, units) if e[3] == 0 and e[2] > 0]
+        for _ in range(n):
+            changed = False
+            for s, t, delay, _ in edges:
+                if h[s] < delay + h[t]:
+                    h[s], changed = delay + h[t], True
+                if d[t] < d[s] + delay:
+                    d[t], changed = d[s] + delay, True
+            if not changed:
+                break
+        return [max(x, u.delay) for x, u in zip(h, units)], d
+
+    h, dep = heights(out)
+    crit = max((a + b for a, b in zip(h, dep)), default=0)
+    by_name = {u.name: u for u in dp.units}
+
+    def load(name):
+        """Cycles per instance: a unit with lanes starts once per ``lanes`` products on one b."""
+        u = by_name[name]
+        on = [i for i in range(n) if out[i].name == name]
+        if u.lanes == 1:
+            return len(on) * u.ii / u.slots
+        groups: dict = {}
+        for i in on:
+            groups[_b_operand(body[i])] = groups.get(_b_operand(body[i]), 0) + 1
+        return sum(-(-k // u.lanes) for k in groups.values()) * u.ii / u.count
+
+    names = sorted({u.name for c in cands if len(c) > 1 for u in c})
+    for _ in range(n):
+        loads = {nm: load(nm) for nm in names}
+        worst = max(loads, key=loads.get)
+        top = loads[worst]
+        # what moves together: the products on one b of a unit with lanes, else one product
+        moves: dict = {}
+        for i in range(n):
+            if out[i].name == worst and len(cands[i]) > 1:
+                moves.setdefault(_b_operand(body[i]) if out[i].lanes > 1 else i, []).append(i)
+        best = None
+        for grp in sorted(moves.values(), key=lambda g: (max(h[i] + dep[i] for i in g), g)):
+            for v in sorted(cands[grp[0]], key=lambda v: v.delay):
+                if v.name == worst or any(dep[i] + h[i] - out[i].delay + v.delay > crit for i in grp):
+                    continue
+                old = [out[i] for i in grp]
+                for i in grp:
+                    out[i] = v
+                ok = load(v.name) < top and load(worst) < top
+                for i, u in zip(grp, old):
+                    out[i] = u
+                if ok:
+                    best = (grp, v)
+                    break
+            if best:
+                break
+        if best is None:
             break
-    load: dict = {}
-    out = [None] * len(body)
-    for i in sorted(range(len(body)), key=lambda i: (-height[i], i)):
-        u = min(cands[i], key=lambda u: ((load.get(u.name, 0) + u.ii) / u.slots, u.delay))
-        load[u.name] = load.get(u.name, 0) + u.ii
-        out[i] = u
+        for i in best[0]:
+            out[i] = best[1]
+        h, dep = heights(out)
     return out
 
 

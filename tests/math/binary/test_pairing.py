@@ -81,3 +81,16 @@ def test_f1223_random_points_all_algorithms(i, rng):
     assert pr.tate_alg1(C, P, Q) == t == pr.tate_alg2(C, P, Q)
     a = rng.randrange(2, C.r)
     assert pr.etat(C, C.mul(a, P), Q) == T.pow4(e, a)
+
+
+@pytest.mark.parametrize("name", ["f2-11", "f2-17", "f2-29", "f2-47", "f2-79", "f2-239"])
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_miller_product_as_interleaved_chains_is_the_same_pairing(name, k):
+    """Seed 001's Miller products split into k chains (each from its own start state, joined by
+    Frobenius maps and F_2^4m products) give exactly tate-alg1's and tate-alg2's values."""
+    C = params.curve(name)
+    for i in range(2):
+        P, Q = C.hash_to_point(b"chain-p%d" % i), C.hash_to_point(b"chain-q%d" % i)
+        assert pr.tate_alg1_chains(k)(C, P, Q) == pr.tate_alg1(C, P, Q)
+        assert pr.tate_alg2_chains(k)(C, P, Q) == pr.tate_alg2(C, P, Q)
+    assert pr.ALGORITHMS["tate-alg1-2chain"](C, P, Q) == pr.ALGORITHMS["tate-alg2-2chain"](C, P, Q)
