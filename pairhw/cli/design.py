@@ -78,7 +78,12 @@ def _report_text(d, rep) -> str:
         f"{d.name}: {d.algorithm} on {d.params}",
         f"cycles per pairing   {rep['cycles']}  (pre {ph['pre']}, loop {ph['loop']}, post {ph['post']})",
         f"multiplier bound     {rep['multiplier_bound']}  ({rep['products']} products × II {mul['ii']}"
-        f" / {mul['count']} unit{'s' if mul['count'] > 1 else ''}); utilisation {rep['multiplier_utilisation']:.1%}",
+        f" / {mul['count']} unit{'s' if mul['count'] > 1 else ''}); utilisation {rep['multiplier_utilisation']:.1%}"
+        if "multipliers" not in rep else
+        f"multiplier bound     {rep['multiplier_bound']}  ({rep['products']} products over "
+        + ", ".join(f"{u['name']} II {u['ii']}" + (f" ×{u['count']}" if u["count"] > 1 else "")
+                    + (f" ×{u['lanes']} lanes" if u["lanes"] > 1 else "") for u in rep["multipliers"])
+        + f"); utilisation {rep['multiplier_utilisation']:.1%}",
         f"loop                 {lo['trips']} trips of {lo['body_ops']} ops ({lo['body_products']} products), "
         f"II {lo['ii']} (MII {lo['mii']}), {lo['stages']} stage{'s' if lo['stages'] > 1 else ''}"
         + (f"; {lo['cycles_per_iteration']:g} cycles per Miller iteration" if lo["trips"] else ""),
