@@ -262,20 +262,26 @@ def etat(C: Curve2, P, Q):
 # seed 001: Tate pairing, Alg. 1 (m iterations, no square roots) and Alg. 2 (halved loop)
 
 
+def _alg1_start(C: Curve2, P, Q):
+    """Alg. 1 lines 1–3: the loop's start state (α⁴, β⁴, u, v)."""
+    F = C.F
+    alpha, beta = P
+    x, y = Q
+    alpha = F.sqr(F.sqr(alpha))  # (in this order: a core's schedule follows the traced order)
+    beta = F.sqr(F.sqr(beta))
+    x2 = F.sqr(x)
+    u = F.add(F.add(x2, F.sqr(y)), C.b ^ (((F.m - 1) // 2) & 1))
+    return alpha, beta, u, F.add(x2, 1)
+
+
 def tate_alg1_miller(C: Curve2, P, Q):
     """Seed 001 Alg. 1 lines 1–8: C = ∏ A_i^(2^(m-1-i)) with squares only (α, β raised to 4)."""
     F = C.F
     T4 = _tower(C)
     add, mul, sqr = F.add, F.mul, F.sqr
     m = F.m
-    alpha, beta = P
-    x, y = Q
     Cacc = T4.ONE
-    alpha = sqr(sqr(alpha))
-    beta = sqr(sqr(beta))
-    x2 = sqr(x)
-    u = add(add(x2, sqr(y)), C.b ^ (((m - 1) // 2) & 1))
-    v = add(x2, 1)
+    alpha, beta, u, v = _alg1_start(C, P, Q)
     theta = mul(alpha, v)
     for _ in range(m):
         F.mark("iteration")
@@ -299,6 +305,35 @@ def _alg1_state(F, u0, v0, alpha, beta, i: int):
     return alpha, beta, u, v
 
 
+def _chain_lengths(total: int, k: int) -> list:
+    """Iterations per chain: ``total`` split into k contiguous ranges, the longer ones first."""
+    return [total // k + (1 if j < total % k else 0) for j in range(k)]
+
+
+def _run_chains(F, T4, states, lengths, step):
+    """Step every chain once per marked iteration (a longer chain's extra step after them), then
+    join: acc = (…(C_0^(2^(len_1))·C_1)^(2^(len_2))·…)·C_(k−1).  Returns (acc, the final states)."""
+    for j in range(max(lengths)):
+        if j < min(lengths):
+            F.mark("iteration")
+        states = [step(st, j == n - 1) if j < n else st for st, n in zip(states, lengths)]
+    acc = states[0][4]
+    for j in range(1, len(states)):
+        acc = T4.mul4(T4.frobenius(acc, lengths[j]), states[j][4])
+    return acc, states
+
+
+def _chained(miller, final_exp, alg: str, k: int):
+    """The pairing ``tate_<alg>`` with its Miller product as ``k`` interleaved chains."""
+    def pairing(C: Curve2, P, Q):
+        return _run(C, P, Q, lambda C, P, Q: miller(C, P, Q, k), final_exp)
+
+    pairing.__name__ = f"tate_{alg}_{k}chain"
+    pairing.__doc__ = (f":func:`tate_{alg}` with the Miller product as {k} interleaved chains "
+                       f"(:func:`{miller.__name__}`); the same value.")
+    return pairing
+
+
 def tate_alg1_miller_chains(C: Curve2, P, Q, k: int = 2):
     """Alg. 1's Miller product C = ∏_{i<m} A_i^(2^(m−1−i)) as ``k`` independent chains that a core
     interleaves on the same multipliers.  Chain j covers the iterations [s_j, e_j) (contiguous, the
@@ -310,14 +345,8 @@ def tate_alg1_miller_chains(C: Curve2, P, Q, k: int = 2):
     T4 = _tower(C)
     add, mul, sqr = F.add, F.mul, F.sqr
     m = F.m
-    alpha, beta = P
-    x, y = Q
-    alpha = sqr(sqr(alpha))
-    beta = sqr(sqr(beta))
-    x2 = sqr(x)
-    u = add(add(x2, sqr(y)), C.b ^ (((m - 1) // 2) & 1))
-    v = add(x2, 1)
-    lengths = [m // k + (1 if j < m % k else 0) for j in range(k)]
+    alpha, beta, u, v = _alg1_start(C, P, Q)
+    lengths = _chain_lengths(m, k)
     starts = [sum(lengths[:j]) for j in range(k)]
     states = []
     for s0 in starts:
@@ -335,25 +364,13 @@ def tate_alg1_miller_chains(C: Curve2, P, Q, k: int = 2):
         u, v = add(u, v), add(v, 1)
         return [alpha, beta, u, v, acc, mul(alpha, v)]
 
-    for j in range(max(lengths)):
-        if j < min(lengths):
-            F.mark("iteration")
-        states = [step(st, j == n - 1) if j < n else st for st, n in zip(states, lengths)]
-    acc = states[0][4]
-    for j in range(1, k):
-        acc = T4.mul4(T4.frobenius(acc, lengths[j]), states[j][4])
-    return acc
+    return _run_chains(F, T4, states, lengths, step)[0]
 
 
 def tate_alg1_chains(k: int):
     """:func:`tate_alg1` with the Miller product as ``k`` interleaved chains
     (:func:`tate_alg1_miller_chains`); the same value."""
-    def pairing(C: Curve2, P, Q):
-        return _run(C, P, Q, lambda C, P, Q: tate_alg1_miller_chains(C, P, Q, k), final_exp_seed001_alg1)
-
-    pairing.__name__ = f"tate_alg1_{k}chain"
-    pairing.__doc__ = tate_alg1_chains.__doc__.replace("``k``", str(k))
-    return pairing
+    return _chained(tate_alg1_miller_chains, final_exp_seed001_alg1, "alg1", k)
 
 
 def final_exp_seed001_alg1(C: Curve2, c):
@@ -383,20 +400,22 @@ def tate_alg1(C: Curve2, P, Q):
     return _run(C, P, Q, tate_alg1_miller, final_exp_seed001_alg1)
 
 
+def _alg2_start(C: Curve2, P, Q):
+    """Alg. 2 lines 1–3: the loop's start state (α, β, u, v)."""
+    F = C.F
+    alpha, beta = P
+    x, y = Q
+    return F.add(F.sqr(alpha), 1), F.add(F.sqr(beta), 1), F.add(y, C.b ^ 1), F.add(x, 1)
+
+
 def tate_alg2_miller(C: Curve2, P, Q):
     """Seed 001 Alg. 2 lines 1–12: (m+1)/2 iterations, then the ℓ(ψQ) factor via eq. (3)."""
     F = C.F
     T4 = _tower(C)
     add, mul, sqr = F.add, F.mul, F.sqr
-    m, b = F.m, C.b
-    n = (m - 1) // 2
-    alpha, beta = P
-    x, y = Q
+    n = (F.m - 1) // 2
     Cacc = T4.ONE
-    alpha = add(sqr(alpha), 1)
-    beta = add(sqr(beta), 1)
-    u = add(y, b ^ 1)
-    v = add(x, 1)
+    alpha, beta, u, v = _alg2_start(C, P, Q)
     theta = mul(alpha, v)
     for i in range(n + 1):
         F.mark("iteration")
@@ -423,16 +442,10 @@ def tate_alg2_miller_chains(C: Curve2, P, Q, k: int = 2):
     F = C.F
     T4 = _tower(C)
     add, mul, sqr = F.add, F.mul, F.sqr
-    m, b = F.m, C.b
-    n = (m - 1) // 2
-    alpha, beta = P
-    x, y = Q
-    alpha = add(sqr(alpha), 1)
-    beta = add(sqr(beta), 1)
-    u = add(y, b ^ 1)
-    v = add(x, 1)
-    total = n + 1
-    lengths = [total // k + (1 if j < total % k else 0) for j in range(k)]
+    m = F.m
+    alpha, beta, u, v = _alg2_start(C, P, Q)
+    total = (m - 1) // 2 + 1
+    lengths = _chain_lengths(total, k)
     starts = [sum(lengths[:j]) for j in range(k)]
     states = []
     for s0 in starts:
@@ -457,13 +470,7 @@ def tate_alg2_miller_chains(C: Curve2, P, Q, k: int = 2):
         u, v = add(add(u, v), 1), add(v, 1)
         return [alpha, beta, u, v, acc, mul(alpha, v), None, None]
 
-    for j in range(max(lengths)):
-        if j < min(lengths):
-            F.mark("iteration")
-        states = [step(st, j == ln - 1) if j < ln else st for st, ln in zip(states, lengths)]
-    acc = states[0][4]
-    for j in range(1, k):
-        acc = T4.mul4(T4.frobenius(acc, lengths[j]), states[j][4])
+    acc, states = _run_chains(F, T4, states, lengths, step)
     alpha, _, _, v, _, _, a0, a1 = states[-1]
     # line 11: A ← A + (α² + v + 1) + s
     a0 = add(a0, add(add(sqr(alpha), v), 1))
@@ -474,12 +481,7 @@ def tate_alg2_miller_chains(C: Curve2, P, Q, k: int = 2):
 def tate_alg2_chains(k: int):
     """:func:`tate_alg2` with the Miller product as ``k`` interleaved chains
     (:func:`tate_alg2_miller_chains`); the same value."""
-    def pairing(C: Curve2, P, Q):
-        return _run(C, P, Q, lambda C, P, Q: tate_alg2_miller_chains(C, P, Q, k), final_exp_seed001_alg2)
-
-    pairing.__name__ = f"tate_alg2_{k}chain"
-    pairing.__doc__ = tate_alg2_chains.__doc__.replace("``k``", str(k))
-    return pairing
+    return _chained(tate_alg2_miller_chains, final_exp_seed001_alg2, "alg2", k)
 
 
 def final_exp_seed001_alg2(C: Curve2, c):
