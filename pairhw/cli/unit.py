@@ -105,6 +105,8 @@ def add_unit_args(p) -> None:
     p.add_argument("--levels", type=int, help="F_p montgomery-pipelined: adder-tree levels per pipeline "
                    "register (default 1; more: shorter latency, deeper logic)")
     p.add_argument("--core", type=int, help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
+    p.add_argument("--lanes", type=int, help="F_2^m msd: K multipliers sharing operand b and its x^i*b array "
+                   "(Shu-Kwon-Gaj's group, MsdGroup; K*m-bit a and c words, b in the low m bits)")
     p.add_argument("--lut6", action="store_true",
                    help="schoolbook base products from hand-packed Xilinx LUT6 primitives (schoolbook, karatsuba, "
                    "tmvp, hybrid-*); simulated with Verilator, the model goes in the test bench")
@@ -151,8 +153,8 @@ def _unit_from_args(args, UsageError):
         if args.kind not in KINDSP:
             raise UsageError(f"--kind {args.kind} is not an F_p multiplier; F_p kinds: {', '.join(KINDSP)}")
         if (args.core is not None or args.lut6 or args.schedule is not None or args.stages is not None
-                or args.registers is not None):
-            raise UsageError("--schedule, --stages, --registers, --core and --lut6 are F_2^m / F_3^m options")
+                or args.registers is not None or args.lanes is not None):
+            raise UsageError("--schedule, --stages, --registers, --core, --lanes and --lut6 are F_2^m / F_3^m options")
         try:
             return makep(args.kind, F, digit=args.digit, levels=args.levels)
         except KindErrorP as e:
@@ -163,8 +165,8 @@ def _unit_from_args(args, UsageError):
 
         if args.kind not in KINDS3:
             raise UsageError(f"--kind {args.kind} is not an F_3^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
-        if args.core is not None or args.lut6:
-            raise UsageError("--core and --lut6 are F_2^m options")
+        if args.core is not None or args.lut6 or args.lanes is not None:
+            raise UsageError("--core, --lanes and --lut6 are F_2^m options")
         if args.levels is not None:
             raise UsageError("--levels is an option of the F_p montgomery-pipelined multiplier")
         try:
@@ -188,7 +190,8 @@ def _unit_from_args(args, UsageError):
             raise UsageError(f"--schedule: expected splits like 3,3,3,2, got {args.schedule!r}") from None
     try:
         F = F or binary_field(args.m)
-        return make_unit(args.kind, F, digit=args.digit, schedule=schedule, core=args.core, lut6=args.lut6)
+        return make_unit(args.kind, F, digit=args.digit, schedule=schedule, core=args.core, lut6=args.lut6,
+                         lanes=1 if args.lanes is None else args.lanes)
     except KindError as e:
         raise UsageError(str(e)) from None
 

@@ -14,6 +14,7 @@ def run(capsys, *argv):
 
 
 @pytest.mark.parametrize("kind,extra", [("hybrid-tmvp2", []), ("msd", ["--digit", "4"]),
+                                        ("msd", ["--digit", "4", "--lanes", "3"]),
                                         ("iter-karatsuba", ["--core", "153"])])
 def test_unit_sim_json(capsys, kind, extra):
     code, out, err = run(capsys, "unit", "sim", "--kind", kind, "--m", "29", "-n", "12", "--json", *extra)
@@ -60,6 +61,9 @@ def test_unit_synth_json(capsys):
     (["unit", "sim", "--kind", "karatsuba", "--curve", "nope"], "unknown curve"),
     (["unit", "sim", "--kind", "bogus", "--m", "29"], "invalid choice"),
     (["unit", "sim", "--kind", "iter-karatsuba", "--m", "29", "--core", "12"], "153 or 77"),
+    (["unit", "sim", "--kind", "lsd", "--digit", "4", "--m", "29", "--lanes", "2"], "msd"),
+    (["unit", "sim", "--kind", "msd", "--digit", "4", "--m", "29", "--lanes", "0"], "positive"),
+    (["unit", "sim", "--kind", "msd", "--digit", "4", "--curve", "f3-19", "--lanes", "2"], "F_2^m options"),
     (["unit", "synth", "--kind", "lsb", "--m", "29", "--target", "asic"], "invalid choice"),
 ])
 def test_bad_input_exit_2(capsys, argv, msg):

@@ -164,7 +164,9 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
     if lanes != 1:
-        if kind != "msd" or not isinstance(lanes, int) or lanes < 1:
+        if not isinstance(lanes, int) or lanes < 1:
+            raise KindError(f"lanes must be a positive integer, not {lanes}")
+        if kind != "msd":
             raise KindError(f"lanes sharing an operand are msd multipliers (seed 001's groups), not {kind}")
         if digit is None:
             raise KindError("msd needs --digit D")
