@@ -42,15 +42,7 @@ def test_unwritable_cache_still_reports(monkeypatch, tmp_path):
     assert d.report()["cycles"] == d.compile().report()["cycles"]
 
 
-#: designs whose compile takes minutes (the list scheduler steps through millions of cycles)
-HEAVY = {"ate-bls12-381-small"}
-
-
-def all_designs():
-    return [pytest.param(n, marks=pytest.mark.slow) if n in HEAVY else n for n in designs.names()]
-
-
-@pytest.mark.parametrize("name", all_designs())
+@pytest.mark.parametrize("name", designs.names())
 def test_every_design_compiles_with_a_constant_time_microcode(name):
     rep = designs.get(name).report()
     assert rep["cycles"] >= rep["multiplier_bound"] > 0

@@ -14,7 +14,6 @@ from pairhw.program.lower import lower
 from pairhw.program.trace import trace_pairing
 
 from ..conftest import curve, random_point
-from ..test_designs import HEAVY
 
 
 @pytest.mark.parametrize("name,alg", [("f2-17", pr.etat), ("f2-47", pr.etat), ("f2-79", pr.etat_seed000)])
@@ -27,10 +26,8 @@ def test_lowered_flow_equals_model(name, alg, rng):
         assert tuple(flow.run({"xP": P[0], "yP": P[1], "xQ": Q[0], "yQ": Q[1]})) == tuple(alg(C, P, Q))
 
 
-@pytest.mark.parametrize("name", [n for n in designs.names() if n not in HEAVY])
+@pytest.mark.parametrize("name", designs.names())
 def test_design_microcode_computes_the_pairing(name, rng):
-    """(The HEAVY designs' millions of cycles are beyond the Python microcode interpreter: their
-    Verilator runs check them.)"""
     d = designs.get(name)
     cp = d.compile()
     C, fi = d.curve(), d.field

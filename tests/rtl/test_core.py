@@ -11,13 +11,11 @@ from pairhw.cli.design import _random_rows, simulate
 from pairhw.rtl.emit import unit_verilog
 
 from ..conftest import curve, random_point
-from ..test_designs import HEAVY
 
 
 def _sized(names):
     """Designs of words over 200 bits are `slow`: minutes of Verilator build each."""
-    return [pytest.param(n, marks=pytest.mark.slow) if n in HEAVY or designs.get(n).field.width > 200 else n
-            for n in names]
+    return [pytest.param(n, marks=pytest.mark.slow) if designs.get(n).field.width > 200 else n for n in names]
 
 
 @pytest.mark.parametrize("name", _sized(designs.names()))
