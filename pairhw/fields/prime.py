@@ -237,7 +237,7 @@ class PolyMontField(PrimeFieldInterface):
     def __init__(self, F, pm):
         super().__init__(F)
         self.pm = pm
-        self.cw = [d.bits for d in pm.arith_domain]
+        self.cw = pm.word_bits
 
     @property
     def R(self) -> int:

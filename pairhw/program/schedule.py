@@ -175,18 +175,7 @@ def assign_units(body, dp: Datapath) -> list:
            for op, c in zip(body, cands)]
 
     def heights(units):
-        h, d = [0] * n, [0] * n  # to the end of the trip, and from its start (issue cycle)
-        edges = [e for e in body_edges(body, units) if e[3] == 0 and e[2] > 0]
-        for _ in range(n):
-            changed = False
-            for s, t, delay, _ in edges:
-                if h[s] < delay + h[t]:
-                    h[s], changed = delay + h[t], True
-                if d[t] < d[s] + delay:
-                    d[t], changed = d[s] + delay, True
-            if not changed:
-                break
-        return [max(x, u.delay) for x, u in zip(h, units)], d
+        return _heights(body_edges(body, units), units)
 
     h, dep = heights(out)
     crit = max((a + b for a, b in zip(h, dep)), default=0)
@@ -235,6 +224,25 @@ def assign_units(body, dp: Datapath) -> list:
             out[i] = best[1]
         h, dep = heights(out)
     return out
+
+
+def _heights(edges, units) -> tuple:
+    """Per op of a loop body, over its distance-0 edges of positive delay: the longest path to the end
+    of the trip (at least the op's own delay: its priority) and the longest path from the trip's
+    start to its issue."""
+    n = len(units)
+    h, d = [0] * n, [0] * n
+    edges = [e for e in edges if e[3] == 0 and e[2] > 0]
+    for _ in range(n):
+        changed = False
+        for s, t, delay, _ in edges:
+            if h[s] < delay + h[t]:
+                h[s], changed = delay + h[t], True
+            if d[t] < d[s] + delay:
+                d[t], changed = d[s] + delay, True
+        if not changed:
+            break
+    return [max(x, u.delay) for x, u in zip(h, units)], d
 
 
 def body_edges(body, units) -> list:
@@ -300,15 +308,7 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     n = len(body)
     units = assign_units(body, dp)
     edges = body_edges(body, units)
-    height = [0] * n
-    for _ in range(n):  # longest path to a sink over distance-0 edges with positive delay
-        changed = False
-        for s, d, delay, dist in edges:
-            if dist == 0 and delay > 0 and height[s] < delay + height[d]:
-                height[s], changed = delay + height[d], True
-        if not changed:
-            break
-    height = [max(h, u.delay) for h, u in zip(height, units)]
+    height = _heights(edges, units)[0]
     order = _topo(n, edges, height)
     into = [[] for _ in range(n)]
     out = [[] for _ in range(n)]

@@ -429,6 +429,11 @@ class PolyMont:
             D = new
         raise ValueError(f"{self}: no coefficient domain closed under products and sums")
 
+    @property
+    def word_bits(self) -> list[int]:
+        """Two's-complement bits of each coefficient of a core's word (:attr:`arith_domain`)."""
+        return [d.bits for d in self.arith_domain]
+
     def extremes(self) -> list[list[int]]:
         """Extreme representatives: every coefficient at the low or high end of the domain (all
         lows, all highs, and each single coefficient high with the rest low)."""

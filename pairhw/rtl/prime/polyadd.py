@@ -39,7 +39,7 @@ class PolyAddSub(wiring.Component):
     def __init__(self, F: PrimeField, pm: PolyMont):
         self.F, self.pm = F, pm
         self.domain = pm.arith_domain
-        self.cw = [d.bits for d in self.domain]
+        self.cw = pm.word_bits
         self.ranges = pm.add_ranges()
         self.width = sum(self.cw)
         self.name = f"PolyAddSub_p{F.bits}_n{pm.n}"

@@ -116,7 +116,7 @@ class PolyMontMul(PrimeMul):
     def __init__(self, F: PrimeField, pm: PolyMont):
         self.pm = pm
         self.ranges = pm.ranges(pm.arith_domain)
-        self.cw = [d.bits for d in pm.arith_domain]
+        self.cw = pm.word_bits
         ops = [k for k in self.ranges if k.startswith("p") and k.endswith((".a", ".b"))]
         widest = max(self.ranges[k].mag_bits for k in ops)
         if widest > 64:
