@@ -35,9 +35,7 @@ def _design(name: str, UsageError):
 
 def _summary(d) -> dict:
     rep = d.report(log=log)
-    mul = d.data["datapath"]["units"]
-    mk = next(u["mul"]["kind"] for u in mul if u["kind"] == "mul")
-    return {"design": d.name, "curve": d.params, "algorithm": d.algorithm, "multiplier": mk,
+    return {"design": d.name, "curve": d.params, "algorithm": d.algorithm, "multiplier": d.multiplier,
             "cycles": rep["cycles"], "multiplier_bound": rep["multiplier_bound"],
             "description": d.description}
 
@@ -114,7 +112,7 @@ def _verilog(d, core) -> str:
     from pairhw.rtl.emit import header, unit_verilog
 
     log(f"generating Verilog for {d.top}")
-    mul = next(u["mul"] for u in d.data["datapath"]["units"] if u["kind"] == "mul")
+    mul = d.multiplier_options()
     return unit_verilog(core, header(f"{d.top}: pairing core of the design {d.name}", {
         "pairing": f"{d.algorithm} on {d.params} ({d.field.F.poly_str()})",
         "multiplier": ", ".join(f"{k} {v}" for k, v in mul.items()),

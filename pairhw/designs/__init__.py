@@ -48,11 +48,30 @@ class Design:
         return params.curve(self.params)
 
     @property
+    def is_asip(self) -> bool:
+        """Whether the design is Nagl et al.'s word-serial processor (an ``asip`` object) rather than
+        the engine's datapath."""
+        return "asip" in self.data
+
+    @property
     def field(self):
         """The field interface of the design's base field (:mod:`pairhw.fields`)."""
         from pairhw import fields
 
-        return fields.for_params(self.params).for_datapath(self.data["datapath"])
+        fi = fields.for_params(self.params)
+        return fi if self.is_asip else fi.for_datapath(self.data["datapath"])
+
+    @property
+    def multiplier(self) -> str:
+        """The multiplier kind (of the first mul unit)."""
+        if self.is_asip:
+            return self.data["asip"]["mul"]["kind"]
+        return next(u["mul"]["kind"] for u in self.data["datapath"]["units"] if u["kind"] == "mul")
+
+    def multiplier_options(self) -> dict:
+        if self.is_asip:
+            return {"word": self.data["asip"]["word"], **self.data["asip"]["mul"]}
+        return next(u["mul"] for u in self.data["datapath"]["units"] if u["kind"] == "mul")
 
     def datapath(self):
         from pairhw.program.datapath import build_datapath
@@ -90,6 +109,10 @@ class Design:
         return rep
 
     def core(self):
+        if self.is_asip:
+            from pairhw.rtl.asip import AsipCore
+
+            return AsipCore(self.compile(), self.top)
         from pairhw.rtl.core import PairingCore
 
         return PairingCore(self.compile(), self.top)
@@ -163,4 +186,8 @@ def _compiled(text: str):
     from pairhw.program.engine import compile_pairing
 
     d = from_data(json.loads(text))
+    if d.is_asip:
+        from pairhw.program.asip import asip_config, compile_asip
+
+        return compile_asip(d.curve(), d.field.algorithm(d.algorithm), asip_config(d.field, d.data["asip"]))
     return compile_pairing(d.curve(), d.field.algorithm(d.algorithm), d.datapath())

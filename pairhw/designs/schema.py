@@ -20,7 +20,19 @@ SCHEMA = {
         "curve": (str, True, "the parameter set (`pairhw curves`), e.g. f2-79, f3-19"),
         "algorithm": (str, True, "the pairing algorithm of the set's family (prime: optimal-ate; binary: etat, etat-seed000; "
                                  "ternary: etat, etat-nocr)"),
-        "datapath": ("datapath", True, "the units, register banks and stream width"),
+        "datapath": ("datapath", False, "the units, register banks and stream width (the engine's processors)"),
+        "asip": ("asip", False, "instead of datapath: Nagl et al.'s word-serial processor (F_2^m)"),
+    },
+    "asip": {
+        "word": (int, False, "memory word width N in bits (stream words too); iter-karatsuba: its word "
+                             "(the default)"),
+        "mul": ("asipmul", True, "the multiplier: kind iter-karatsuba (core 153 or 77), lsd (digit D, "
+                                 "dividing N) or lsb"),
+    },
+    "asipmul": {
+        "kind": (str, True, "iter-karatsuba, lsd or lsb"),
+        "core": (int, False, "iter-karatsuba: 153 (three Karatsuba steps) or 77 (four)"),
+        "digit": (int, False, "lsd: the digit size D"),
     },
     "datapath": {
         "io_width": (int, False, "bits per stream word of the core's input and output (default 64)"),
@@ -128,6 +140,11 @@ def validate(data) -> None:
     _walk(data, "design", "")
     if not _NAME.match(data["name"]):
         raise SchemaError(f"name: {data['name']!r} is not letters, digits, - and _")
+    if ("datapath" in data) == ("asip" in data):
+        raise SchemaError("datapath: a design has either a datapath (the engine's processor) or an asip "
+                          "(the word-serial processor), " + ("not both" if "asip" in data else "one is required"))
+    if "asip" in data:
+        return
     units = data["datapath"]["units"]
     seen = set()
     for i, u in enumerate(units):
@@ -157,6 +174,14 @@ def check(data) -> None:
     if data["algorithm"] not in known:
         raise SchemaError(f"algorithm: {data['algorithm']!r} is not a pairing of {data['curve']}; "
                           f"pairings: {', '.join(known)}")
+    if "asip" in data:
+        from pairhw.program.asip import AsipError, asip_config
+
+        try:
+            asip_config(fi, data["asip"])
+        except AsipError as e:
+            raise SchemaError(str(e)) from None
+        return
     try:
         build_datapath(fi.for_datapath(data["datapath"]), data["datapath"])
     except (DatapathError, ValueError) as e:
