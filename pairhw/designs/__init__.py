@@ -70,7 +70,7 @@ class Design:
 
     def multiplier_options(self) -> dict:
         if self.is_asip:
-            return {"word": self.data["asip"]["word"], **self.data["asip"]["mul"]}
+            return {"word": self.compile().cfg.word, **self.data["asip"]["mul"]}
         return next(u["mul"] for u in self.data["datapath"]["units"] if u["kind"] == "mul")
 
     def datapath(self):

@@ -116,11 +116,10 @@ class AsipConfig:
 
     @property
     def kara_cycles(self) -> int:
-        """The x phase of an iterative Karatsuba product: the unit's microcode (one cycle per word
-        pair), one cycle for the synchronous read, the unit's pipeline until the reduced product is
-        in its output register (:attr:`IterKaratsubaMul.latency` − II), one cycle to copy it to R."""
-        u = self.mul
-        return u.initiation_interval + 1 + (u.latency - u.initiation_interval) + 1
+        """The x phase of an iterative Karatsuba product: the unit's microcode (II cycles, one word
+        pair each), one cycle for the synchronous read, the unit's pipeline until the reduced product
+        is on its output (latency − II, :meth:`IterKaratsubaMul.attach`), where R takes it."""
+        return self.mul.latency + 1
 
     def x_cycles(self, ins: Instr) -> int:
         if ins.op in ("sqr", "sqrt"):
@@ -637,6 +636,8 @@ class _Compiler:
             pairs_ = [(x, y) for x in cands[0] for y in cands[1]] if len(cands) == 2 else [(x,) for x in cands[0]]
             chosen = next((p for p in pairs_ if len(p) == 1 or p[0].src != p[1].src), pairs_[0])
             a, b = chosen[0], chosen[1] if len(chosen) == 2 else None
+            if op.kind == "mul" and cfg.kind == "iter-karatsuba" and (a.src == b.src or "r" in (a.src, b.src)):
+                raise AssertionError(f"{op.dst}: the Karatsuba unit's operands must be in different memories")
             key = find(key_of_def(c, op.dst))
             wb, d = ((), 0) if i in chained else (ram[key], slot[key])
             return Instr(op.kind, a, b, op.k, wb, d, op.dst, tuple(names))

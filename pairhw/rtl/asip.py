@@ -187,8 +187,13 @@ class AsipCore(wiring.Component):
             m.d.comb += prod.eq(R[:M] ^ nets.xor_tree(rows))
             lsd_next = nets.linear_net(m, prod, reduction_columns(F, M + D - 1), M, "lsd_red")
             a_shift = nets.linear_net(m, A, [F.reduce(1 << (j + D)) for j in range(M)], M, "a_xd")
-        else:
-            kara = self._kara(m, cfg, iw, f, phase, cnt, addr, da, db, a_base, b_base, asrc, bsrc)
+        else:  # the iterative Karatsuba unit reads both operands from the memories, a word pair a cycle
+            unit = cfg.mul
+            U = unit.initiation_interval
+            krun = Signal(name="kara_run")
+            kupc = Signal(range(max(U, 2)), name="kara_upc")
+            m.d.comb += kupc.eq(cnt)
+            ka, kb = unit.attach(m, krun, kupc, da, db)
 
         with m.FSM(init="LOAD"):
             with m.State("LOAD"):
@@ -254,7 +259,12 @@ class AsipCore(wiring.Component):
                                     with m.Else():
                                         m.d.sync += [R.eq(lsd_next), A.eq(a_shift)]
                                 else:
-                                    kara(m)
+                                    with m.If(cnt < U):
+                                        m.d.comb += krun.eq(1)
+                                        present(asrc, a_base + ka)
+                                        present(bsrc, b_base + kb)
+                                    with m.If(unit.done):
+                                        m.d.sync += R.eq(unit.c)
                     with m.Case(3):  # w: R to the result's slot
                         for r in range(2):
                             with m.If(f(iw, "wb")[r]):
@@ -302,6 +312,3 @@ class AsipCore(wiring.Component):
         for i, p in enumerate(rd):
             m.d.comb += p.addr.eq(addr[i])
         return m
-
-    def _kara(self, *args):
-        raise NotImplementedError("the iterative Karatsuba ASIP")

@@ -175,13 +175,13 @@ class IterKaratsubaMul(SequentialMul):
     def emulate(self, a: int, b: int) -> int:
         return field_mul_by_plan(self.F, self.plan, a, b, self.core_schedule)
 
-    def elaborate(self, platform):
-        m = Module()
-        F, P, w = self.F, self.plan, self.word
+    def _rom(self, m):
+        """The microcode ROM (comb read) and a function giving a field of a word."""
+        P = self.plan
         S = len(P.products)
         U = len(self.microcode)
         R = self.pmx
-        nwords = P.n // w
+        nwords = P.n // self.word
         abits = (nwords - 1).bit_length() or 1
         ibits = S.bit_length()
         rbits = 2 if R > 1 else 1
@@ -199,40 +199,25 @@ class IterKaratsubaMul(SequentialMul):
             vals.update({f"p{r}": self.POPS[op] for r, op in enumerate(pops)})
             rom_init.append(sum(vals[n] << pos[n][0] for n, _ in fields))
         m.submodules.rom = rom = Memory(shape=at, depth=U, init=rom_init)
-        upc = Signal(range(max(U, 2)), name="upc")
         rd = rom.read_port(domain="comb")
-        m.d.comb += rd.addr.eq(upc)
 
-        def field(name):
+        def field(word, name):
             lo, width = pos[name]
-            return rd.data[lo:lo + width]
+            return word[lo:lo + width]
 
-        a_addr, b_addr, xop, xreg = field("a"), field("b"), field("xop"), field("xreg")
-        iss_v, iss_i = field("iss_v"), field("iss")
+        return rd, field
 
-        areg = Signal(F.m, name="mem_a")
-        breg = Signal(F.m, name="mem_b")
-        busy = Signal(name="busy")
+    def _pipeline(self, m, busy, upc, word, field, ra, rb):
+        """X and PMX registers, the core, the accumulator: microcode word ``word`` acts on the memory
+        words ``ra``, ``rb`` in the cycles ``busy`` is high (``upc`` its index)."""
+        P, w = self.plan, self.word
+        S = len(P.products)
+        U = len(self.microcode)
+        R = self.pmx
+        xop, xreg = field(word, "xop"), field(word, "xreg")
+        iss_v, iss_i = field(word, "iss_v"), field(word, "iss")
         tail = Signal(name="tail")
         m.d.sync += tail.eq(busy & (upc == U - 1))
-        with m.If(busy):
-            m.d.sync += upc.eq(upc + 1)
-            with m.If(upc == U - 1):
-                m.d.sync += [busy.eq(0), upc.eq(0)]
-        with m.If(self.start):
-            m.d.sync += [areg.eq(self.a), breg.eq(self.b), busy.eq(1), upc.eq(0)]
-
-        # single-port memory read: one word of each operand per cycle
-        ra = Signal(w, name="rd_a")
-        rb = Signal(w, name="rd_b")
-        with m.Switch(a_addr):
-            for i in range(nwords):
-                with m.Case(i):
-                    m.d.comb += ra.eq(nets.window_value(areg, F.m, i * w, w))
-        with m.Switch(b_addr):
-            for i in range(nwords):
-                with m.Case(i):
-                    m.d.comb += rb.eq(nets.window_value(breg, F.m, i * w, w))
         xa, xb = Signal(w, name="x_a"), Signal(w, name="x_b")
         pa = [Signal(w, name=f"pmx{r}_a") for r in range(R)]
         pb = [Signal(w, name=f"pmx{r}_b") for r in range(R)]
@@ -255,7 +240,7 @@ class IterKaratsubaMul(SequentialMul):
                 with m.Case(self.XOPS["rp"]):
                     m.d.sync += [xa.eq(sel_a), xb.eq(sel_b)]
             for r in range(R):
-                with m.Switch(field(f"p{r}")):
+                with m.Switch(field(word, f"p{r}")):
                     with m.Case(self.POPS["set"]):
                         m.d.sync += [pa[r].eq(xa), pb[r].eq(xb)]
                     with m.Case(self.POPS["acc"]):
@@ -268,4 +253,50 @@ class IterKaratsubaMul(SequentialMul):
         m.d.sync += pr.eq(core)
         m.d.sync += [v2.eq((busy & iss_v) | tail), s2.eq(Mux(tail, self.last_issue, iss_i))]
         self._accumulate(m, v2, s2, pr)
+
+    def attach(self, m, run, upc, ra, rb):
+        """Build the unit inside module ``m`` fed from synchronous memories: while ``run`` is high
+        ``upc`` steps through the microcode; the word addresses (returned, of the current ``upc``) are
+        read one cycle later as ``ra``, ``rb``, so the microcode acts one cycle late.  The product is on
+        ``self.c`` when ``self.done`` is high: ``II + 1 + (latency − II)`` cycles after ``upc`` = 0."""
+        rd, field = self._rom(m)
+        m.d.comb += rd.addr.eq(upc)
+        word_d = Signal(rd.data.shape(), name="ucode_d")
+        run_d = Signal(name="run_d")
+        upc_d = Signal.like(upc, name="upc_d")
+        m.d.sync += [word_d.eq(rd.data), run_d.eq(run), upc_d.eq(upc)]
+        self._pipeline(m, run_d, upc_d, word_d, field, ra, rb)
+        return field(rd.data, "a"), field(rd.data, "b")
+
+    def elaborate(self, platform):
+        m = Module()
+        F, P, w = self.F, self.plan, self.word
+        U = len(self.microcode)
+        nwords = P.n // w
+        rd, field = self._rom(m)
+        upc = Signal(range(max(U, 2)), name="upc")
+        m.d.comb += rd.addr.eq(upc)
+        a_addr, b_addr = field(rd.data, "a"), field(rd.data, "b")
+        areg = Signal(F.m, name="mem_a")
+        breg = Signal(F.m, name="mem_b")
+        busy = Signal(name="busy")
+        with m.If(busy):
+            m.d.sync += upc.eq(upc + 1)
+            with m.If(upc == U - 1):
+                m.d.sync += [busy.eq(0), upc.eq(0)]
+        with m.If(self.start):
+            m.d.sync += [areg.eq(self.a), breg.eq(self.b), busy.eq(1), upc.eq(0)]
+
+        # single-port memory read: one word of each operand per cycle
+        ra = Signal(w, name="rd_a")
+        rb = Signal(w, name="rd_b")
+        with m.Switch(a_addr):
+            for i in range(nwords):
+                with m.Case(i):
+                    m.d.comb += ra.eq(nets.window_value(areg, F.m, i * w, w))
+        with m.Switch(b_addr):
+            for i in range(nwords):
+                with m.Case(i):
+                    m.d.comb += rb.eq(nets.window_value(breg, F.m, i * w, w))
+        self._pipeline(m, busy, upc, rd.data, field, ra, rb)
         return m
