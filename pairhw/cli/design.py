@@ -59,16 +59,36 @@ def cmd_designs(args, UsageError) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    print(f"{'design':24} {'curve':8} {'algorithm':13} {'multiplier':13} {'cycles':>7} {'mul bound':>9}")
+    print(f"{'design':24} {'curve':8} {'algorithm':13} {'multiplier':14} {'cycles':>7} {'mul bound':>9}")
     for r in rows:
-        print(f"{r['design']:24} {r['curve']:8} {r['algorithm']:13} {r['multiplier']:13} {r['cycles']:>7} "
+        print(f"{r['design']:24} {r['curve']:8} {r['algorithm']:13} {r['multiplier']:14} {r['cycles']:>7} "
               f"{r['multiplier_bound']:>9}")
     for r in rows:
         print(f"\n{r['design']}: {r['description']}")
     return 0
 
 
+def _asip_report_text(d, rep) -> str:
+    mul, mem, lo = rep["multiplier"], rep["memory"], rep["loop"]
+    ops = ", ".join(f"{k} {v['ops']} ({v['cycles']} cycles)" for k, v in rep["ops"].items())
+    return "\n".join([
+        f"{d.name}: {d.algorithm} on {d.params} (word-serial ASIP)",
+        f"cycles per pairing   {rep['cycles']}",
+        f"multiplier           {mul['kind']}" + (f" D={mul['digit']}" if "digit" in mul else "")
+        + f", {mul['cycles_per_product']} cycles per product; {rep['products']} products = "
+        f"{rep['multiplier_bound']} cycles ({rep['multiplier_utilisation']:.1%})",
+        f"ops                  {ops}",
+        f"loop                 {lo['trips']} trips as {lo['pairs']} even+odd pairs"
+        + (" + 1" if lo["extra_trip"] else ""),
+        f"memories             2 x {mem['words']} words of {rep['word']} bits ({mem['slots']} slots of "
+        f"{rep['words_per_element']} words); constant ROM {mem['constant_words']} words",
+        f"instruction ROM      {rep['instructions']} instructions",
+    ])
+
+
 def _report_text(d, rep) -> str:
+    if rep.get("processor") == "asip":
+        return _asip_report_text(d, rep)
     lo, ph = rep["loop"], rep["phases"]
     mul = rep["multiplier"]
     regs = ", ".join(f"{b}: {n}" for b, n in rep["registers"].items())
@@ -94,8 +114,16 @@ def cmd_schedule(args, UsageError) -> int:
     d = _design(args.design, UsageError)
     if args.listing and args.json:
         raise UsageError("--json gives the schedule report; a --listing is text only")
+    if args.listing == "asm":
+        if not d.is_asip:
+            raise UsageError(f"--listing asm: {d.name} is not a word-serial ASIP design (its program: "
+                             "--listing program)")
+        print(d.compile().listing(f"{d.name}: metacode"))
+        return 0
     if args.listing == "microcode":
-        print(d.compile().microcode.listing(f"{d.name}: microcode"))
+        cp = d.compile()
+        print(cp.rom_listing(f"{d.name}: instruction ROM") if d.is_asip
+              else cp.microcode.listing(f"{d.name}: microcode"))
         return 0
     if args.listing == "program":
         print(d.compile().flow.listing())
@@ -244,13 +272,15 @@ def cmd_build(args, UsageError) -> int:
         f"tb_{d.top}.v": core_testbench(core),
         "vectors.txt": core_vectors_text(dp.F, _random_rows(d, args.n, args.seed)),
         "Makefile": makefile(d.top),
-        "microcode.lst": cp.microcode.listing(f"{d.name}: microcode") + "\n",
+        "microcode.lst": (cp.rom_listing(f"{d.name}: instruction ROM") if d.is_asip
+                          else cp.microcode.listing(f"{d.name}: microcode")) + "\n",
+        **({"program.asm": cp.listing(f"{d.name}: metacode") + "\n"} if d.is_asip else {}),
         "program.lst": cp.flow.listing() + "\n",
     }
     manifest = {
         "design": d.name, "description": d.description, "curve": d.params, "algorithm": d.algorithm,
         "top": d.top, "m": dp.F.m, "field": dp.F.F.poly_str(), "word_bits": dp.F.width,
-        "datapath": d.data["datapath"],
+        **({"asip": d.data["asip"]} if d.is_asip else {"datapath": d.data["datapath"]}),
         "schedule": cp.report(),
         "ports": {"clk": 1, "rst": 1, "i__payload": dp.io_width, "i__valid": 1, "i__ready": 1,
                   "o__payload": dp.io_width, "o__valid": 1, "o__ready": 1, "busy": 1},
@@ -311,7 +341,9 @@ def register(sub, UsageError) -> None:
 
     p = sub.add_parser("schedule", help="a design's schedule report, program or microcode listing")
     p.add_argument("design", help=DESIGN_HELP)
-    p.add_argument("--listing", choices=("microcode", "program"), help="print a listing instead of the report")
+    p.add_argument("--listing", choices=("microcode", "program", "asm"),
+                   help="print a listing instead of the report (asm: an ASIP design's metacode, one line "
+                        "per field operation)")
     add_json(p)
     p.set_defaults(func=lambda a: cmd_schedule(a, UsageError))
 

