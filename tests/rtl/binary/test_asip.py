@@ -113,3 +113,76 @@ def test_full_size_core_in_verilator(name):
     d = designs.get(name)
     res = simulate(d, _random_rows(d, 1, 1))
     assert res["verified"] == 1 and res["failed"] == 0 and res["constant_time"], res["mismatches"]
+
+
+def _cli(capsys, *argv):
+    from pairhw.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_asm_listing_is_one_line_per_instruction(capsys):
+    """``pairhw schedule D --listing asm``: the metacode, one line per instruction, with the phases'
+    cycles; the instruction ROM listing has one word per instruction."""
+    prog = designs.get("asip-79-lsd5").compile()
+    code, out, _ = _cli(capsys, "schedule", "asip-79-lsd5", "--listing", "asm")
+    lines = [ln for ln in out.splitlines() if ln.startswith("  ")]
+    body = len(prog.body[0]) + len(prog.body[1])
+    assert code == 0 and len(lines) == len(prog.pre) + body + len(prog.post)
+    assert f"{prog.cycles} cycles per pairing" in out and "loop even trips: x9" in out
+    assert any("mul    R                R" in ln for ln in lines)  # a product of a chained value
+    code, out, _ = _cli(capsys, "schedule", "asip-79-lsd5", "--listing", "microcode")
+    assert code == 0 and len([ln for ln in out.splitlines() if not ln.startswith(";")]) == len(prog.rom())
+
+
+def test_asm_listing_of_an_engine_design_is_refused(capsys):
+    code, _, err = _cli(capsys, "schedule", "f2-79-etat-tmvp3", "--listing", "asm")
+    assert code == 2 and "not a word-serial ASIP design" in err
+
+
+def test_user_asip_design_file(capsys, tmp_path):
+    """A design file with an asip object schedules; a wrong one is refused naming the key."""
+    import json
+
+    good = {"name": "my-asip", "curve": "f2-47", "algorithm": "etat", "asip": {"word": 12, "mul": {"kind": "lsd", "digit": 4}}}
+    (tmp_path / "good.json").write_text(json.dumps(good))
+    code, out, err = _cli(capsys, "schedule", str(tmp_path / "good.json"), "--json")
+    assert code == 0, err
+    assert json.loads(out)["processor"] == "asip" and json.loads(out)["words_per_element"] == 4
+    for bad, msg in ((dict(good, asip={"word": 12, "mul": {"kind": "lsd", "digit": 5}}), "must divide"),
+                     (dict(good, datapath={"units": []}), "not both"),
+                     ({k: v for k, v in good.items() if k != "asip"}, "one is required"),
+                     (dict(good, asip={"word": 12, "mul": {"kind": "lsd", "digits": 4}}), "digits: unknown key")):
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        code, _, err = _cli(capsys, "schedule", str(tmp_path / "bad.json"))
+        assert code == 2 and msg in err, err
+
+
+#: other algorithms and sizes: odd trip counts (the even body once more after the pairs), a single
+#: trip, the Karatsuba unit on Shu–Kwon–Gaj's Tate pairing
+OTHERS = [("f2-113", "etat", {"word": 8, "mul": {"kind": "lsd", "digit": 4}}),
+          ("f2-17", "tate-alg2", {"word": 6, "mul": {"kind": "lsd", "digit": 3}}),
+          ("f2-89", "tate-alg2", {"mul": {"kind": "iter-karatsuba", "core": 153}}),
+          ("f2-47", "tate-alg1", {"word": 7, "mul": {"kind": "lsb"}})]
+
+
+def _other(curve, alg, spec):
+    return designs.from_data({"name": f"asip-{curve}-{alg}", "curve": curve, "algorithm": alg, "asip": spec})
+
+
+@pytest.mark.parametrize("curve, alg, spec", OTHERS)
+def test_program_computes_other_pairings(curve, alg, spec):
+    d = _other(curve, alg, spec)
+    prog = d.compile()
+    assert prog.extra == (prog.flow.trips % 2 == 1)
+    _model_agrees(d, 3)
+
+
+def test_odd_trip_core_in_verilator():
+    """f2-89 Tate (Alg. 2): 9 trips, so the ROM's even body runs once more after four pairs."""
+    d = _other(*OTHERS[2])
+    assert d.compile().extra
+    res = simulate(d, _random_rows(d, 2, 5))
+    assert res["verified"] == 2 and res["constant_time"], res["mismatches"]
