@@ -16,6 +16,20 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def test_designs_json_and_human_on_a_few(capsys, monkeypatch):
+    """The listing's format on a few designs (all of them compile for many minutes from a cold
+    cache: the slow test below)."""
+    monkeypatch.setattr(designs, "names", lambda: ["f2-79-etat-tmvp3", D, "asip-79-lsd5"])
+    code, out, _ = run(capsys, "designs", "--json")
+    rows = {r["design"]: r for r in json.loads(out)}
+    assert code == 0 and set(rows) == {"f2-79-etat-tmvp3", D, "asip-79-lsd5"}
+    assert rows["f2-79-etat-tmvp3"]["multiplier"] == "hybrid-tmvp3" and rows["asip-79-lsd5"]["multiplier"] == "lsd"
+    assert all(r["cycles"] >= r["multiplier_bound"] > 0 for r in rows.values())
+    code, out, _ = run(capsys, "designs")
+    assert code == 0 and "asip-79-lsd5" in out and "mul bound" in out
+
+
+@pytest.mark.slow
 def test_designs_json_and_human(capsys):
     code, out, _ = run(capsys, "designs", "--json")
     assert code == 0
