@@ -98,7 +98,6 @@ class AsipConfig:
     kind: str
     digit: int = 1
     mul: object = None
-    io_width: int = 0
 
     @property
     def m(self) -> int:
@@ -148,10 +147,12 @@ class AsipConfig:
         return sum(c for _, c in self.phases(ins))
 
 
-def asip_config(fi, spec: dict, io_width: int | None = None) -> AsipConfig:
+def asip_config(fi, spec: dict) -> AsipConfig:
     """An :class:`AsipConfig` from a design's ``asip`` object ``{"word": N, "mul": {"kind": ...}}``."""
-    if getattr(fi, "name", "") == "" or not hasattr(fi, "F") or fi.F.__class__.__name__ != "GF2m":
-        raise AsipError("asip: the word-serial processor is for binary fields (F_2^m) only")
+    from pairhw.math.binary.field import GF2m
+
+    if not isinstance(getattr(fi, "F", None), GF2m):
+        raise AsipError(f"asip: the word-serial processor is for binary fields (F_2^m), not {fi.name}")
     mul = dict(spec.get("mul", {}))
     kind = mul.pop("kind", None)
     if kind not in MUL_KINDS:
@@ -188,7 +189,7 @@ def asip_config(fi, spec: dict, io_width: int | None = None) -> AsipConfig:
                             f"(a digit is read from one memory word), not {digit!r}")
     if word > fi.width:
         raise AsipError(f"asip.word: {word} is wider than an element ({fi.width} bits)")
-    return AsipConfig(fi, word, kind, digit, unit, io_width or word)
+    return AsipConfig(fi, word, kind, digit, unit)
 
 
 # -- the compiler -------------------------------------------------------------------------------------

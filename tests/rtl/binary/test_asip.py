@@ -93,6 +93,13 @@ def test_bad_configurations_say_why(spec, msg):
         asip_config(fi, spec)
 
 
+def test_asip_is_for_binary_fields():
+    from pairhw import fields
+
+    with pytest.raises(AsipError, match="binary fields"):
+        asip_config(fields.for_params("f3-19"), {"word": 8, "mul": {"kind": "lsb"}})
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(TABLE3))
 def test_full_size_program_computes_the_model(name):
