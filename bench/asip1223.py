@@ -23,17 +23,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from _common import design_bench_parser, write_json  # noqa: E402
 
-#: Nagl et al. Table III (ms per pairing at 125 MHz) and Table I (synthesis and post-layout kGE)
-PAPER = {
-    "asip-1223-k153": {"ms": 6.02, "kge_synth": 126.9, "kge_layout": 132.6},
-    "asip-1223-k77": {"ms": 12.90, "kge_synth": 104.9, "kge_layout": 109.8},
-    "asip-1223-lsd11": {"ms": 12.80, "kge_synth": 86.5, "kge_layout": 90.4},
-    "asip-1223-lsd9": {"ms": 9.62, "kge_synth": 86.8, "kge_layout": 90.4},
-    "asip-1223-lsd7": {"ms": 15.01, "kge_synth": 72.4, "kge_layout": 75.6},
-    "asip-1223-lsb153": {"ms": 47.19, "kge_synth": 56.7, "kge_layout": 59.8},
-    "asip-1223-lsb77": {"ms": 51.48, "kge_synth": 49.9, "kge_layout": 52.7},
-}
-MHZ = 125
+from pairhw.published import NAGL_ASIP as PAPER, nagl_cycles  # noqa: E402
+
 
 
 def gates_without_memories(d) -> dict:
@@ -51,12 +42,16 @@ def run(args) -> list:
     from pairhw.cli.design import _random_rows, simulate
 
     rows = []
+    unknown = [n for n in args.design or [] if n not in PAPER]
+    if unknown:
+        print(f"asip1223.py: error: --design {unknown[0]} is not one of {', '.join(PAPER)}", file=sys.stderr)
+        sys.exit(2)
     for name in args.design or list(PAPER):
         d = designs.get(name)
         t0 = time.monotonic()
         rep = d.report()
         paper = PAPER[name]
-        paper_cycles = round(paper["ms"] * MHZ * 1000)
+        paper_cycles = nagl_cycles(name)
         row = {"design": name, "cycles": rep["cycles"], "paper_cycles": paper_cycles,
                "ratio": round(rep["cycles"] / paper_cycles, 3), "cycles_per_product": rep["multiplier"]["cycles_per_product"],
                "ops": rep["ops"], "memory": rep["memory"], "instructions": rep["instructions"],

@@ -9,11 +9,10 @@ import pytest
 from pairhw import designs
 from pairhw.cli.design import _random_rows, simulate
 from pairhw.program.asip import AsipError, asip_config
+from pairhw.published import NAGL_ASIP, nagl_cycles
 
 #: Table III (≈ cycles per pairing at 125 MHz: ms × 125,000), design -> cycles
-TABLE3 = {"asip-1223-k153": 752_000, "asip-1223-k77": 1_613_000, "asip-1223-lsd11": 1_600_000,
-          "asip-1223-lsd9": 1_203_000, "asip-1223-lsd7": 1_876_000, "asip-1223-lsb153": 5_899_000,
-          "asip-1223-lsb77": 6_435_000}
+TABLE3 = {name: nagl_cycles(name) for name in NAGL_ASIP}
 #: each full-size design's small twin (the same multiplier kind and memory layout at m = 79)
 SMALL = {"asip-1223-k153": "asip-79-k10", "asip-1223-k77": "asip-79-k5", "asip-1223-lsd11": "asip-79-lsd5",
          "asip-1223-lsd9": "asip-79-lsd3", "asip-1223-lsd7": "asip-79-lsd2", "asip-1223-lsb153": "asip-79-lsb10",
