@@ -149,9 +149,7 @@ class AsipConfig:
 
 def asip_config(fi, spec: dict) -> AsipConfig:
     """An :class:`AsipConfig` from a design's ``asip`` object ``{"word": N, "mul": {"kind": ...}}``."""
-    from pairhw.math.binary.field import GF2m
-
-    if not isinstance(getattr(fi, "F", None), GF2m):
+    if fi.family != "binary":
         raise AsipError(f"asip: the word-serial processor is for binary fields (F_2^m), not {fi.name}")
     mul = dict(spec.get("mul", {}))
     kind = mul.pop("kind", None)
