@@ -32,7 +32,7 @@ word (values bit-exact, cycles exact) and :class:`pairhw.rtl.asip.AsipCore` hold
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .lower import Flow, lower
 from .loop import fold_loop
@@ -114,18 +114,17 @@ class AsipConfig:
         return -(-self.m // self.digit)
 
     @property
-    def kara_cycles(self) -> int:
-        """The x phase of an iterative Karatsuba product: the unit's microcode (II cycles, one word
-        pair each), one cycle for the synchronous read, the unit's pipeline until the reduced product
-        is on its output (latency − II, :meth:`IterKaratsubaMul.attach`), where R takes it."""
-        return self.mul.latency + 1
+    def product_cycles(self) -> int:
+        """The x phase of a product.  Digit-serial: one cycle to address b's first word, then a digit
+        step a cycle.  Iterative Karatsuba: the unit's microcode (II cycles, one word pair each), one
+        cycle for the synchronous read, the unit's pipeline until the reduced product is on its output
+        (latency − II, :meth:`IterKaratsubaMul.attach`), where R takes it."""
+        return self.mul.latency + 1 if self.kind == "iter-karatsuba" else self.steps + 1
 
     def x_cycles(self, ins: Instr) -> int:
         if ins.op in ("sqr", "sqrt"):
             return ins.k
-        if ins.op == "mul":
-            return self.kara_cycles if self.kind == "iter-karatsuba" else self.steps + 1
-        return 0
+        return self.product_cycles if ins.op == "mul" else 0
 
     def phases(self, ins: Instr) -> list:
         """(phase, cycles) of one instruction, in order (the module docstring's table)."""
@@ -206,7 +205,6 @@ class AsipProgram:
     inputs: list  # (name, rams, slot)
     outputs: list  # Loc of each output
     slots: int  # slots per data memory
-    counts: dict = field(default_factory=dict)
 
     # -- the instruction stream ----------------------------------------------------------------
     def rom(self) -> list:
@@ -241,11 +239,7 @@ class AsipProgram:
     @property
     def cycles(self) -> int:
         """Cycles from the cycle after the last input word to the first output word."""
-        cfg = self.cfg
-        per = [cfg.cycles(i) for i in self.body[0]], [cfg.cycles(i) for i in self.body[1]]
-        loop = self.pairs * (sum(per[0]) + sum(per[1])) + (sum(per[0]) if self.extra else 0)
-        return (sum(cfg.cycles(i) for i in self.pre) + loop + sum(cfg.cycles(i) for i in self.post)
-                + self.run_overhead)
+        return sum(self.cfg.cycles(i) for i in self.executed()) + self.run_overhead
 
     def cycles_by_op(self) -> dict:
         """Cycles spent per op kind (the write-back of a result counted with its op)."""
@@ -286,21 +280,26 @@ class AsipProgram:
                 "pha": int("a" in ph), "phb": int("b" in ph), "par": int(ins.par),
                 "xlen": ph.get("x", 0), "wb": sum(1 << r for r in ins.wb), "dslot": ins.d, "last": int(last)}
 
-    def rom_words(self) -> list:
-        """The instruction ROM's words (fields packed least significant first)."""
-        fields = self.fields()
+    def encoded(self) -> list:
+        """The field values of every ROM word (:meth:`encode`), the last one marked."""
         rom = self.rom()
-        out = []
-        for n, ins in enumerate(rom):
-            vals = self.encode(ins, n == len(rom) - 1)
-            word, at = 0, 0
-            for name, width in fields:
-                if vals[name] >> width:
-                    raise AssertionError(f"instruction field {name} overflows")
-                word |= vals[name] << at
-                at += width
-            out.append(word)
-        return out
+        return [self.encode(ins, n == len(rom) - 1) for n, ins in enumerate(rom)]
+
+    @staticmethod
+    def pack(fields, vals: dict) -> int:
+        """One instruction word from its field values (fields least significant first)."""
+        word, at = 0, 0
+        for name, width in fields:
+            if vals[name] >> width:
+                raise AssertionError(f"instruction field {name} overflows")
+            word |= vals[name] << at
+            at += width
+        return word
+
+    def rom_words(self) -> list:
+        """The instruction ROM's words."""
+        fields = self.fields()
+        return [self.pack(fields, vals) for vals in self.encoded()]
 
     def rom_listing(self, title: str = "") -> str:
         """The instruction ROM: address, word, fields."""
@@ -311,11 +310,19 @@ class AsipProgram:
                + ", ".join(f"{n}:{w}" for n, w in fields)]
         if self.loop:
             out.append(f"; loop: words {self.loop[0]}..{self.loop[1]} repeated {self.loop[2]} times")
-        rom = self.rom()
-        for n, (ins, word) in enumerate(zip(rom, self.rom_words())):
-            vals = self.encode(ins, n == len(rom) - 1)
-            out.append(f"{n:5d}  {word:0{-(-width // 4)}x}  " + " ".join(f"{k}={v}" for k, v in vals.items()))
+        for n, vals in enumerate(self.encoded()):
+            out.append(f"{n:5d}  {self.pack(fields, vals):0{-(-width // 4)}x}  "
+                       + " ".join(f"{k}={v}" for k, v in vals.items()))
         return "\n".join(out)
+
+    def words(self, v: int) -> list:
+        """A W-word element value as its N-bit memory words, least significant first."""
+        W, N = self.cfg.W, self.cfg.word
+        return [(v >> (N * w)) & ((1 << N) - 1) for w in range(W)]
+
+    def const_words(self) -> list:
+        """The constant ROM's words, slot by slot."""
+        return [x for v in self.consts for x in self.words(v)]
 
     # -- the model -----------------------------------------------------------------------------
     def run(self, values: list) -> list:
@@ -323,12 +330,9 @@ class AsipProgram:
         outputs (field elements).  Bit-exact model of :class:`~pairhw.rtl.asip.AsipCore`."""
         cfg, fi = self.cfg, self.cfg.fi
         W, N = cfg.W, cfg.word
-        mask = (1 << N) - 1
         mem = [[0] * (self.slots * W) for _ in range(2)]
-        crom = [(v >> (N * w)) & mask for v in self.consts for w in range(W)]
-
-        def words(v):
-            return [(v >> (N * w)) & mask for w in range(W)]
+        crom = self.const_words()
+        words = self.words
 
         def value(ws):
             return sum(x << (N * i) for i, x in enumerate(ws))
@@ -371,13 +375,13 @@ class AsipProgram:
         for i, c in enumerate(self.consts):
             out.append(f"; const C slot {i} = {const_text(cfg.fi, c)}")
         e, o = self.body
-        blocks = [("pre", self.pre), ("loop even trips", e), ("loop odd trips", o)]
+        loop = f" x{self.pairs}"
+        blocks = [("pre:", self.pre), ("loop even trips:" + loop, e), ("loop odd trips:" + loop, o)]
         if self.extra:
-            blocks.append(("loop even (last trip)", e))
-        blocks.append(("post", self.post))
+            blocks.append(("loop even (last trip):", e))
+        blocks.append(("post:", self.post))
         for label, block in blocks:
-            rep = f" x{self.pairs}" if label.startswith("loop even trips") or label.startswith("loop odd") else ""
-            out.append(f"{label}:{rep}")
+            out.append(label)
             for ins in block:
                 dst = " & ".join(Loc(f"m{r}", ins.d).text(W) for r in ins.wb) or "R"
                 b = ins.b.text(W) if ins.b else "-"
@@ -390,7 +394,7 @@ class AsipProgram:
         cfg = self.cfg
         rom = self.rom()
         ops = self.cycles_by_op()
-        per_product = cfg.x_cycles(Instr("mul", Loc("m0"), Loc("m1"), 1, (), 0, "", ()))
+        per_product = cfg.product_cycles
         products = ops.get("mul", {}).get("ops", 0)
         return {
             "cycles": self.cycles,
@@ -559,8 +563,8 @@ class _Compiler:
             pos = [n_pre + ci * n_body + j for ci in range(len(copies))]
             if not all(p in chained for p in pos):
                 chained -= set(pos)
-        stored_defs = {(key_of_def(order[i][0], order[i][1].dst), i) for i in range(len(order)) if i not in chained}
-        stored = {find(k) for k, _ in stored_defs} | {find(("g", n)) for n in flow.inputs}
+        stored = ({find(key_of_def(c, op.dst)) for i, (c, op) in enumerate(order) if i not in chained}
+                  | {find(("g", n)) for n in flow.inputs})
         live: dict = {}
         for key, iv in ivs.items():
             if find(key) in stored:
@@ -587,8 +591,9 @@ class _Compiler:
                 tgt = hard if op.kind == "mul" and cfg.kind == "iter-karatsuba" else soft
                 tgt.setdefault(ks[0], []).append(ks[1])
                 tgt.setdefault(ks[1], []).append(ks[0])
+        by_start = sorted(stored, key=lambda k: (min(lo for lo, _ in live[k]), str(k)))
         ram: dict = {}
-        for key in sorted(stored, key=lambda k: (min(lo for lo, _ in live[k]), str(k))):
+        for key in by_start:
             cost = [0, 0]
             for r in (0, 1):
                 cost[r] += 1000 * sum(ram.get(y) == (r,) for y in hard.get(key, []))
@@ -607,7 +612,7 @@ class _Compiler:
         def clash(a, b):
             return any(lo <= h2 and lo2 <= hi for lo, hi in a for lo2, h2 in b)
 
-        for key in sorted(stored, key=lambda k: (min(lo for lo, _ in live[k]), str(k))):
+        for key in by_start:
             s = 0
             while any(clash(live[key], other) for r in ram[key] for other in occ[r].get(s, [])):
                 s += 1

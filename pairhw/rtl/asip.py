@@ -15,41 +15,30 @@ word; the outputs leave in the same format.
 
 from __future__ import annotations
 
-from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import stream, wiring
+from amaranth import Const, Module, Mux, Signal
 from amaranth.lib.memory import Memory
-from amaranth.lib.wiring import In, Out
 
 from pairhw.program.asip import OPS, SRCS
+from pairhw.rtl.core import StreamCore
 from pairhw.rtl.binary import nets
 from pairhw.rtl.binary.mulbase import reduction_columns
 
 
-
-class AsipCore(wiring.Component):
+class AsipCore(StreamCore):
     """The ASIP running ``prog`` (see the module docstring).
 
     Parameters
     ----------
     prog : pairhw.program.asip.AsipProgram
+        Its ``dp`` streams N-bit words; its ``microcode`` is the program itself.
     name : str
         Verilog module name.
     """
 
-    _MustUse__silence = True
-
     def __init__(self, prog, name: str = "AsipCore"):
+        super().__init__(prog, name)
         self.prog = prog
         self.cfg = prog.cfg
-        self.name = name
-        self.dp = prog.dp
-        self.mc = prog.microcode
-        super().__init__({"i": In(stream.Signature(prog.cfg.word)), "o": Out(stream.Signature(prog.cfg.word)),
-                          "busy": Out(1)})
-
-    @property
-    def cycles(self) -> int:
-        return self.prog.cycles
 
     # -- hardware ------------------------------------------------------------------------------
     def elaborate(self, platform):
@@ -62,8 +51,7 @@ class AsipCore(wiring.Component):
         depth = prog.slots * W
         m.submodules.mem0 = mem0 = Memory(shape=N, depth=depth, init=[])
         m.submodules.mem1 = mem1 = Memory(shape=N, depth=depth, init=[])
-        mask = (1 << N) - 1
-        crom_init = [(v >> (N * w)) & mask for v in prog.consts for w in range(W)] or [0]
+        crom_init = prog.const_words() or [0]
         m.submodules.crom = crom = Memory(shape=N, depth=len(crom_init), init=crom_init)
         m.submodules.irom = irom = Memory(shape=sum(w for _, w in fields), depth=len(rom_w), init=rom_w)
         rd = [mem0.read_port(), mem1.read_port(), crom.read_port()]
@@ -93,15 +81,13 @@ class AsipCore(wiring.Component):
         R = Signal(W * N, name="R")
         A = Signal(M, name="A") if cfg.kind != "iter-karatsuba" else None
 
-        def first_phase(word):
-            return Mux(f(word, "pha"), 0, Mux(f(word, "phb"), 1, Mux(f(word, "xlen") != 0, 2, 3)))
-
-        def after(word, ph):
-            """The phase after ``ph`` (4: the instruction is done)."""
-            nxt_b = Mux(f(word, "phb"), 1, Mux(f(word, "xlen") != 0, 2, Mux(f(word, "wb") != 0, 3, 4)))
-            nxt_x = Mux(f(word, "xlen") != 0, 2, Mux(f(word, "wb") != 0, 3, 4))
-            nxt_w = Mux(f(word, "wb") != 0, 3, 4)
-            return [nxt_b, nxt_x, nxt_w, Const(4, 3)][ph]
+        def from_phase(word, ph):
+            """The first phase ≥ ``ph`` that the instruction ``word`` has (4: none left)."""
+            has = [f(word, "pha"), f(word, "phb"), f(word, "xlen") != 0, f(word, "wb") != 0]
+            out = Const(4, 3)
+            for p in reversed(range(ph, 4)):
+                out = Mux(has[p], p, out)
+            return out
 
         phase_len = Signal(range(max(W + 2, 2 ** pos["xlen"][1] + 1)), name="phase_len")
         with m.Switch(phase):
@@ -117,7 +103,7 @@ class AsipCore(wiring.Component):
         with m.Switch(phase):
             for ph in range(4):
                 with m.Case(ph):
-                    m.d.comb += nxt.eq(after(iw, ph))
+                    m.d.comb += nxt.eq(from_phase(iw, ph + 1))
 
         # the next pc (the loop's jump back after the odd body)
         if loop:
@@ -167,12 +153,13 @@ class AsipCore(wiring.Component):
         m.d.comb += widx.eq(cnt - 1)
 
         def set_word(reg, width, value):
+            """Word ``widx`` of ``reg`` (``width`` bits) takes ``value(w)`` (the word's old bits given)."""
             with m.Switch(widx):
                 for w in range(W):
                     with m.Case(w):
-                        lo = w * N
+                        lo, hi = w * N, min(w * N + N, width)
                         if lo < width:
-                            m.d.sync += reg[lo:min(lo + N, width)].eq(value[:min(N, width - lo)])
+                            m.d.sync += reg[lo:hi].eq(value(reg[lo:hi])[:hi - lo])
 
         sq = nets.linear_net(m, R[:M], [F.sqr(1 << j) for j in range(M)], M, "sqr_net")
         sr = nets.linear_net(m, R[:M], [F.sqrt(1 << j) for j in range(M)], M, "sqrt_net")
@@ -208,7 +195,7 @@ class AsipCore(wiring.Component):
                         m.d.sync += [in_w.eq(0), in_e.eq(in_e + 1)]
                         with m.If(in_e == len(prog.inputs) - 1):
                             m.d.sync += [in_e.eq(0), pc.eq(0), iw.eq(rom_w[0]), cnt.eq(0),
-                                         phase.eq(first_phase(Const(rom_w[0], len(iw)))),
+                                         phase.eq(from_phase(Const(rom_w[0], len(iw)), 0)),
                                          lcnt.eq(prog.pairs)]
                             m.next = "RUN"
                     with m.Else():
@@ -223,21 +210,21 @@ class AsipCore(wiring.Component):
                             with m.If(f(iw, "par")):
                                 present(bsrc, b_base + cnt)
                         with m.If(cnt != 0):
+                            def load_r():
+                                set_word(R, W * N, lambda old: da ^ Mux(f(iw, "par"), db, 0))
+
                             if lsd:
                                 with m.If(op == OPS["mul"]):
-                                    set_word(A, M, da)
+                                    set_word(A, M, lambda old: da)
                                 with m.Else():
-                                    set_word(R, W * N, da ^ Mux(f(iw, "par"), db, 0))
+                                    load_r()
                             else:
-                                set_word(R, W * N, da ^ Mux(f(iw, "par"), db, 0))
+                                load_r()
                     with m.Case(1):  # b: R ^= b
                         with m.If(cnt < W):
                             present(bsrc, b_base + cnt)
                         with m.If(cnt != 0):
-                            with m.Switch(widx):
-                                for w in range(W):
-                                    with m.Case(w):
-                                        m.d.sync += R[w * N:(w + 1) * N].eq(R[w * N:(w + 1) * N] ^ db)
+                            set_word(R, W * N, lambda old: old ^ db)
                     with m.Case(2):  # x: execute
                         with m.Switch(op):
                             with m.Case(OPS["sqr"]):
@@ -284,7 +271,7 @@ class AsipCore(wiring.Component):
                             m.d.sync += [out_e.eq(0), out_w.eq(0), primed.eq(0)]
                             m.next = "UNLOAD"
                         with m.Else():
-                            m.d.sync += [pc.eq(pc_next), iw.eq(ird.data), phase.eq(first_phase(ird.data))]
+                            m.d.sync += [pc.eq(pc_next), iw.eq(ird.data), phase.eq(from_phase(ird.data, 0))]
                             if loop:
                                 with m.If((pc == loop[1]) & (lcnt > 1)):
                                     m.d.sync += lcnt.eq(lcnt - 1)

@@ -24,20 +24,22 @@ from amaranth.lib.wiring import In, Out
 from pairhw.program.microcode import PORT_NAMES, instances
 
 
-class PairingCore(wiring.Component):
-    """A microcoded pairing processor (see the module docstring for the protocol).
+class StreamCore(wiring.Component):
+    """What every pairing core shares (the module docstring's protocol): the input and output
+    streams of ``dp.io_width``-bit words, ``busy``, and what its test bench reads: ``dp`` (the field
+    and the stream width), ``mc`` (the inputs, outputs and cycles of its program), ``name``.
 
     Parameters
     ----------
-    compiled : pairhw.program.engine.Compiled
-        The scheduled, allocated and assembled program with its datapath.
+    compiled
+        The compiled program: its ``microcode`` and ``dp``.
     name : str
         Verilog module name.
     """
 
     _MustUse__silence = True
 
-    def __init__(self, compiled, name: str = "PairingCore"):
+    def __init__(self, compiled, name: str):
         self.compiled = compiled
         self.mc = compiled.microcode
         self.dp = compiled.dp
@@ -49,6 +51,21 @@ class PairingCore(wiring.Component):
     def cycles(self) -> int:
         """Cycles of the run phase (from the cycle after the last input word)."""
         return self.mc.cycles
+
+
+class PairingCore(StreamCore):
+    """A microcoded pairing processor (see the module docstring for the protocol).
+
+    Parameters
+    ----------
+    compiled : pairhw.program.engine.Compiled
+        The scheduled, allocated and assembled program with its datapath.
+    name : str
+        Verilog module name.
+    """
+
+    def __init__(self, compiled, name: str = "PairingCore"):
+        super().__init__(compiled, name)
 
     def _unit(self, u):
         fi = self.dp.F
