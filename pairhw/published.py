@@ -22,3 +22,43 @@ NAGL_ASIP = {
 def nagl_cycles(design: str) -> int:
     """Table III's time per pairing in cycles at 125 MHz."""
     return round(NAGL_ASIP[design]["ms"] * NAGL_MHZ * 1000)
+
+
+#: Adikari et al. (seed 000), Table 4 (Virtex-6 xc6vlx365t-3) and Table 5 (65 nm ASIC at 500 MHz).
+ADIKARI = {
+    "etat2-1223-tmvp2": {"label": "two-way TMVP", "mhz": 271, "luts": 50179, "cycles": 40320, "us": 148.78,
+                         "asic_gates": 497417, "asic_us": 80.64},
+    "etat2-1223-tmvp3": {"label": "three-way TMVP", "mhz": 267, "luts": 63103, "cycles": 27308, "us": 102.40,
+                         "asic_gates": 548453, "asic_us": 54.616},
+}
+
+#: Shu, Kwon and Gaj (seed 001), Table 3 (Virtex-II Pro XC2VP100; LUT4s).
+SHU = {
+    "tate1-239-d16": {"label": "Alg. 1, F_2^239, D = 16", "ffs": 10981, "luts": 34499, "slices": 18202, "mhz": 100, "us": 47},
+    "tate1-239-d32": {"label": "Alg. 1, F_2^239, D = 32", "ffs": 11077, "luts": 59971, "slices": 31719, "mhz": 83, "us": 33},
+    "tate1-283-d16": {"label": "Alg. 1, F_2^283, D = 16", "ffs": 12995, "luts": 42997, "slices": 22726, "mhz": 84, "us": 76},
+    "tate1-283-d32": {"label": "Alg. 1, F_2^283, D = 32", "ffs": 13007, "luts": 72961, "slices": 37803, "mhz": 72, "us": 49},
+    "tate2-239-d16": {"label": "Alg. 2, F_2^239, D = 16", "ffs": 14226, "luts": 48895, "slices": 25487, "mhz": 84, "us": 34},
+    "tate2-283-d16": {"label": "Alg. 2, F_2^283, D = 16", "ffs": 16563, "luts": 64845, "slices": 33252, "mhz": 56, "us": 70},
+}
+
+#: Chávez Corona et al. (seed 002): their 256-bit BN multiplier (Virtex-6), against the multiplier of
+#: ``ate-bn-seed002``.
+CHAVEZ = {"label": "polynomial Montgomery multiplier", "mhz": 223.7, "cycles_per_product": 15, "latency": 40,
+          "slices": 4815, "dsp": 12}
+
+#: Beuchat et al. (seed 004): 17 cycles per Miller iteration on one pipelined multiplier; and the open
+#: F_3^97 cores measured with pairhw's own tools (``PUBLISHED.md``).
+BEUCHAT_PER_ITERATION = 17
+OPEN_F3_97 = {
+    "freecores/pairing": {"cycles": 75812, "luts": 37054, "ffs": 31380},
+    "freecores/tiny_tate": {"cycles": 52512, "luts": 2975, "ffs": 1708},
+}
+
+#: ZcashFoundation/zcash-fpga: BLS12-381 pairing cycles at 200 MHz.
+ZCASH_BLS12_381 = {"cycles": 126644, "mhz": 200}
+
+
+def published_cycles(row: dict) -> int:
+    """A published row's cycles per pairing: given, or its µs × MHz."""
+    return row["cycles"] if "cycles" in row else round(row["us"] * row["mhz"])

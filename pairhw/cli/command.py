@@ -21,7 +21,7 @@ import argparse
 import os
 import sys
 
-from pairhw.cli import curves, design, prime, unit
+from pairhw.cli import curves, design, explore, prime, unit
 from pairhw.cache import CacheError
 from pairhw.cli.common import UsageError, _Parser
 
@@ -38,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     prime.register(sub, _Parser, UsageError)
     unit.register(sub, UsageError)
     design.register(sub, UsageError)
+    explore.register(sub, UsageError)
+    explore.register_report(sub, UsageError)
     return ap
 
 

@@ -103,7 +103,7 @@ def check_target(out: str | Path, owner: tuple[str, str], force: bool = False, f
 
 def write_tree(out: str | Path, files: dict, owner: tuple[str, str], force: bool = False,
                flag: str = "-o") -> None:
-    """Write ``files`` ({name: text}) as the directory ``out``, whole or not at all.
+    """Write ``files`` ({name: text or bytes}) as the directory ``out``, whole or not at all.
 
     ``out`` may be absent, empty, or a previous build of ``owner`` (it is replaced: its files are
     exactly ``files`` afterwards).  Anything else is refused unless ``force``, which writes the files
@@ -119,8 +119,11 @@ def write_tree(out: str | Path, files: dict, owner: tuple[str, str], force: bool
     old = None
     try:
         os.chmod(tmp, 0o777 & ~_umask())
-        for name, text in files.items():
-            (tmp / name).write_text(text)
+        for name, text in files.items():  # text, or bytes (images)
+            if isinstance(text, bytes):
+                (tmp / name).write_bytes(text)
+            else:
+                (tmp / name).write_text(text)
         if what is None:
             if out.exists():
                 out.rmdir()  # empty: the rename below takes its place

@@ -1,0 +1,349 @@
+"""``pairhw report``: every seed's published figures beside pairhw's, as one HTML page and Markdown.
+
+What the report measures runs as tasks of :mod:`pairhw.explore.run` (the same store, pool and
+``--cluster``).  By default it compiles every design whose cold compile takes under
+:data:`LIVE_SECONDS` (the rest: recorded cycles), simulates :data:`SIM_DESIGNS` and synthesizes
+:data:`SYNTH_DESIGNS`; the full-size figures come from ``recorded.json`` (written by the benches'
+runs, each with the command that reproduces it) and are marked as recorded.  ``--full`` measures
+every design's schedule, a two-pairing Verilator run and its synthesis (hours on one machine).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from importlib import resources
+from pathlib import Path
+
+from pairhw import published as pub
+
+#: the default report compiles a design live when its recorded cold compile is at most this (s)
+LIVE_SECONDS = 30
+#: designs the default report simulates (2 pairings) and synthesizes (xc7): small and quick
+SIM_DESIGNS = ("f2-79-etat-tmvp3", "f3-19-etat-schoolbook", "asip-79-lsd5")
+SYNTH_DESIGNS = ("f2-79-etat-tmvp3", "f3-19-etat-schoolbook")
+SIM_OPTIONS = {"n": 2, "seed": 1}
+SCHEDULE_COMMAND = "pairhw schedule DESIGN (every design: python scripts/record_schedules.py)"
+
+
+def recorded() -> dict:
+    return json.loads(resources.files(__package__).joinpath("recorded.json").read_text(encoding="utf-8"))
+
+
+def schedule_summary(rep: dict) -> dict:
+    """The figures of a schedule report that the report shows (and ``recorded.json`` keeps)."""
+    out = {"cycles": rep["cycles"], "multiplier_bound": rep["multiplier_bound"],
+           "multiplier_utilisation": round(rep["multiplier_utilisation"], 4)}
+    if "multiplier" in rep and "ii" in rep["multiplier"]:
+        out["multiplier"] = {k: rep["multiplier"][k] for k in ("ii", "latency") if k in rep["multiplier"]}
+    lo = rep.get("loop", {})
+    if lo.get("cycles_per_iteration"):
+        out["cycles_per_iteration"] = lo["cycles_per_iteration"]
+    return out
+
+
+class Cell:
+    """One table cell: its text and where the figure comes from (``measured`` in this run or the
+    store, ``recorded`` with its command, ``published``, or ``None`` for labels)."""
+
+    def __init__(self, text, src=None, cmd=None):
+        self.text, self.src, self.cmd = text, src, cmd
+        self.note = None  # footnote number of a recorded figure
+
+    def __str__(self):
+        return self.text
+
+
+def _n(v, digits=0) -> str:
+    if v is None:
+        return "–"
+    return f"{v:,.{digits}f}" if isinstance(v, float) else f"{v:,}"
+
+
+class Figures:
+    """Each design's figures for the report: schedule, verification and area, measured or recorded."""
+
+    def __init__(self, full: bool, store, run=None, log=None):
+        from pairhw import designs
+        from pairhw.explore.run import run_tasks
+
+        self.rec = recorded()
+        self.full = full
+        self.names = designs.names()
+        tasks, where = [], []
+        for n in self.names:
+            data = designs.get(n).data
+            live = full or self.rec["schedule"].get(n, {}).get("compile_seconds", 1e9) <= LIVE_SECONDS
+            if live:
+                tasks.append({"design": data, "tier": "schedule", "options": {}})
+                where.append((n, "schedule"))
+            if full or n in SIM_DESIGNS:
+                tasks.append({"design": data, "tier": "sim", "options": SIM_OPTIONS})
+                where.append((n, "sim"))
+            if full or n in SYNTH_DESIGNS:
+                target = "gates-ram" if designs.get(n).is_asip else "xc7"
+                tasks.append({"design": data, "tier": "synth", "options": {"target": target}})
+                where.append((n, "synth"))
+        t0 = time.monotonic()
+        results, self.run = run_tasks(tasks, store, run, log, "report")
+        self.seconds = round(time.monotonic() - t0, 1)
+        self.live: dict = {}
+        for (n, tier), res in zip(where, results):
+            self.live.setdefault(n, {})[tier] = res
+
+    def _ok(self, n, tier):
+        r = self.live.get(n, {}).get(tier)
+        return r if r is not None and "error" not in r else None
+
+    def sched(self, n) -> tuple[dict | None, str | None]:
+        """The design's schedule summary (:func:`schedule_summary`) and where it comes from."""
+        r = self._ok(n, "schedule")
+        if r:
+            return schedule_summary(r["report"]), "measured"
+        rec = self.rec["schedule"].get(n)
+        return (rec, "recorded") if rec else (None, None)
+
+    def _sched_cell(self, n, fmt) -> Cell:
+        s, src = self.sched(n)
+        v = None if s is None else fmt(s)
+        if v is None:
+            return Cell("–")
+        return Cell(v, src, SCHEDULE_COMMAND if src == "recorded" else None)
+
+    def cycles(self, n) -> Cell:
+        return self._sched_cell(n, lambda s: _n(s["cycles"]))
+
+    def cycles_value(self, n):
+        s, _ = self.sched(n)
+        return None if s is None else s["cycles"]
+
+    def bound(self, n) -> Cell:
+        return self._sched_cell(n, lambda s: _n(s["multiplier_bound"]))
+
+    def utilisation(self, n) -> Cell:
+        return self._sched_cell(n, lambda s: f"{s['multiplier_utilisation']:.1%}")
+
+    def per_iteration(self, n) -> Cell:
+        return self._sched_cell(n, lambda s: f"{s['cycles_per_iteration']:g}" if "cycles_per_iteration" in s else None)
+
+    def mul(self, n, key) -> Cell:
+        return self._sched_cell(n, lambda s: _n(s["multiplier"][key]) if key in s.get("multiplier", {}) else None)
+
+    def verified(self, n) -> Cell:
+        r = self._ok(n, "sim")
+        if r:
+            ct = ", constant time" if r["constant_time"] else ", NOT constant time"
+            return Cell(f"{r['verified']}/{r['pairings']}{ct}", "measured")
+        rec = self.rec["verified"].get(n)
+        if rec:
+            ct = ", constant time" if rec["constant_time"] else ""
+            return Cell(f"{rec['verified']}/{rec['pairings']}{ct}", "recorded", rec["command"])
+        return Cell("not in this report")
+
+    def synth(self, n) -> tuple[dict | None, str | None, str | None]:
+        r = self._ok(n, "synth")
+        if r:
+            return r, "measured", None
+        rec = self.rec["synth"].get(n)
+        return (rec, "recorded", rec["command"].format(d=n)) if rec else (None, None, None)
+
+    def area(self, n, key) -> Cell:
+        r, src, cmd = self.synth(n)
+        if r is None:
+            return Cell("not measured")
+        return Cell(_n(r.get(key)), src, cmd) if r.get(key) is not None else Cell("–")
+
+    def luts(self, n):
+        r, _, _ = self.synth(n)
+        return None if r is None else r.get("luts_incl_ram")
+
+
+def _ratio(a, b) -> str:
+    return "–" if not a or not b else f"{a / b:.3f}"
+
+
+def sections(fig: Figures, plots: dict) -> list[dict]:
+    """The report's sections: each a title, the paper, a table and optionally a plot."""
+    out = []
+    # seed 000: Adikari et al.
+    rows = []
+    for d, p in pub.ADIKARI.items():
+        c = fig.cycles_value(d)
+        rows.append([Cell(p["label"]), Cell(_n(p["cycles"]), "published"), Cell(_n(p["luts"]), "published"),
+                     Cell(f"{p['mhz']} / {p['us']}", "published"), Cell(d), fig.cycles(d), fig.bound(d),
+                     Cell(_ratio(c, p["cycles"])), fig.area(d, "luts_incl_ram"),
+                     Cell(_ratio(fig.luts(d), p["luts"])), fig.area(d, "ffs"), fig.area(d, "depth"),
+                     Cell(_n(c / p["mhz"], 2) if c else "–"), fig.verified(d)])
+    for d in ("etat2-1223-kara306", "etat2-1223-tmvp3-2ram"):
+        rows.append([Cell("–"), Cell("–"), Cell("–"), Cell("–"), Cell(d), fig.cycles(d), fig.bound(d), Cell("–"),
+                     fig.area(d, "luts_incl_ram"), Cell("–"), fig.area(d, "ffs"), fig.area(d, "depth"),
+                     Cell("–"), fig.verified(d)])
+    out.append({"id": "adikari", "title": "ηT over F_2^1223 (Adikari et al., Virtex-6)",
+                "note": "Cycles are exact and compare one to one. LUTs: ours are Yosys 0.70 synth_xilinx -family xc7 "
+                        "including LUT RAM; theirs Xilinx ISE on a Virtex-6: comparable in kind. µs: our cycles at "
+                        "the paper's clock (our Fmax is not measured).",
+                "columns": ["variant", "cycles (paper)", "LUTs (paper)", "MHz / µs (paper)", "design", "cycles",
+                            "multiplier bound", "cycles ratio", "LUTs incl. LUT RAM", "LUT ratio", "FFs",
+                            "LUT depth", "µs at the paper's clock", "verified (Verilator)"],
+                "rows": rows, "plot": plots.get("f2-1223")})
+    # seed 001: Shu-Kwon-Gaj
+    rows = []
+    for d, p in pub.SHU.items():
+        pc = pub.published_cycles(p)
+        c = fig.cycles_value(d)
+        rows.append([Cell(p["label"]), Cell(_n(pc), "published"), Cell(f"{p['us']} µs × {p['mhz']} MHz", "published"),
+                     Cell(_n(p["luts"]), "published"), Cell(_n(p["ffs"]), "published"), Cell(d), fig.cycles(d),
+                     fig.bound(d), Cell(_ratio(c, pc)), fig.area(d, "luts_incl_ram"), fig.verified(d)])
+    out.append({"id": "shu", "title": "Tate over F_2^239 and F_2^283 (Shu, Kwon, Gaj, Virtex-II Pro)",
+                "note": "Paper cycles are its µs × MHz. Our cores' synthesis is not measured yet (Yosys ABC9 did not "
+                        "finish in 37 minutes on tate1-239-d16).",
+                "columns": ["algorithm, field, D", "cycles (paper)", "from", "LUT4 (paper)", "FFs (paper)", "design",
+                            "cycles", "multiplier bound", "cycles ratio", "LUTs incl. LUT RAM", "verified (Verilator)"],
+                "rows": rows, "plot": None})
+    # seed 002: Chávez Corona et al.
+    d = "ate-bn-seed002"
+    p = pub.CHAVEZ
+    rows = [[Cell(p["label"]), Cell(_n(p["cycles_per_product"]), "published"), Cell(_n(p["latency"]), "published"),
+             Cell(f"{_n(p['slices'])} slices, {p['dsp']} DSP48 at {p['mhz']} MHz", "published"), Cell(d),
+             fig.mul(d, "ii"), fig.mul(d, "latency"), fig.cycles(d), fig.verified(d)]]
+    out.append({"id": "chavez", "title": "256-bit BN multiplier (Chávez Corona et al., Virtex-6)",
+                "note": "Their multiplier on the BN curve of their form; ours is the same algorithm inside the optimal-ate "
+                        "core ate-bn-seed002 (cycles per product = its II). The paper gives no pairing.",
+                "columns": ["unit", "cycles / product (paper)", "latency (paper)", "area (paper)", "our core",
+                            "cycles / product", "latency", "cycles per pairing", "verified (Verilator)"],
+                "rows": rows, "plot": None})
+    # seed 003: Nagl et al.
+    rows = []
+    for d, p in pub.NAGL_ASIP.items():
+        pc = pub.nagl_cycles(d)
+        c = fig.cycles_value(d)
+        rows.append([Cell(d.split("-")[-1].upper()), Cell(_n(pc), "published"), Cell(f"{p['ms']} ms", "published"),
+                     Cell(f"{p['kge_synth']} / {p['kge_layout']}", "published"), Cell(d), fig.cycles(d),
+                     Cell(_ratio(c, pc)), fig.area(d, "ge"), fig.area(d, "memory_bits"), fig.verified(d)])
+    out.append({"id": "nagl", "title": "ηT over F_2^1223 on a microcoded processor (Nagl et al., 180 nm ASIC)",
+                "note": "Paper cycles are its ms × 125 MHz. Our GE: the gates-ram flow (NAND2 = 1), logic and flip-flops; "
+                        "the two data memories are counted in bits, not weighed. Theirs: synthesis / post-layout kGE of "
+                        "the whole chip.",
+                "columns": ["multiplier", "cycles (paper)", "time (paper)", "kGE synth / layout (paper)", "design",
+                            "cycles", "cycles ratio", "GE (logic + FFs)", "memory bits", "verified (Verilator)"],
+                "rows": rows, "plot": plots.get("f2-1223-gates")})
+    # seed 004: Beuchat et al. and the open F_3^97 cores
+    rows = []
+    for d in fig.names:
+        if not d.startswith("etat3-"):
+            continue
+        rows.append([Cell(d), Cell(_n(pub.BEUCHAT_PER_ITERATION), "published"), fig.per_iteration(d), fig.cycles(d),
+                     fig.area(d, "luts_incl_ram"), fig.area(d, "ffs"), fig.verified(d)])
+    for k, p in pub.OPEN_F3_97.items():
+        rows.append([Cell(k + " (open core, f3-97)"), Cell("–"), Cell("–"), Cell(_n(p["cycles"]), "published"),
+                     Cell(_n(p["luts"]), "published"), Cell(_n(p["ffs"]), "published"), Cell("their test bench")])
+    out.append({"id": "beuchat", "title": "ηT in characteristic three (Beuchat et al.) and the open F_3^97 cores",
+                "note": "Beuchat et al. run a Miller iteration in 17 cycles on one pipelined multiplier; the open cores' "
+                        "figures are theirs measured with pairhw's own tools (PUBLISHED.md).",
+                "columns": ["design", "cycles / Miller iteration (Beuchat et al.)", "ours", "cycles per pairing",
+                            "LUTs incl. LUT RAM", "FFs", "verified (Verilator)"],
+                "rows": rows, "plot": plots.get("f3-97")})
+    # prime: zcash-fpga
+    z = pub.ZCASH_BLS12_381
+    rows = [[Cell("zcash-fpga (BLS12-381)"), Cell(_n(z["cycles"]), "published"), Cell(d), fig.cycles(d),
+             Cell(_ratio(fig.cycles_value(d), z["cycles"])), fig.verified(d)]
+            for d in ("ate-bls12-381-fast",)]
+    rows += [[Cell("–"), Cell("–"), Cell(d), fig.cycles(d), Cell("–"), fig.verified(d)]
+             for d in ("ate-bn254-fast", "ate-bn-seed002")]
+    out.append({"id": "ate", "title": "Optimal ate on BN254 and BLS12-381", "note": "",
+                "columns": ["published core", "cycles (published)", "design", "cycles", "cycles ratio",
+                            "verified (Verilator)"], "rows": rows, "plot": None})
+    # every design
+    rows = []
+    for d in fig.names:
+        rows.append([Cell(d), fig.cycles(d), fig.bound(d), fig.utilisation(d), fig.verified(d),
+                     fig.area(d, "luts_incl_ram") if fig.synth(d)[0] and "luts_incl_ram" in fig.synth(d)[0]
+                     else fig.area(d, "ge")])
+    out.append({"id": "designs", "title": "Every built-in design", "note": "Area: LUTs incl. LUT RAM (xc7) or GE "
+                "(gates-ram, ASIP designs).", "columns": ["design", "cycles", "multiplier bound", "utilisation",
+                                                          "verified (Verilator)", "area"], "rows": rows, "plot": None})
+    return out
+
+
+def _explored(store, curve: str, target: str) -> list[dict]:
+    """Points of earlier ``pairhw explore`` sweeps in ``store`` on ``curve`` with a schedule and a
+    synthesis on ``target`` by the current versions."""
+    from pairhw.explore.store import versions
+
+    by, cur = {}, {t: versions(t, o) for t, o in (("schedule", {}), ("synth", {"target": target}))}
+    for design, tier, ver, result in store.db.execute("SELECT design, tier, versions, result FROM results"):
+        if tier in cur and ver == cur[tier]:
+            by.setdefault(design, {})[tier] = json.loads(result)
+    out = []
+    for design, r in by.items():
+        data = json.loads(design)
+        s, y = r.get("schedule", {}), r.get("synth", {})
+        area = y.get("luts_incl_ram" if target == "xc7" else "ge")
+        if data.get("curve") == curve and "cycles" in s and area is not None and y.get("target") == target:
+            out.append({"cycles": s["cycles"], "area": area})
+    return out
+
+
+def plots(fig: Figures, store, outdir: Path) -> dict:
+    """The cycles × area plots (PNG and SVG) with the published designs; returns {key: file stem}."""
+    from pairhw.cli.explore import references
+    from pairhw.explore.pareto import front, plot
+
+    made = {}
+    for key, curve, target, prefix, label in (("f2-1223", "f2-1223", "xc7", "etat2-1223", "LUTs incl. LUT RAM"),
+                                              ("f2-1223-gates", "f2-1223", "gates-ram", "asip-1223", "gate equivalents"),
+                                              ("f3-97", "f3-97", "xc7", "etat3-97", "LUTs incl. LUT RAM")):
+        pts = []
+        for d in fig.names:
+            r, _, _ = fig.synth(d)
+            a = None if r is None else r.get("luts_incl_ram" if target == "xc7" else "ge")
+            if d.startswith(prefix) and a is not None and fig.cycles_value(d):
+                pts.append({"name": d, "cycles": fig.cycles_value(d), "area": a})
+        extra = [{"name": "", **p} for p in _explored(store, curve, target)]
+        allp = pts + extra
+        for j in front([(p["cycles"], p["area"]) for p in allp]):
+            allp[j]["pareto"] = True
+        if not pts:
+            continue
+        plot(allp, references(curve, target), outdir / f"pareto-{key}", f"{curve}: cycles against {label}", label)
+        made[key] = f"pareto-{key}"
+    return made
+
+
+def _number_notes(secs: list[dict]) -> list[str]:
+    """Number each distinct command of a recorded figure; returns the commands in order."""
+    cmds = []
+    for s in secs:
+        for row in s["rows"]:
+            for c in row:
+                if c.src == "recorded":
+                    if c.cmd not in cmds:
+                        cmds.append(c.cmd)
+                    c.note = cmds.index(c.cmd) + 1
+    return cmds
+
+
+def build(full: bool, store, run=None, log=None) -> tuple[dict, dict]:
+    """Measure and render: returns ``({file name: text or bytes}, summary)`` — ``index.html``,
+    ``report.md``, the plots (PNG and SVG) and ``manifest.json``."""
+    import tempfile
+    from importlib.metadata import version
+
+    import jinja2
+
+    fig = Figures(full, store, run, log)
+    with tempfile.TemporaryDirectory() as tmp:
+        made = plots(fig, store, Path(tmp))
+        images = {f.name: f.read_bytes() for f in sorted(Path(tmp).iterdir())}
+    secs = sections(fig, made)
+    cmds = _number_notes(secs)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("pairhw.report", "templates"),
+                             autoescape=jinja2.select_autoescape(["html"]), keep_trailing_newline=True)
+    ctx = {"sections": secs, "commands": cmds, "full": full, "version": version("pairhw"),
+           "live": sum(len(v) for v in fig.live.values()), "mode": "full" if full else "default"}
+    files = {"index.html": env.get_template("index.html").render(**ctx),
+             "report.md": env.get_template("report.md").render(**ctx), **images}
+    summary = {"report": "pairhw", "mode": ctx["mode"], "measured": ctx["live"], "recorded_commands": cmds,
+               "files": sorted(files) + ["manifest.json"]}
+    files["manifest.json"] = json.dumps(summary, indent=1) + "\n"
+    return files, {**summary, "seconds": fig.seconds, "run": fig.run}
