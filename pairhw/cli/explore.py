@@ -68,11 +68,12 @@ def cmd_explore(args, UsageError) -> int:
 
     if args.jobs is not None and args.cluster:
         raise UsageError("give -j N (local workers) or --cluster ADDRESS, not both")
+    spec = None
     try:
         spec = specs.load(args.spec)
         points = spec.points()
-    except specs.SpecError as e:
-        raise UsageError(str(e)) from None
+    except specs.SpecError as e:  # load names the file; a point's error is prefixed with it here
+        raise UsageError(f"{args.spec}: {e}" if spec is not None else str(e)) from None
     if args.plot and "synth" not in spec.tiers:
         raise UsageError("--plot draws cycles against area: the spec's tiers must include synth")
     db = _store_path(args.db)

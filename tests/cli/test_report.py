@@ -1,0 +1,115 @@
+"""``pairhw report``: every seed's table, measured figures that equal the engine's, recorded figures
+with their commands, plots, offline HTML, deterministic and safe output."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pairhw import designs, published, report
+from pairhw.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SECTIONS = ("adikari", "shu", "chavez", "nagl", "beuchat", "ate", "designs")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """The default report's plan, cut to what compiles in a second and one small simulation."""
+    monkeypatch.setattr(report, "LIVE_SECONDS", 0.3)
+    monkeypatch.setattr(report, "SIM_DESIGNS", ("asip-79-lsd5",))
+    monkeypatch.setattr(report, "SYNTH_DESIGNS", ())
+
+
+def test_report_tables_sources_and_determinism(capsys, tmp_path, quick):
+    out = tmp_path / "r"
+    code, text, err = run(capsys, "report", "-o", str(out), "--db", str(tmp_path / "s.sqlite"), "--json")
+    assert code == 0, err
+    summary = json.loads(text)
+    names = sorted(p.name for p in out.iterdir())
+    assert names == summary["files"] and {"index.html", "report.md", "manifest.json",
+                                          "pareto-f2-1223.svg", "pareto-f2-1223.png"} <= set(names)
+    html = (out / "index.html").read_text()
+    md = (out / "report.md").read_text()
+    for s in SECTIONS:
+        assert f'id="{s}"' in html
+    assert not re.search(r"(src|href)=\"https?://", html)  # works offline: no CDN, no remote images
+    # published figures, from pairhw.published
+    for d, p in published.ADIKARI.items():
+        assert f"{p['cycles']:,}" in md and f"{p['luts']:,}" in md
+    for d in published.NAGL_ASIP:
+        assert f"{published.nagl_cycles(d):,}" in md
+    # a measured design: the engine's cycles and a Verilator run, marked as measured
+    lsd5 = designs.get("asip-79-lsd5").report()["cycles"]
+    row = next(r for r in html.split("<tr>") if "<td>asip-79-lsd5</td>" in r)
+    assert f'<td class="measured">{lsd5:,}</td>' in row
+    assert '<td class="measured">2/2, constant time</td>' in row
+    # recorded figures carry a note whose command is listed
+    rec = report.recorded()
+    k153 = rec["synth"]["asip-1223-k153"]
+    assert re.search(rf'class="recorded" title="python bench/asip1223.py --gates">{k153["ge"]:,}<sup>', html)
+    assert "python bench/asip1223.py --gates" in summary["recorded_commands"]
+    assert summary["measured"] >= 2
+    # the same report again: identical files, from the store
+    code, _, err = run(capsys, "report", "-o", str(out), "--db", str(tmp_path / "s.sqlite"))
+    assert code == 0 and " 0 to compute" in err
+    again = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert again["index.html"].decode() == html and again["report.md"].decode() == md
+
+
+def test_report_refuses_a_foreign_directory_before_measuring(capsys, tmp_path, quick):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "keep.txt").write_text("mine")
+    code, out, err = run(capsys, "report", "-o", str(tmp_path / "d"), "--db", str(tmp_path / "s.sqlite"))
+    assert code == 2 and "--force" in err and out == ""
+    assert [p.name for p in (tmp_path / "d").iterdir()] == ["keep.txt"] and not (tmp_path / "s.sqlite").exists()
+    (tmp_path / "f").write_text("x")
+    code, _, err = run(capsys, "report", "-o", str(tmp_path / "f"))
+    assert code == 2 and "not a directory" in err
+
+
+def _recorded_cycles_match(limit: float):
+    rec = report.recorded()["schedule"]
+    assert set(rec) == set(designs.names())  # every built-in design has a recorded schedule
+    for n, r in rec.items():
+        if r["compile_seconds"] <= limit:
+            rep = designs.get(n).report()
+            assert report.schedule_summary(rep) == {k: v for k, v in r.items() if k != "compile_seconds"}, n
+
+
+def test_recorded_schedules_are_the_engines_quick_ones():
+    """Recorded cycles are what the engine gives (the designs that compile in seconds; all: slow)."""
+    _recorded_cycles_match(3)
+
+
+@pytest.mark.slow
+def test_recorded_schedules_are_the_engines():
+    _recorded_cycles_match(float("inf"))
+
+
+def test_recorded_synthesis_figures_are_the_readmes():
+    """The recorded areas are the README's tables (one transcription, checked here)."""
+    readme = (ROOT / "README.md").read_text()
+    for n, r in report.recorded()["synth"].items():
+        key = "luts_incl_ram" if r["target"] == "xc7" else "ge"
+        row = next((l for l in readme.splitlines() if l.startswith(f"| `{n}`") and f"{r[key]:,}" in l), None)
+        assert row is not None, n
+        assert f"{r['ffs']:,}" in row if "ffs" in r else f"{r['memory_bits']:,}" in row
+
+
+@pytest.mark.slow
+def test_the_default_report_on_a_cold_cache(capsys, tmp_path):
+    """The README's main command, as a user runs it (a few minutes)."""
+    code, _, err = run(capsys, "report", "-o", str(tmp_path / "out"), "--db", str(tmp_path / "s.sqlite"))
+    assert code == 0, err
+    html = (tmp_path / "out" / "index.html").read_text()
+    for d in report.SIM_DESIGNS:
+        row = next(r for r in html.split("<tr>") if f"<td>{d}</td>" in r)
+        assert '<td class="measured">2/2, constant time</td>' in row
