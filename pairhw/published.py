@@ -1,5 +1,10 @@
-"""Published figures that pairhw's designs are measured against (one home for each table).
+"""Published figures that pairhw's designs are measured against (one home for each table; the
+benches, the tests and ``pairhw report`` read them).
 
+``ADIKARI`` (seed 000, Tables 4 and 5), ``SHU`` (seed 001, Table 3), ``CHAVEZ`` (seed 002's
+multiplier), ``BEUCHAT_PER_ITERATION`` and ``OPEN_F3_97`` (seed 004 and the open F_3^97 cores, as
+measured with pairhw's tools in ``PUBLISHED.md``), ``ZCASH_BLS12_381``, keyed by the comparable
+pairhw design where there is one.
 ``NAGL_ASIP``: Nagl et al. (seed 003), ηT over F_2^1223 on their microcoded processor, 180 nm, 125 MHz:
 Table III (ms per pairing) and Table I (synthesis and post-layout area, kGE), keyed by pairhw's design.
 """
