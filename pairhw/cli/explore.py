@@ -15,6 +15,26 @@ def _store_path(arg: str | None) -> Path:
     return Path(arg) if arg else cache_dir() / "explore.sqlite"
 
 
+def _check_workers(args, UsageError) -> None:
+    if args.jobs is not None and args.cluster:
+        raise UsageError("give -j N (local workers) or --cluster ADDRESS, not both")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"-j {args.jobs}: at least one worker")
+
+
+def _open_store(args, UsageError):
+    """``--db`` (default ``<cache>/explore.sqlite``) opened as a results store, or a UsageError."""
+    from pairhw.explore.store import Store
+
+    db = _store_path(args.db)
+    if db.is_dir():
+        raise UsageError(f"--db {db}: is a directory (give a file name)")
+    try:
+        return db, Store(db)
+    except Exception as e:  # sqlite3.DatabaseError: not a database, locked, unwritable
+        raise UsageError(f"--db {db}: cannot use it as a results store: {e}") from None
+
+
 def _cell(v, width: int) -> str:
     return f"{'-' if v is None else (f'{v:,}' if isinstance(v, int) else v):>{width}}"
 
@@ -64,10 +84,8 @@ def references(curve: str, target: str) -> list[dict]:
 
 def cmd_explore(args, UsageError) -> int:
     from pairhw.explore import pareto, run, spec as specs
-    from pairhw.explore.store import Store
 
-    if args.jobs is not None and args.cluster:
-        raise UsageError("give -j N (local workers) or --cluster ADDRESS, not both")
+    _check_workers(args, UsageError)
     spec = None
     try:
         spec = specs.load(args.spec)
@@ -76,13 +94,7 @@ def cmd_explore(args, UsageError) -> int:
         raise UsageError(f"{args.spec}: {e}" if spec is not None else str(e)) from None
     if args.plot and "synth" not in spec.tiers:
         raise UsageError("--plot draws cycles against area: the spec's tiers must include synth")
-    db = _store_path(args.db)
-    if db.is_dir():
-        raise UsageError(f"--db {db}: is a directory (give a file name)")
-    try:
-        store = Store(db)
-    except Exception as e:  # sqlite3.DatabaseError: not a database, locked, unwritable
-        raise UsageError(f"--db {db}: cannot use it as a results store: {e}") from None
+    db, store = _open_store(args, UsageError)
     log(f"explore {spec.name}: {len(points)} points of {spec.base}, tiers {', '.join(spec.tiers)}")
     ex = run.executor(args.jobs, args.cluster) if args.cluster or args.jobs else None
     try:
@@ -132,18 +144,10 @@ def cmd_report(args, UsageError) -> int:
     from pairhw import report
     from pairhw.cli.output import check_target, write_tree
     from pairhw.explore import run
-    from pairhw.explore.store import Store
 
-    if args.jobs is not None and args.cluster:
-        raise UsageError("give -j N (local workers) or --cluster ADDRESS, not both")
+    _check_workers(args, UsageError)
     check_target(args.output, ("report", "pairhw"), args.force)
-    db = _store_path(args.db)
-    if db.is_dir():
-        raise UsageError(f"--db {db}: is a directory (give a file name)")
-    try:
-        store = Store(db)
-    except Exception as e:
-        raise UsageError(f"--db {db}: cannot use it as a results store: {e}") from None
+    db, store = _open_store(args, UsageError)
     ex = run.executor(args.jobs, args.cluster)  # a local pool starts its workers only when needed
     log(f"report ({'full' if args.full else 'default'}): measuring; results stored in {db}")
     try:

@@ -59,6 +59,9 @@ class Store:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        if self.path.is_file() and self.path.stat().st_size and \
+                self.path.read_bytes()[:16] != b"SQLite format 3\x00":  # never write over a user's file
+            raise ValueError("not an SQLite database")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path)
         self.db.execute(_SCHEMA)

@@ -160,6 +160,11 @@ def test_cli_flag_errors(capsys, spec_file, tmp_path):
     assert code == 2 and "is a directory" in err
     code, _, err = run(capsys, "explore", str(tmp_path / "none.yaml"))
     assert code == 2 and "cannot read it" in err
+    (tmp_path / "notes.txt").write_text("mine")
+    code, _, err = run(capsys, "explore", str(spec_file), "--db", str(tmp_path / "notes.txt"))
+    assert code == 2 and "not an SQLite database" in err and (tmp_path / "notes.txt").read_text() == "mine"
+    code, _, err = run(capsys, "explore", str(spec_file), "-j", "0")
+    assert code == 2 and "at least one worker" in err
 
 
 def test_the_same_spec_on_a_two_worker_dask_cluster(capsys, spec_file, tmp_path):
