@@ -62,6 +62,7 @@ def evaluate(task: dict) -> dict:
         last = traceback.extract_tb(e.__traceback__)[-1]
         out = {"error": f"{type(e).__name__}: {e}", "where": f"{os.path.basename(last.filename)}:{last.lineno}"}
     out["seconds"] = round(time.monotonic() - t0, 2)
+    out["date"] = time.strftime("%Y-%m-%d", time.gmtime())  # when it was measured (UTC)
     return out
 
 
