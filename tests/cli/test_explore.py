@@ -3,6 +3,7 @@ and a Dask LocalCluster, the Pareto front and its plots."""
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from pairhw.cli import main
 from pairhw.explore import pareto, run as runner, spec as specs
 from pairhw.explore.store import Store, result_key
 
+ROOT = Path(__file__).resolve().parents[2]
 BASE = "f2-47-etat-banked"  # compiles in about a second
 
 SPEC = f"""
@@ -211,3 +213,11 @@ def test_sim_and_synth_tiers_and_the_plot(capsys, tmp_path):
     assert pt["sim"]["verified"] == 2 and pt["sim"]["constant_time"] and pt["sim"]["cycles"] == pt["schedule"]["cycles"]
     assert pt["synth"]["ge"] > 0 and pt["synth"]["memory_bits"] > 0 and pt["pareto"] is True
     assert sorted(f.name for f in (tmp_path / "plots").iterdir()) == ["a-pareto.png", "a-pareto.svg"]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples" / "explore").glob("*.yaml")), ids=lambda p: p.name)
+def test_the_example_specs_load_and_make_valid_points(path):
+    sp = specs.load(str(path))
+    pts = sp.points()
+    assert len(pts) >= 2 and len({p.name for p in pts}) == len(pts)
+    assert "synth" in sp.tiers
