@@ -220,4 +220,4 @@ def test_the_example_specs_load_and_make_valid_points(path):
     sp = specs.load(str(path))
     pts = sp.points()
     assert len(pts) >= 2 and len({p.name for p in pts}) == len(pts)
-    assert "synth" in sp.tiers
+    assert "schedule" in sp.tiers

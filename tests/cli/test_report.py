@@ -105,6 +105,25 @@ def test_recorded_synthesis_figures_are_the_readmes():
         assert f"{r['ffs']:,}" in row if "ffs" in r else f"{r['memory_bits']:,}" in row
 
 
+def test_recorded_searches_are_the_readmes_and_the_engines():
+    """Each recorded explore point: its figures are a row of the README's search table, and its cycles
+    are what the engine schedules for the spec's point of that name."""
+    from pairhw.explore import spec as specs
+
+    readme = (ROOT / "README.md").read_text()
+    entries = report.recorded()["explore"]
+    assert entries
+    points = {}
+    for e in entries:
+        rows = [f"{e['cycles']:,} | {luts} | {e['ffs']:,} | {e['depth']} |"
+                for luts in (f"{e['luts_incl_ram']:,}", f"**{e['luts_incl_ram']:,}**")]
+        assert any(r in readme for r in rows), e["point"]
+        if e["spec"] not in points:
+            points[e["spec"]] = {p.name: p for p in specs.load(str(ROOT / e["spec"])).points()}
+        p = points[e["spec"]][e["point"]]
+        assert designs.from_data(p.data).report()["cycles"] == e["cycles"]
+
+
 @pytest.mark.slow
 def test_the_default_report_on_a_cold_cache(capsys, tmp_path):
     """The README's main command, as a user runs it (a few minutes)."""
