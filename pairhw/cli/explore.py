@@ -15,6 +15,14 @@ def _store_path(arg: str | None) -> Path:
     return Path(arg) if arg else cache_dir() / "explore.sqlite"
 
 
+def _add_workers(p) -> None:
+    """``--db``, ``-j`` and ``--cluster``: where results are stored and where tasks run (explore, report)."""
+    p.add_argument("--db", metavar="FILE", help="the SQLite results store (default <cache>/explore.sqlite)")
+    p.add_argument("-j", "--jobs", type=int, metavar="N", help="local worker processes (default: the CPUs)")
+    p.add_argument("--cluster", metavar="ADDRESS", help="run the tasks on a Dask distributed scheduler "
+                   "(tcp://host:8786) instead of local processes")
+
+
 def _check_workers(args, UsageError) -> None:
     if args.jobs is not None and args.cluster:
         raise UsageError("give -j N (local workers) or --cluster ADDRESS, not both")
@@ -67,21 +75,6 @@ def table(spec, rows: list[dict]) -> str:
     return "\n".join(lines + errors)
 
 
-def references(curve: str, target: str) -> list[dict]:
-    """Published designs on ``curve`` to draw beside a sweep's points (cycles × the same kind of area)."""
-    from pairhw import published as pub
-
-    if curve == "f2-1223" and target == "xc7":
-        return [{"label": f"Adikari et al. {r['label']}", "cycles": r["cycles"], "area": r["luts"]}
-                for r in pub.ADIKARI.values()]
-    if curve == "f2-1223" and target.startswith("gates"):
-        return [{"label": f"Nagl et al. {d.split('-')[-1].upper()}", "cycles": pub.nagl_cycles(d),
-                 "area": round(r["kge_synth"] * 1000)} for d, r in pub.NAGL_ASIP.items()]
-    if curve == "f3-97" and target == "xc7":
-        return [{"label": k, "cycles": r["cycles"], "area": r["luts"]} for k, r in pub.OPEN_F3_97.items()]
-    return []
-
-
 def cmd_explore(args, UsageError) -> int:
     from pairhw.explore import pareto, run, spec as specs
 
@@ -96,15 +89,14 @@ def cmd_explore(args, UsageError) -> int:
         raise UsageError("--plot draws cycles against area: the spec's tiers must include synth")
     db, store = _open_store(args, UsageError)
     log(f"explore {spec.name}: {len(points)} points of {spec.base}, tiers {', '.join(spec.tiers)}")
-    ex = run.executor(args.jobs, args.cluster) if args.cluster or args.jobs else None
+    ex = run.executor(args.jobs, args.cluster)  # a local pool starts its workers only when needed
     try:
         rows = run.sweep(spec, store, ex, log=log)
     except KeyboardInterrupt:
         log(f"interrupted: {store.count()} results are in {db}; the same command resumes")
         return 130
     finally:
-        if ex is not None:
-            ex.close()
+        ex.close()
         store.close()
     target = spec.synth["target"]
     pareto.mark(rows, target)
@@ -112,14 +104,14 @@ def cmd_explore(args, UsageError) -> int:
     if args.plot:
         pts = [{"name": r["name"], "cycles": pareto.cycles(r), "area": pareto.area(r, target),
                 "pareto": r["pareto"]} for r in rows]
-        files = pareto.plot(pts, references(spec.base_data["curve"], target), Path(args.plot) / f"{spec.name}-pareto",
+        files = pareto.plot(pts, pareto.references(spec.base_data["curve"], target),
+                            Path(args.plot) / f"{spec.name}-pareto",
                             f"{spec.name}: cycles against {pareto.AREA[target][1]}", pareto.AREA[target][1])
-    failed = sum(1 for r in rows if (r.get("sim") or {}).get("failed") or
-                 ("sim" in r and "error" not in r["sim"] and r["sim"]["verified"] != r["sim"]["pairings"]))
+    failed = sum(1 for r in rows
+                 if "sim" in r and "error" not in r["sim"] and r["sim"]["verified"] != r["sim"]["pairings"])
     if args.json:
         print(json.dumps({"spec": spec.name, "base": spec.base, "tiers": list(spec.tiers), "store": str(db),
-                          "points": [{k: v for k, v in r.items() if k != "design"} | {"design": r["design"]}
-                                     for r in rows], "plots": [str(f) for f in files]}))
+                          "points": rows, "plots": [str(f) for f in files]}))
     else:
         print(table(spec, rows))
         for f in files:
@@ -131,10 +123,7 @@ def register(sub, UsageError) -> None:
     p = sub.add_parser("explore", help="sweep a design space (spec file: base design, axes, tiers); results "
                        "stored in SQLite, resumed, Pareto front")
     p.add_argument("spec", help="a YAML or JSON sweep (see the README: Exploring the design space)")
-    p.add_argument("--db", metavar="FILE", help="the SQLite results store (default <cache>/explore.sqlite)")
-    p.add_argument("-j", "--jobs", type=int, metavar="N", help="local worker processes (default: the CPUs)")
-    p.add_argument("--cluster", metavar="ADDRESS", help="run the tasks on a Dask distributed scheduler "
-                   "(tcp://host:8786) instead of local processes")
+    _add_workers(p)
     p.add_argument("--plot", metavar="DIR", help="write DIR/<spec>-pareto.png and .svg (cycles × area)")
     add_json(p)
     p.set_defaults(func=lambda a: cmd_explore(a, UsageError))
@@ -159,7 +148,6 @@ def cmd_report(args, UsageError) -> int:
         ex.close()
         store.close()
     write_tree(args.output, files, ("report", "pairhw"), force=args.force)
-    summary.pop("run")
     if args.json:
         print(json.dumps({"output": args.output, **summary}))
     else:
@@ -176,8 +164,6 @@ def register_report(sub, UsageError) -> None:
     add_output_dir(p)
     p.add_argument("--full", action="store_true", help="measure everything: every design's schedule, a "
                    "2-pairing Verilator run and its synthesis (hours; --cluster spreads it)")
-    p.add_argument("--db", metavar="FILE", help="the SQLite results store (default <cache>/explore.sqlite)")
-    p.add_argument("-j", "--jobs", type=int, metavar="N", help="local worker processes (default: the CPUs)")
-    p.add_argument("--cluster", metavar="ADDRESS", help="run the measurements on a Dask distributed scheduler")
+    _add_workers(p)
     add_json(p)
     p.set_defaults(func=lambda a: cmd_report(a, UsageError))

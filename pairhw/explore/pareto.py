@@ -43,6 +43,21 @@ def mark(rows: list[dict], target: str) -> None:
         r["pareto"] = i in on if i in have else None
 
 
+def references(curve: str, target: str) -> list[dict]:
+    """Published designs on ``curve`` to draw beside a sweep's points (cycles × the same kind of area)."""
+    from pairhw import published as pub
+
+    if curve == "f2-1223" and target == "xc7":
+        return [{"label": f"Adikari et al. {r['label']}", "cycles": r["cycles"], "area": r["luts"]}
+                for r in pub.ADIKARI.values()]
+    if curve == "f2-1223" and target.startswith("gates"):
+        return [{"label": f"Nagl et al. {d.split('-')[-1].upper()}", "cycles": pub.nagl_cycles(d),
+                 "area": round(r["kge_synth"] * 1000)} for d, r in pub.NAGL_ASIP.items()]
+    if curve == "f3-97" and target == "xc7":
+        return [{"label": k, "cycles": r["cycles"], "area": r["luts"]} for k, r in pub.OPEN_F3_97.items()]
+    return []
+
+
 def plot(points: list[dict], refs: list[dict], path_stem: Path, title: str, ylabel: str) -> list[Path]:
     """Scatter ``points`` ({name, cycles, area, pareto}) and ``refs`` (published: {label, cycles,
     area}) as cycles × area, the front as a line; writes ``<stem>.png`` and ``<stem>.svg``."""

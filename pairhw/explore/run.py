@@ -101,7 +101,8 @@ class _Dask:
 
 
 def executor(jobs: int | None = None, cluster: str | None = None):
-    """The local pool (``jobs`` workers, default the machine's CPUs) or a Dask cluster."""
+    """The local pool (``jobs`` workers, default the machine's CPUs; it starts them only when a task
+    is submitted) or a Dask cluster."""
     return _Dask(cluster) if cluster else _Local(jobs or os.cpu_count() or 1)
 
 
@@ -111,30 +112,21 @@ def _progress(total: int, what: str):
     return tqdm(total=total, desc=what, unit="point", file=sys.stderr, disable=None, leave=False)
 
 
-def sweep(spec: Spec, store: Store, run=None, log=None) -> list[dict]:
-    """Evaluate every point of ``spec`` on its tiers; results come from ``store`` when it has them.
-    Returns one row per point: name, labels, the design's data and each tier's result.  ``run`` is
-    an :func:`executor` (the caller closes it); without one a local pool is made when needed."""
-    run_given = run
-    points = spec.points()
+def sweep(spec: Spec, store: Store, run, log=None) -> list[dict]:
+    """Evaluate every point of ``spec`` on its tiers on ``run`` (an :func:`executor`, which the caller
+    closes); results come from ``store`` when it has them.  Returns one row per point: name, labels,
+    the design's data and each tier's result."""
     rows = [{"name": p.name, "labels": dict(zip([a for a, _ in spec.axes], p.labels)), "design": p.data}
-            for p in points]
-    own = None
-    try:
-        for tier in spec.tiers:
-            run = _tier(spec, store, rows, tier, run, log)
-            if own is None and run is not None:
-                own = run
-    finally:
-        if own is not None and own is not run_given:
-            own.close()
+            for p in spec.points()]
+    for tier in spec.tiers:
+        _tier(spec, store, rows, tier, run, log)
     return rows
 
 
-def run_tasks(tasks: list[dict], store: Store, run=None, log=None, what: str = "tasks"):
+def run_tasks(tasks: list[dict], store: Store, run, log=None, what: str = "tasks") -> list[dict]:
     """Results of ``tasks`` (each ``{"design": data, "tier": T, "options": {...}}``), from ``store``
-    when it has them, else computed on ``run`` (an :func:`executor`, made if needed) and stored as
-    each arrives.  Returns ``(results, run)``; a result has ``"stored": True`` if it was not computed."""
+    when it has them, else computed on ``run`` (an :func:`executor`) and stored as each arrives; a
+    result has ``"stored": True`` if it was not computed."""
     results, todo, keys = [None] * len(tasks), [], {}
     for i, t in enumerate(tasks):
         key = result_key(t["design"], t["tier"], t["options"])
@@ -147,8 +139,7 @@ def run_tasks(tasks: list[dict], store: Store, run=None, log=None, what: str = "
     if log:
         log(f"{what}: {len(todo)} to compute, {len(tasks) - len(todo)} from the store {store.path}")
     if not todo:
-        return results, run
-    run = run or executor()
+        return results
     bar = _progress(len(todo), what)
     try:
         for done, (j, res) in enumerate(run.map([tasks[i] for i in todo]), 1):
@@ -161,18 +152,17 @@ def run_tasks(tasks: list[dict], store: Store, run=None, log=None, what: str = "
                 log(f"{what} {done}/{len(todo)} {t['design']['name']} ({_brief(t['tier'], res)}, {res['seconds']} s)")
     finally:
         bar.close()
-    return results, run
+    return results
 
 
-def _tier(spec, store, rows, tier, run, log):
-    """Run one tier over the rows that reach it; returns the executor (made here if none was given)."""
+def _tier(spec, store, rows, tier, run, log) -> None:
+    """Run one tier over the rows that reach it."""
     options = {"schedule": {}, "sim": spec.sim, "synth": spec.synth}[tier]
     idx = [i for i, row in enumerate(rows) if tier == "schedule" or _goes_on(row, spec)]
-    results, run = run_tasks([{"design": rows[i]["design"], "tier": tier, "options": options} for i in idx],
-                             store, run, log, f"explore {spec.name}: {tier}")
+    results = run_tasks([{"design": rows[i]["design"], "tier": tier, "options": options} for i in idx],
+                        store, run, log, f"explore {spec.name}: {tier}")
     for i, res in zip(idx, results):
         rows[i][tier] = res
-    return run
 
 
 def _goes_on(row: dict, spec: Spec) -> bool:

@@ -63,12 +63,11 @@ def _n(v, digits=0) -> str:
 class Figures:
     """Each design's figures for the report: schedule, verification and area, measured or recorded."""
 
-    def __init__(self, full: bool, store, run=None, log=None):
+    def __init__(self, full: bool, store, run, log=None):
         from pairhw import designs
         from pairhw.explore.run import run_tasks
 
         self.rec = recorded()
-        self.full = full
         self.names = designs.names()
         tasks, where = [], []
         for n in self.names:
@@ -86,7 +85,7 @@ class Figures:
                 tasks.append({"design": data, "tier": "synth", "options": {"target": target}})
                 where.append((n, "synth"))
         t0 = time.monotonic()
-        results, self.run = run_tasks(tasks, store, run, log, "report")
+        results = run_tasks(tasks, store, run, log, "report")
         self.seconds = round(time.monotonic() - t0, 1)
         self.live: dict = {}
         for (n, tier), res in zip(where, results):
@@ -284,6 +283,7 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
 def _explored(store, curve: str, target: str) -> list[dict]:
     """Points of earlier ``pairhw explore`` sweeps in ``store`` on ``curve`` with a schedule and a
     synthesis on ``target`` by the current versions."""
+    from pairhw.explore.pareto import AREA
     from pairhw.explore.store import versions
 
     by, cur = {}, {t: versions(t, o) for t, o in (("schedule", {}), ("synth", {"target": target}))}
@@ -294,7 +294,7 @@ def _explored(store, curve: str, target: str) -> list[dict]:
     for design, r in by.items():
         data = json.loads(design)
         s, y = r.get("schedule", {}), r.get("synth", {})
-        area = y.get("luts_incl_ram" if target == "xc7" else "ge")
+        area = y.get(AREA[target][0])
         if data.get("curve") == curve and "cycles" in s and area is not None and y.get("target") == target:
             out.append({"cycles": s["cycles"], "area": area})
     return out
@@ -302,8 +302,7 @@ def _explored(store, curve: str, target: str) -> list[dict]:
 
 def plots(fig: Figures, store, outdir: Path) -> dict:
     """The cycles × area plots (PNG and SVG) with the published designs; returns {key: file stem}."""
-    from pairhw.cli.explore import references
-    from pairhw.explore.pareto import front, plot
+    from pairhw.explore.pareto import AREA, front, plot, references
 
     made = {}
     for key, curve, target, prefix, label in (("f2-1223", "f2-1223", "xc7", "etat2-1223", "LUTs incl. LUT RAM"),
@@ -312,7 +311,7 @@ def plots(fig: Figures, store, outdir: Path) -> dict:
         pts = []
         for d in fig.names:
             r, _, _ = fig.synth(d)
-            a = None if r is None else r.get("luts_incl_ram" if target == "xc7" else "ge")
+            a = None if r is None else r.get(AREA[target][0])
             if d.startswith(prefix) and a is not None and fig.cycles_value(d):
                 pts.append({"name": d, "cycles": fig.cycles_value(d), "area": a})
         extra = [{"name": "", **p} for p in _explored(store, curve, target)]
@@ -342,7 +341,7 @@ def _number_notes(secs: list[dict]) -> list[str]:
     return cmds
 
 
-def build(full: bool, store, run=None, log=None) -> tuple[dict, dict]:
+def build(full: bool, store, run, log=None) -> tuple[dict, dict]:
     """Measure and render: returns ``({file name: text or bytes}, summary)`` — ``index.html``,
     ``report.md``, the plots (PNG and SVG) and ``manifest.json``."""
     import tempfile
@@ -365,4 +364,4 @@ def build(full: bool, store, run=None, log=None) -> tuple[dict, dict]:
     summary = {"report": "pairhw", "mode": ctx["mode"], "measured": ctx["live"], "recorded_commands": cmds,
                "files": sorted([*files, "manifest.json"])}
     files["manifest.json"] = json.dumps(summary, indent=1) + "\n"
-    return files, {**summary, "seconds": fig.seconds, "run": fig.run}
+    return files, {**summary, "seconds": fig.seconds}
