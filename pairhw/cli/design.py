@@ -258,12 +258,36 @@ def cmd_sim(args, UsageError) -> int:
     return 0 if failed == 0 and res["constant_time"] and res["verified"] == len(rows) else 1
 
 
+def _wrapper_files(d, kind: str) -> tuple[str, dict, dict]:
+    """The wrapper ``kind`` of ``d``'s core: (its module name, {file: text}, its manifest entry)."""
+    from pairhw.rtl.emit import header, unit_verilog
+    from pairhw.rtl.wrap import WRAPS, c_header, python_driver, wrapper
+
+    w = wrapper(kind, d.core(), d.data)
+    bus = {"axis": "AXI4-Stream", "axil": "AXI4-Lite", "wishbone": "Wishbone B4 classic"}[kind]
+    log(f"generating Verilog for {w.name} ({bus})")
+    fields = {"pairing": f"{d.algorithm} on {d.params}", "cycles per pairing": f"{w.core.cycles} (constant)",
+              "wraps": f"the core of {d.name} (its stream protocol: {protocol(d, w.core)})"}
+    files = {f"{w.name}.v": unit_verilog(w, header(f"{w.name}: {bus} wrapper of a pairhw pairing core", fields))}
+    entry = {"bus": bus, "top": w.name, "verilog": f"{w.name}.v",
+             "ports": {name: len(getattr(w, name)) for name in w.signature.members}}
+    if kind != "axis":
+        files[f"{w.name}.h"] = c_header(w.name, bus, w.map)
+        files[f"{w.name}_regs.py"] = python_driver(w.name, bus, w.map)
+        entry.update({"c_header": f"{w.name}.h", "python_driver": f"{w.name}_regs.py", "register_map": w.map.describe()})
+    return w.name, files, entry
+
+
 def cmd_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import core_testbench, core_vectors_text, makefile
+    from pairhw.rtl.emit import (core_testbench, core_vectors_text, dropin_make, fusesoc_core, fusesoc_vlnv,
+                                 makefile)
 
     d = _design(args.design, UsageError)
     check_target(args.output, ("design", d.name), args.force)
     cp = d.compile()
+    if args.cocotb and d.field.agreement != "bit-exact":
+        raise UsageError(f"--cocotb: {d.name}'s words are not unique encodings of its elements "
+                         f"({d.field.agreement}); its cocotb test would compare bits. Use make sim")
     core = d.core()
     dp = cp.dp
     n_out = len(cp.microcode.outputs)
@@ -271,12 +295,26 @@ def cmd_build(args, UsageError) -> int:
         f"{d.top}.v": _verilog(d, core),
         f"tb_{d.top}.v": core_testbench(core),
         "vectors.txt": core_vectors_text(dp.F, _random_rows(d, args.n, args.seed)),
-        "Makefile": makefile(d.top),
         "microcode.lst": (cp.rom_listing(f"{d.name}: instruction ROM") if d.is_asip
                           else cp.microcode.listing(f"{d.name}: microcode")) + "\n",
         **({"program.asm": cp.listing(f"{d.name}: metacode") + "\n"} if d.is_asip else {}),
         "program.lst": cp.flow.listing() + "\n",
     }
+    wrap = None
+    if args.wrap:
+        wtop, wfiles, wrap = _wrapper_files(d, args.wrap)
+        files.update(wfiles)
+    dut = wrap["top"] if wrap else d.top
+    cocotb_test = None
+    if args.cocotb:
+        from pairhw.sim.cocotb import testbench
+
+        cocotb_test = f"test_{dut}.py"
+        files[cocotb_test] = testbench(dut, args.wrap, [wrap["verilog"] if wrap else f"{d.top}.v"], core,
+                                       driver=wrap["python_driver"][:-3] if wrap and "python_driver" in wrap else None)
+    files[f"{d.top}.core"] = fusesoc_core(d.name, d.description, d.top, f"{d.top}.v",
+                                          (wrap["top"], wrap["verilog"]) if wrap else None)
+    files["Makefile"] = makefile(d.top, dropin_make(fusesoc_vlnv(d.name), cocotb_test))
     manifest = {
         "design": d.name, "description": d.description, "curve": d.params, "algorithm": d.algorithm,
         "top": d.top, "m": dp.F.m, "field": dp.F.F.poly_str(), "word_bits": dp.F.width,
@@ -285,6 +323,9 @@ def cmd_build(args, UsageError) -> int:
         "ports": {"clk": 1, "rst": 1, "i__payload": dp.io_width, "i__valid": 1, "i__ready": 1,
                   "o__payload": dp.io_width, "o__valid": 1, "o__ready": 1, "busy": 1},
         "protocol": protocol(d, core),
+        **({"wrapper": wrap} if wrap else {}),
+        "fusesoc": {"core": f"{d.top}.core", "vlnv": fusesoc_vlnv(d.name), "targets": ["default", "sim", "lint"]},
+        **({"cocotb": {"test": cocotb_test, "dut": dut}} if cocotb_test else {}),
         "vectors": {"file": "vectors.txt", "count": args.n, "seed": args.seed,
                     "format": f"first line: the number of pairings N (decimal); then N lines {' '.join(dp.F.pairing_inputs)} c0 .. "
                               f"c{n_out - 1}, each the hex of its {dp.F.width}-bit word, most significant digit "
@@ -299,7 +340,7 @@ def cmd_build(args, UsageError) -> int:
         return 0
     print(f"wrote {', '.join(files)} to {args.output}")
     print(_report_text(d, manifest["schedule"]))
-    print(f"run the bench: make -C {args.output} sim")
+    print(f"run the bench: make -C {args.output} sim" + (" | fusesoc | cocotb" if cocotb_test else " | fusesoc"))
     return 0
 
 
@@ -348,11 +389,17 @@ def register(sub, UsageError) -> None:
     p.set_defaults(func=lambda a: cmd_schedule(a, UsageError))
 
     p = sub.add_parser("build", help="write a design's Verilog, test bench, vectors, Makefile (make sim), "
-                       "listings and manifest")
+                       "FuseSoC core file, listings and manifest; optionally a bus wrapper and a cocotb test")
     p.add_argument("design", help=DESIGN_HELP)
     add_output_dir(p)
     add_count(p, "random pairings in vectors.txt", 20, MAX_PAIRINGS)
     add_seed(p)
+    p.add_argument("--wrap", choices=("axis", "axil", "wishbone"),
+                   help="also write a bus wrapper: AXI4-Stream, or an AXI4-Lite / Wishbone register map with "
+                        "a C header and a Python driver")
+    p.add_argument("--cocotb", action="store_true",
+                   help="also write test_TOP.py, a cocotb test (Verilator) of the core or its --wrap wrapper "
+                        "on vectors.txt: python test_TOP.py, or make cocotb")
     add_json(p)
     p.set_defaults(func=lambda a: cmd_build(a, UsageError))
 

@@ -43,6 +43,8 @@ GE_WEIGHTS = {
 GE_FF, GE_FF_ENABLE, GE_FF_RESET = 4.67, 2.33, 1.0
 
 ECP5_LUTS = 83640  # LFE5U-85F LUT4s
+#: the LFE5U-85F's other resources a design can run out of (Lattice FPGA-DS-02012, Table 1.1)
+ECP5_LIMITS = {"LUT4": ECP5_LUTS, "MULT18X18D": 156, "DP16KD": 208}
 
 
 class SynthError(RuntimeError):
@@ -200,10 +202,12 @@ def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
     _yosys(script, verilog, workdir, log)
     cells = _stat_cells(workdir, top)
     luts = cells.get("LUT4", 0)
-    out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0),
-           "cells": dict(sorted(cells.items())), "fits": luts <= ECP5_LUTS, "fmax_mhz": None}
-    if not out["fits"]:
-        out["note"] = f"{luts} LUT4s exceed the LFE5U-85F's {ECP5_LUTS}; not placed"
+    out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0),
+           "ebr": cells.get("DP16KD", 0), "cells": dict(sorted(cells.items())), "fmax_mhz": None}
+    over = [f"{cells.get(k, 0)} {k} exceed the LFE5U-85F's {n}" for k, n in ECP5_LIMITS.items() if cells.get(k, 0) > n]
+    out["fits"] = not over
+    if over:
+        out["note"] = "; ".join(over) + "; not placed"
         return out
     if log:
         log(f"nextpnr-ecp5: placing and routing {top}")
@@ -211,12 +215,17 @@ def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
                            "--report", "report.json", "--freq", "100", "--seed", "1", "--timing-allow-fail"],
                           cwd=workdir, capture_output=True, text=True)
     if proc.returncode != 0 or not (workdir / "report.json").exists():
-        out["note"] = "nextpnr failed: " + proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "nextpnr failed"
+        err = proc.stderr.strip().splitlines()
+        out["fits"] = not any("Unable to place" in line or "utilisation" in line.lower() for line in err)
+        out["note"] = "nextpnr failed: " + err[-1] if err else "nextpnr failed"
         return out
     rep = json.loads((workdir / "report.json").read_text())
     fmax = rep.get("fmax", {})
     if fmax:
         out["fmax_mhz"] = round(min(v["achieved"] for v in fmax.values()), 2)
+    # placed utilisation of the resources the design uses (slices, DSPs, block RAM, ...)
+    out["utilisation"] = {k: [v["used"], v["available"]] for k, v in sorted(rep.get("utilization", {}).items())
+                          if v.get("used")}
     return out
 
 
@@ -246,7 +255,7 @@ def _ram_bits(verilog: str, cells: list) -> int:
 _FLOWS = {"xc7": _xc7, "gates": _gates, "gates-ram": _gates_ram, "ecp5": _ecp5}
 FLOW_VERSION = "2"
 #: a flow's own version (a changed script of one target leaves the others' cached results valid)
-_TARGET_VERSION = {"gates-ram": "2"}
+_TARGET_VERSION = {"gates-ram": "2", "ecp5": "2"}
 
 
 def _with_cell_models(verilog: str, target: str) -> str:

@@ -1,0 +1,96 @@
+"""Benchmark: nextpnr-ecp5 Fmax of the units and cores that fit an LFE5U-85F (writes JSON).
+
+    python bench/ecp5.py [--only LABEL ...] [--timeout S] [-o bench/out/ecp5.json]
+
+Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
+--json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
+multipliers of the README's unit tables and every built-in pairing core.  A design whose LUT4s, DSPs
+or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and route).  The
+JSON is rewritten after every entry, so a run stopped for time keeps what it measured; an entry that
+runs past ``--timeout`` seconds is recorded as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from _common import write_json  # noqa: E402
+
+#: (label, pairhw arguments), smallest first; units are the rows of the README's unit tables
+UNITS = [
+    ("hybrid-tmvp3 m=79", "unit synth --kind hybrid-tmvp3 --m 79"),
+    ("karatsuba f3-97 stages=1", "unit synth --kind karatsuba --curve f3-97 --stages 1"),
+    ("karatsuba f3-97 stages=3", "unit synth --kind karatsuba --curve f3-97 --stages 3"),
+    ("karatsuba f3-97 stages=5", "unit synth --kind karatsuba --curve f3-97 --stages 5"),
+    ("karatsuba f3-97 stages=7", "unit synth --kind karatsuba --curve f3-97 --stages 7"),
+    ("msd f3-97 D=4", "unit synth --kind msd --curve f3-97 --digit 4"),
+    ("msd f3-97 D=16", "unit synth --kind msd --curve f3-97 --digit 16"),
+    ("polymont-seed002 bn-seed002", "unit synth --kind polymont-seed002 --curve bn-seed002"),
+    ("montgomery-iterative bn254", "unit synth --kind montgomery-iterative --curve bn254"),
+    ("montgomery-iterative bls12-381", "unit synth --kind montgomery-iterative --curve bls12-381"),
+    ("ca2 m=239 D=4", "unit synth --kind ca2 --curve f2-239 --digit 4"),
+    ("ca1 m=239 D=4", "unit synth --kind ca1 --curve f2-239 --digit 4"),
+    ("ca2 m=283 D=8", "unit synth --kind ca2 --curve f2-283 --digit 8"),
+    ("ca1 m=283 D=8", "unit synth --kind ca1 --curve f2-283 --digit 8"),
+    ("ca1 m=239 D=16", "unit synth --kind ca1 --curve f2-239 --digit 16"),
+    ("ca1 m=283 D=16", "unit synth --kind ca1 --curve f2-283 --digit 16"),
+    ("lsb m=1223", "unit synth --kind lsb --curve f2-1223"),
+    ("lsd m=1223 D=7", "unit synth --kind lsd --curve f2-1223 --digit 7"),
+    ("lsd m=1223 D=11", "unit synth --kind lsd --curve f2-1223 --digit 11"),
+    ("iter-karatsuba m=1223 core=77", "unit synth --kind iter-karatsuba --curve f2-1223 --core 77"),
+    ("iter-karatsuba m=1223 core=153", "unit synth --kind iter-karatsuba --curve f2-1223 --core 153"),
+    ("montgomery-pipelined bn254", "unit synth --kind montgomery-pipelined --curve bn254"),
+    ("hybrid-tmvp2 m=1223", "unit synth --kind hybrid-tmvp2 --curve f2-1223"),
+    ("hybrid-tmvp3 m=1223", "unit synth --kind hybrid-tmvp3 --curve f2-1223"),
+]
+
+#: built-in cores, smallest first (the 1223-bit and 509-trit cores last: they are not expected to fit)
+DESIGNS = [
+    "f3-19-etat-schoolbook", "f2-47-etat-banked", "f2-79-etat-tmvp3", "f2-79-etat-karatsuba", "asip-79-lsb5",
+    "asip-79-lsd3", "asip-79-k5", "tate1-47-d4", "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small",
+    "ate-bn-seed002-toy", "asip-1223-lsb77", "asip-1223-lsd7", "asip-1223-lsd11", "asip-1223-k77",
+    "etat3-97-fast", "etat3-193-small", "tate2-239-d16", "tate1-239-d16", "tate1-283-d16", "ate-bn-seed002",
+    "ate-bn254-fast", "etat3-313-small", "ate-bls12-381-fast", "etat3-193-fast", "etat2-1223-tmvp2",
+    "etat2-1223-tmvp3",
+]
+
+ENTRIES = [(label, args.split()) for label, args in UNITS] + [(d, ["synth", d]) for d in DESIGNS]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", action="append", metavar="LABEL", help="only these entries (repeatable)")
+    ap.add_argument("--timeout", type=float, default=3600, help="seconds per entry (default 3600)")
+    ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "ecp5.json"))
+    args = ap.parse_args()
+    entries = [e for e in ENTRIES if not args.only or e[0] in args.only]
+    rows = []
+    for i, (label, argv) in enumerate(entries, 1):
+        cmd = ["pairhw", *argv, "--target", "ecp5"]
+        print(f"[{i}/{len(entries)}] {' '.join(cmd)}", flush=True)
+        t0 = time.monotonic()
+        try:
+            proc = subprocess.run([sys.executable, "-m", "pairhw", *argv, "--target", "ecp5", "--json"],
+                                  capture_output=True, text=True, timeout=args.timeout)
+            row = json.loads(proc.stdout) if proc.returncode == 0 else {"error": proc.stderr.strip()[-400:]}
+        except subprocess.TimeoutExpired:
+            row = {"error": f"timeout after {args.timeout:g} s"}
+        row = {"label": label, "command": " ".join(cmd), "wall_s": round(time.monotonic() - t0, 1),
+               **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "utilisation", "note",
+                                       "cycles", "latency", "ii", "error", "cached") if k in row}}
+        rows.append(row)
+        print("   ", json.dumps(row), flush=True)
+        write_json(args.output, {"target": "LFE5U-85F (nextpnr-ecp5 --85k --out-of-context --freq 100 --seed 1)",
+                                 "rows": rows})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
