@@ -61,7 +61,10 @@ DESIGNS = [
     "etat2-1223-tmvp3",
 ]
 
-ENTRIES = [(label, args.split()) for label, args in UNITS] + [(d, ["synth", d]) for d in DESIGNS]
+#: the order of a run: the small cores and units first, so a run stopped for time has measured most
+ENTRIES = ([(d, ["synth", d]) for d in DESIGNS[:8]] + [(label, args.split()) for label, args in UNITS[:1]]
+           + [(d, ["synth", d]) for d in DESIGNS[8:12]] + [(label, args.split()) for label, args in UNITS[1:]]
+           + [(d, ["synth", d]) for d in DESIGNS[12:]])
 
 
 def main() -> int:

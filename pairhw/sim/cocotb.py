@@ -239,7 +239,10 @@ def test_{top}():
     runner = get_runner("verilator")
     runner.build(sources=[HERE / s for s in SOURCES], hdl_toplevel=TOP, build_dir=build,
                  build_args=["-Wno-fatal", "-Wno-lint", "-Wno-style"])
-    results = runner.test(hdl_toplevel=TOP, test_module=Path(__file__).stem, test_dir=HERE, build_dir=build)
+    try:
+        results = runner.test(hdl_toplevel=TOP, test_module=Path(__file__).stem, test_dir=HERE, build_dir=build)
+    except SystemExit as e:  # cocotb's runner exits when a test failed
+        raise AssertionError(f"cocotb: {{e}}") from None
     from cocotb_tools.runner import get_results
 
     tests, failed = get_results(results)
