@@ -1,13 +1,14 @@
 """Benchmark: nextpnr-ecp5 Fmax of the units and cores that fit an LFE5U-85F (writes JSON).
 
-    python bench/ecp5.py [--only LABEL ...] [--timeout S] [-o bench/out/ecp5.json]
+    python bench/ecp5.py [--only LABEL ...] [--timeout S] [-o bench/out/ecp5.json] [--record]
 
 Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
 multipliers of the README's unit tables and every built-in pairing core.  A design whose LUT4s, DSPs
 or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and route).  The
 JSON is rewritten after every entry, so a run stopped for time keeps what it measured; an entry that
-runs past ``--timeout`` seconds is recorded as such.
+runs past ``--timeout`` seconds is recorded as such.  ``--record`` copies each measured row into
+``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README show.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ def main() -> int:
     ap.add_argument("--only", action="append", metavar="LABEL", help="only these entries (repeatable)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per entry (default 3600)")
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "ecp5.json"))
+    ap.add_argument("--record", action="store_true", help="copy measured rows into pairhw/report/recorded.json")
     args = ap.parse_args()
     entries = [e for e in ENTRIES if not args.only or e[0] in args.only]
     rows = []
@@ -92,7 +94,27 @@ def main() -> int:
         print("   ", json.dumps(row), flush=True)
         write_json(args.output, {"target": "LFE5U-85F (nextpnr-ecp5 --85k --out-of-context --freq 100 --seed 1)",
                                  "rows": rows})
+        if args.record and "error" not in row:
+            record(row)
     return 0
+
+
+RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pairhw", "report", "recorded.json")
+#: what the report keeps of a row
+KEEP = ("label", "command", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "cycles", "note")
+
+
+def record(row: dict) -> None:
+    """Put ``row`` into recorded.json's ``ecp5`` list (replacing the row of the same label), in the
+    order of :data:`ENTRIES`."""
+    with open(RECORDED) as fh:
+        rec = json.load(fh)
+    rows = {r["label"]: r for r in rec.get("ecp5", [])}
+    rows[row["label"]] = {k: row[k] for k in KEEP if k in row}
+    order = [label for label, _ in ENTRIES]
+    rec["ecp5"] = sorted(rows.values(), key=lambda r: order.index(r["label"]) if r["label"] in order else len(order))
+    with open(RECORDED, "w") as fh:
+        fh.write(json.dumps(rec, indent=1) + "\n")  # as scripts/record_*.py write it
 
 
 if __name__ == "__main__":

@@ -268,6 +268,24 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
                             "above draws them with the built-in designs.",
                     "columns": ["search", "point", "cycles", "multiplier bound", "LUTs incl. LUT RAM", "FFs",
                                 "LUT depth", "finding"], "rows": rows, "plot": None})
+    # timing: nextpnr-ecp5 on an LFE5U-85F, recorded by bench/ecp5.py
+    rows = []
+    for e in fig.rec.get("ecp5", []):
+        cmd = e["command"]
+        fmax = e.get("fmax_mhz")
+        cyc = e.get("cycles")
+        rows.append([Cell(e["label"]), Cell(_n(e["lut4"]), "recorded", cmd), Cell(_n(e["ffs"]), "recorded", cmd),
+                     Cell(_n(e.get("dsp", 0)), "recorded", cmd), Cell(_n(e.get("ebr", 0)), "recorded", cmd),
+                     Cell(_n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "–")),
+                          "recorded", cmd),
+                     Cell(_n(cyc) if cyc else "–"), Cell(_n(cyc / fmax, 1) if cyc and fmax else "–")])
+    if rows:
+        out.append({"id": "ecp5", "title": "Timing on an ECP5 (LFE5U-85F, nextpnr-ecp5)",
+                    "note": "Yosys synth_ecp5, then nextpnr-ecp5 --85k --out-of-context (seed 1, 100 MHz target): "
+                            "LUT4s, flip-flops, DSPs (MULT18X18D), block RAMs (DP16KD) and the placed-and-routed Fmax "
+                            "(python bench/ecp5.py). µs per pairing = cycles / Fmax.",
+                    "columns": ["unit or core", "LUT4", "FFs", "DSP", "EBR", "Fmax (MHz)", "cycles per pairing",
+                                "µs per pairing"], "rows": rows, "plot": None})
     # every design
     rows = []
     for d in fig.names:

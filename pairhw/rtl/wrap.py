@@ -43,26 +43,11 @@ def design_id(data: dict) -> int:
 
 @dataclass(frozen=True)
 class RegisterMap:
-    """The 32-bit register map of the AXI4-Lite and Wishbone wrappers (byte addresses).
-
-    ========  ===============  ==  =============================================================
-    offset    name             rw  meaning
-    ========  ===============  ==  =============================================================
-    0x000     ID               r   0x50485731 ("PHW1")
-    0x004     VERSION          r   bits 15..0 the map version, bits 31..16 the element bits
-    0x008     DESIGN           r   32 bits of SHA-256 of the design (:func:`design_id`)
-    0x00C     CTRL             rw  bit 0 START (write 1: start a pairing; reads 0), bit 1 IRQ_EN
-    0x010     STATUS           rw  bit 0 BUSY, bit 1 DONE (write 1 to clear); DONE is set when the
-                                   outputs are complete, cleared by START
-    0x014     CYCLES           r   run cycles of the last pairing, measured by the wrapper
-    0x018     EXPECTED         r   the schedule's cycle count (constant for the core)
-    0x01C     SHAPE            r   inputs (7..0), outputs (15..8), 32-bit words per element (23..16)
-    IN        IN[k][j]         rw  word j of input element k (least significant word first)
-    OUT       OUT[k][j]        r   word j of output element k
-    ========  ===============  ==  =============================================================
-
-    ``IN`` is at 0x100, ``OUT`` at the next multiple of 0x100 after the inputs.  A read or write of
-    any other address is answered with an error (AXI4-Lite SLVERR, Wishbone ERR).
+    """The 32-bit register map of the AXI4-Lite and Wishbone wrappers (byte addresses): the
+    registers of :attr:`FIXED`, then the input elements from ``IN_BASE`` (0x100) and the output
+    elements from :attr:`out_base`, each as :attr:`words` 32-bit words, least significant first.
+    A read or write of any other address is answered with an error (AXI4-Lite SLVERR, Wishbone ERR).
+    docs/PROTOCOL.md shows the table of :meth:`markdown`.
     """
 
     n_in: int
@@ -74,6 +59,17 @@ class RegisterMap:
     WORD = 32
     FIXED = (("ID", 0x000, "r"), ("VERSION", 0x004, "r"), ("DESIGN", 0x008, "r"), ("CTRL", 0x00C, "rw"),
              ("STATUS", 0x010, "rw"), ("CYCLES", 0x014, "r"), ("EXPECTED", 0x018, "r"), ("SHAPE", 0x01C, "r"))
+    #: what each register holds (docs, C header)
+    MEANING = {
+        "ID": '0x50485731 ("PHW1")',
+        "VERSION": "bits 15..0 the map version, bits 31..16 the element's bits",
+        "DESIGN": "32 bits of SHA-256 of the design's JSON without name and description",
+        "CTRL": "bit 0 START (write 1: start a pairing; ignored while BUSY; reads 0), bit 1 IRQ_EN (irq = DONE while set)",
+        "STATUS": "bit 0 BUSY, bit 1 DONE (set when the outputs are complete; cleared by START or by writing 1)",
+        "CYCLES": "run cycles of the last pairing, counted by the wrapper",
+        "EXPECTED": "the schedule's cycle count (every pairing takes exactly this many)",
+        "SHAPE": "input elements (bits 7..0), output elements (15..8), 32-bit words per element (23..16)",
+    }
     CTRL_START, CTRL_IRQ_EN = 1, 2
     STATUS_BUSY, STATUS_DONE = 1, 2
     IN_BASE = 0x100
@@ -118,6 +114,16 @@ class RegisterMap:
         regs += [(f"IN{k}_{j}", self.in_addr(k, j), "rw") for k in range(self.n_in) for j in range(self.words)]
         regs += [(f"OUT{k}_{j}", self.out_addr(k, j), "r") for k in range(self.n_out) for j in range(self.words)]
         return regs
+
+    def markdown(self) -> str:
+        """The map as a Markdown table (docs/PROTOCOL.md)."""
+        rows = ["| offset | register | access | meaning |", "|---|---|---|---|"]
+        rows += [f"| 0x{off:03X} | {name} | {acc} | {self.MEANING[name]} |" for name, off, acc in self.FIXED]
+        rows += [f"| 0x{self.IN_BASE:03X} + 4·(k·W + j) | IN[k][j] | rw | word j of input element k (W words per "
+                 "element, least significant first) |",
+                 "| OUT + 4·(k·W + j) | OUT[k][j] | r | word j of output element k; OUT is the first multiple of "
+                 "0x100 after the inputs |"]
+        return "\n".join(rows)
 
     def describe(self) -> dict:
         """The map as JSON-able data (manifest, driver)."""
@@ -373,7 +379,7 @@ def c_header(name: str, bus: str, rmap: RegisterMap) -> str:
              f" * Byte offsets from the wrapper's base address; 32-bit registers; map version {MAP_VERSION}. */",
              f"#ifndef {up}_H", f"#define {up}_H", "", "#include <stdint.h>", ""]
     for reg, off, acc in rmap.FIXED:
-        lines.append(f"#define {up}_{reg:<9} 0x{off:03x}u  /* {acc} */")
+        lines.append(f"#define {up}_{reg:<9} 0x{off:03x}u  /* {acc}: {rmap.MEANING[reg]} */")
     lines += ["", f"#define {up}_CTRL_START     0x{rmap.CTRL_START:x}u",
               f"#define {up}_CTRL_IRQ_EN    0x{rmap.CTRL_IRQ_EN:x}u",
               f"#define {up}_STATUS_BUSY    0x{rmap.STATUS_BUSY:x}u",

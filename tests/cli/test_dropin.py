@@ -251,3 +251,16 @@ def test_fusesoc_runs_the_sim_and_lint_targets(capsys, tmp_path, design):
         res = subprocess.run(["make", "-C", str(tmp_path), "fusesoc"], capture_output=True, text=True, env=_env())
         log = res.stdout + res.stderr
         assert res.returncode != 0 and "PAIRHW FAIL" in log, log[-3000:]
+
+
+def test_protocol_docs_are_rendered_from_their_sources():
+    """docs/PROTOCOL.md's register table is RegisterMap's and every WaveDrom SVG is its JSON's."""
+    root = Path(__file__).resolve().parents[2]
+    res = subprocess.run([sys.executable, str(root / "scripts" / "render_docs.py"), "--check"], capture_output=True,
+                         text=True, env={**_env(), "PYTHONPATH": str(root)})
+    assert res.returncode == 0, res.stderr
+    doc = (root / "docs" / "PROTOCOL.md").read_text()
+    for name, off, acc in RegisterMap.FIXED:
+        assert f"| 0x{off:03X} | {name} | {acc} |" in doc
+    for svg in ("core-stream", "axis", "axil", "wishbone"):
+        assert f"(wavedrom/{svg}.svg)" in doc and (root / "docs" / "wavedrom" / f"{svg}.svg").exists()
