@@ -144,25 +144,24 @@ class Bus:
         for s in ("awvalid", "wvalid", "bready", "arvalid", "rready", "awprot", "arprot"):
             getattr(dut, "s_axi_" + s).value = 0
 
+    async def _until(self, sample):
+        """From a falling edge: sample() in each cycle's settled values until it returns a value, then
+        go on to the next falling edge (the rising edge between took the handshake)."""
+        while True:
+            await ReadOnly()
+            got = sample()
+            await FallingEdge(self.dut.aclk)
+            if got is not None:
+                return got
+
     async def write(self, addr, data, expect_error=False):
         d = self.dut
         d.s_axi_awaddr.value, d.s_axi_wdata.value, d.s_axi_wstrb.value = addr, data, 0xF
         d.s_axi_awvalid.value = d.s_axi_wvalid.value = 1
-        while True:
-            await ReadOnly()
-            done = d.s_axi_awready.value == 1 and d.s_axi_wready.value == 1
-            await FallingEdge(d.aclk)
-            if done:
-                break
+        await self._until(lambda: True if d.s_axi_awready.value == 1 and d.s_axi_wready.value == 1 else None)
         d.s_axi_awvalid.value = d.s_axi_wvalid.value = 0
         d.s_axi_bready.value = 1
-        while True:
-            await ReadOnly()
-            if d.s_axi_bvalid.value == 1:
-                resp = int(d.s_axi_bresp.value)
-                await FallingEdge(d.aclk)
-                break
-            await FallingEdge(d.aclk)
+        resp = await self._until(lambda: int(d.s_axi_bresp.value) if d.s_axi_bvalid.value == 1 else None)
         d.s_axi_bready.value = 0
         assert resp == (2 if expect_error else 0), f"write {{addr:#x}}: BRESP {{resp}}"
         return None if expect_error else True
@@ -170,21 +169,11 @@ class Bus:
     async def read(self, addr, expect_error=False):
         d = self.dut
         d.s_axi_araddr.value, d.s_axi_arvalid.value = addr, 1
-        while True:
-            await ReadOnly()
-            done = d.s_axi_arready.value == 1
-            await FallingEdge(d.aclk)
-            if done:
-                break
+        await self._until(lambda: True if d.s_axi_arready.value == 1 else None)
         d.s_axi_arvalid.value = 0
         d.s_axi_rready.value = 1
-        while True:
-            await ReadOnly()
-            if d.s_axi_rvalid.value == 1:
-                resp, data = int(d.s_axi_rresp.value), int(d.s_axi_rdata.value)
-                await FallingEdge(d.aclk)
-                break
-            await FallingEdge(d.aclk)
+        resp, data = await self._until(
+            lambda: (int(d.s_axi_rresp.value), int(d.s_axi_rdata.value)) if d.s_axi_rvalid.value == 1 else None)
         d.s_axi_rready.value = 0
         assert resp == (2 if expect_error else 0), f"read {{addr:#x}}: RRESP {{resp}}"
         return None if expect_error else data
