@@ -71,8 +71,21 @@ def test_synth_xc7_and_gates(small_unit):
 
 def test_synth_ecp5_fmax(small_unit):
     r = synthesize(unit_verilog(small_unit), small_unit.name, "ecp5")
-    assert r["fits"] and r["lut4"] > 0
+    assert r["fits"] and r["lut4"] > 0 and r["dsp"] == r["ebr"] == 0
     assert r["fmax_mhz"] and r["fmax_mhz"] > 20
+    # placed utilisation: the flip-flops nextpnr placed are the ones Yosys mapped, out of the 85F's
+    assert r["utilisation"]["TRELLIS_FF"] == [r["ffs"], 83640]
+
+
+def test_synth_ecp5_does_not_place_what_does_not_fit(small_unit, monkeypatch, tmp_path):
+    """A design over the part's LUT4s (here: a limit lowered below the unit's) is reported as not
+    fitting, with the count, and nextpnr is not run."""
+    from pairhw.synth import flows
+
+    monkeypatch.setitem(flows.ECP5_LIMITS, "LUT4", 10)
+    monkeypatch.setattr(flows.subprocess, "run", None)  # nextpnr is called through it (Yosys is not)
+    r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, None)
+    assert r["fits"] is False and r["fmax_mhz"] is None and "exceed the LFE5U-85F's 10" in r["note"]
 
 
 def test_synth_rejects_unknown_target(small_unit):
