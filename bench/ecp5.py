@@ -27,10 +27,6 @@ from _common import write_json  # noqa: E402
 #: (label, pairhw arguments), smallest first; units are the rows of the README's unit tables
 UNITS = [
     ("hybrid-tmvp3 m=79", "unit synth --kind hybrid-tmvp3 --m 79"),
-    ("karatsuba f3-97 stages=1", "unit synth --kind karatsuba --curve f3-97 --stages 1"),
-    ("karatsuba f3-97 stages=3", "unit synth --kind karatsuba --curve f3-97 --stages 3"),
-    ("karatsuba f3-97 stages=5", "unit synth --kind karatsuba --curve f3-97 --stages 5"),
-    ("karatsuba f3-97 stages=7", "unit synth --kind karatsuba --curve f3-97 --stages 7"),
     ("msd f3-97 D=4", "unit synth --kind msd --curve f3-97 --digit 4"),
     ("msd f3-97 D=16", "unit synth --kind msd --curve f3-97 --digit 16"),
     ("polymont-seed002 bn-seed002", "unit synth --kind polymont-seed002 --curve bn-seed002"),
@@ -42,6 +38,10 @@ UNITS = [
     ("ca1 m=283 D=8", "unit synth --kind ca1 --curve f2-283 --digit 8"),
     ("ca1 m=239 D=16", "unit synth --kind ca1 --curve f2-239 --digit 16"),
     ("ca1 m=283 D=16", "unit synth --kind ca1 --curve f2-283 --digit 16"),
+    ("karatsuba f3-97 stages=1", "unit synth --kind karatsuba --curve f3-97 --stages 1"),
+    ("karatsuba f3-97 stages=3", "unit synth --kind karatsuba --curve f3-97 --stages 3"),
+    ("karatsuba f3-97 stages=5", "unit synth --kind karatsuba --curve f3-97 --stages 5"),
+    ("karatsuba f3-97 stages=7", "unit synth --kind karatsuba --curve f3-97 --stages 7"),
     ("lsb m=1223", "unit synth --kind lsb --curve f2-1223"),
     ("lsd m=1223 D=7", "unit synth --kind lsd --curve f2-1223 --digit 7"),
     ("lsd m=1223 D=11", "unit synth --kind lsd --curve f2-1223 --digit 11"),
@@ -62,11 +62,11 @@ DESIGNS = [
     "etat2-1223-tmvp3",
 ]
 
-#: the order of a run: the small cores and units first, so a run stopped for time has measured most
-ENTRIES = ([(d, ["synth", d]) for d in DESIGNS[:8]] + [(label, args.split()) for label, args in UNITS[:1]]
-           + [(d, ["synth", d]) for d in DESIGNS[8:12]] + [(label, args.split()) for label, args in UNITS[1:]]
-           + [(d, ["synth", d]) for d in DESIGNS[12:]])
-
+#: the order of a run: nextpnr-ecp5 (WebAssembly) takes minutes per thousand LUT4s, so the word-serial
+#: ASIP cores and the units go first, then the engine cores (their microcode ROMs are LUT logic)
+FIRST = ["asip-79-lsb5", "asip-79-lsd3", "asip-79-k5"]
+ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for label, args in UNITS]
+           + [(d, ["synth", d]) for d in DESIGNS if d not in FIRST])
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

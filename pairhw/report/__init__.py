@@ -160,6 +160,19 @@ class Figures:
         return None if r is None else r.get("luts_incl_ram")
 
 
+def ecp5_markdown(rows: list[dict]) -> str:
+    """The recorded ECP5 rows (``recorded()["ecp5"]``) as the README's Markdown table."""
+    out = ["| unit or core | LUT4 | FFs | DSP | EBR | Fmax (MHz) | cycles per pairing | µs per pairing |",
+           "|---|---|---|---|---|---|---|---|"]
+    for e in rows:
+        fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
+        fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else "not placed")
+        out.append(f"| `{e['label']}` | {_n(e['lut4'])} | {_n(e['ffs'])} | {_n(e.get('dsp', 0))} | "
+                   f"{_n(e.get('ebr', 0))} | {fm} | {_n(cyc) if cyc else '–'} | "
+                   f"{_n(cyc / fmax, 1) if cyc and fmax else '–'} |")
+    return "\n".join(out)
+
+
 def _ratio(a, b) -> str:
     return "–" if not a or not b else f"{a / b:.3f}"
 
