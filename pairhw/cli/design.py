@@ -284,10 +284,10 @@ def cmd_build(args, UsageError) -> int:
 
     d = _design(args.design, UsageError)
     check_target(args.output, ("design", d.name), args.force)
-    cp = d.compile()
     if args.cocotb and d.field.agreement != "bit-exact":
         raise UsageError(f"--cocotb: {d.name}'s words are not unique encodings of its elements "
                          f"({d.field.agreement}); its cocotb test would compare bits. Use make sim")
+    cp = d.compile()
     core = d.core()
     dp = cp.dp
     n_out = len(cp.microcode.outputs)
