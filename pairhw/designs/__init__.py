@@ -122,6 +122,12 @@ class Design:
         return self.field.flatten(self.field.algorithm(self.algorithm)(self.curve(), P, Q))
 
 
+def content_text(data: dict) -> str:
+    """The canonical JSON of what a design computes: its file without name and description (the
+    explore store's key, the register wrappers' ``DESIGN`` hash)."""
+    return json.dumps({k: v for k, v in data.items() if k not in ("name", "description")}, sort_keys=True)
+
+
 @lru_cache(maxsize=None)
 def engine_digest() -> str:
     """A hash of the sources a schedule report depends on (:data:`_ENGINE_PARTS`)."""

@@ -47,7 +47,9 @@ def versions(tier: str, options: dict) -> str:
 
 def design_text(data: dict) -> str:
     """The canonical JSON of what a design computes (its name and description do not count)."""
-    return json.dumps({k: v for k, v in data.items() if k not in ("name", "description")}, sort_keys=True)
+    from pairhw.designs import content_text
+
+    return content_text(data)
 
 
 def result_key(data: dict, tier: str, options: dict) -> str:

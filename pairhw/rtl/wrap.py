@@ -18,7 +18,6 @@ the C header (:func:`c_header`), the Python driver (:func:`python_driver`) and t
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 
 from amaranth.hdl import C, Cat, ClockDomain, ClockSignal, Module, Mux, ResetSignal, Signal
@@ -37,8 +36,9 @@ MAP_VERSION = 1
 def design_id(data: dict) -> int:
     """32 bits of SHA-256 of what a design computes (its JSON without name and description): the
     ``DESIGN`` register, so software can tell which core it talks to."""
-    text = json.dumps({k: v for k, v in data.items() if k not in ("name", "description")}, sort_keys=True)
-    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
+    from pairhw.designs import content_text
+
+    return int(hashlib.sha256(content_text(data).encode()).hexdigest()[:8], 16)
 
 
 @dataclass(frozen=True)
