@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -81,11 +82,15 @@ def main() -> int:
         cmd = ["pairhw", *argv, "--target", "ecp5"]
         print(f"[{i}/{len(entries)}] {' '.join(cmd)}", flush=True)
         t0 = time.monotonic()
+        # its own process group: on a timeout the Yosys and nextpnr it started are stopped with it
+        proc = subprocess.Popen([sys.executable, "-m", "pairhw", *argv, "--target", "ecp5", "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:
-            proc = subprocess.run([sys.executable, "-m", "pairhw", *argv, "--target", "ecp5", "--json"],
-                                  capture_output=True, text=True, timeout=args.timeout)
-            row = json.loads(proc.stdout) if proc.returncode == 0 else {"error": proc.stderr.strip()[-400:]}
+            out, err = proc.communicate(timeout=args.timeout)
+            row = json.loads(out) if proc.returncode == 0 else {"error": err.strip()[-400:]}
         except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
             row = {"error": f"timeout after {args.timeout:g} s"}
         row = {"label": label, "command": " ".join(cmd), "wall_s": round(time.monotonic() - t0, 1),
                **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "utilisation", "note",

