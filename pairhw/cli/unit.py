@@ -346,4 +346,6 @@ def add_target(p) -> None:
 
     p.add_argument("--target", choices=TARGETS, default="xc7",
                    help="xc7: Yosys synth_xilinx (LUTs, FFs, depth; default); gates: gate equivalents; "
-                        "ecp5: nextpnr-ecp5 Fmax on an LFE5U-85F")
+                        "gates-ram: gate equivalents with the RAMs kept as macros (their bits reported); "
+                        "ecp5: synth_ecp5, and nextpnr-ecp5's placed-and-routed Fmax and utilisation on an "
+                        "LFE5U-85F when the LUT4s, DSPs and block RAMs fit")
