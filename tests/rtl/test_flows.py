@@ -88,6 +88,32 @@ def test_synth_ecp5_does_not_place_what_does_not_fit(small_unit, monkeypatch, tm
     assert r["fits"] is False and r["fmax_mhz"] is None and "exceed the LFE5U-85F's 10" in r["note"]
 
 
+def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypatch, tmp_path):
+    """Before nextpnr runs (hours for a large design), the flow's progress line gives the synthesis
+    figures; bench/ecp5.py reads them back from an entry it stopped in place and route."""
+    import importlib.util
+    import subprocess
+    from pathlib import Path
+
+    from pairhw.synth import flows
+
+    def nextpnr(cmd, **kw):  # stands in for nextpnr: it fails at once
+        return subprocess.CompletedProcess(cmd, 1, "", "ERROR: stopped")
+
+    monkeypatch.setattr(flows.subprocess, "run", nextpnr)
+    said = []
+    r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, said.append)
+    assert r["fmax_mhz"] is None and r["note"] == "nextpnr failed: ERROR: stopped"
+    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
+    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.syspath_prepend(str(bench.parent))
+    spec.loader.exec_module(mod)
+    got = mod.synthesized("\n".join(f"[pairhw] {m}" for m in said))
+    assert got == {"lut4": r["lut4"], "ffs": r["ffs"], "dsp": 0, "ebr": 0, "fits": True, "fmax_mhz": None}
+    assert r["lut4"] > 0 and r["ffs"] > 0 and mod.synthesized("[pairhw] yosys ecp5: synthesizing X") is None
+
+
 def test_synth_rejects_unknown_target(small_unit):
     with pytest.raises(SynthError):
         synthesize("module x; endmodule", "x", "virtex6")
