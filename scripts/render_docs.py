@@ -40,7 +40,7 @@ def targets() -> dict[Path, str]:
            for src in sorted((DOCS / "wavedrom").glob("*.json"))}
     out[DOCS / "PROTOCOL.md"] = _fill(DOCS / "PROTOCOL.md", "register-map",
                                       RegisterMap(n_in=1, n_out=1, bits=32, cycles=1, design=0).markdown())
-    out[README] = _fill(README, "ecp5-table", report.ecp5_markdown(report.recorded().get("ecp5", [])))
+    out[README] = _fill(README, "ecp5-table", report.ecp5_markdown(report.recorded()))
     return out
 
 

@@ -11,6 +11,7 @@ every design's schedule, a two-pairing Verilator run and its synthesis (hours on
 from __future__ import annotations
 
 import json
+import statistics
 import time
 from importlib import resources
 from pathlib import Path
@@ -160,16 +161,63 @@ class Figures:
         return None if r is None else r.get("luts_incl_ram")
 
 
-def ecp5_markdown(rows: list[dict]) -> str:
-    """The recorded ECP5 rows (``recorded()["ecp5"]``) as the README's Markdown table."""
-    out = ["| unit or core | LUT4 | FFs | DSP | EBR | Fmax (MHz) | cycles per pairing | µs per pairing |",
-           "|---|---|---|---|---|---|---|---|"]
-    for e in rows:
-        fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
-        fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else "not placed")
-        out.append(f"| `{e['label']}` | {_n(e['lut4'])} | {_n(e['ffs'])} | {_n(e.get('dsp', 0))} | "
-                   f"{_n(e.get('ebr', 0))} | {fm} | {_n(cyc) if cyc else '–'} | "
-                   f"{_n(cyc / fmax, 1) if cyc and fmax else '–'} |")
+ECP5_COLUMNS = ["unit or core", "LUT4", "FFs", "DSP", "EBR", "Fmax (MHz)", "cycles per pairing", "µs per pairing"]
+
+
+def ecp5_cells(e: dict) -> list[str]:
+    """The texts of one recorded ECP5 row (``recorded()["ecp5"]``) under :data:`ECP5_COLUMNS`."""
+    fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
+    fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "not placed"))
+    return [e["label"], _n(e["lut4"]), _n(e["ffs"]), _n(e.get("dsp", 0)), _n(e.get("ebr", 0)), fm,
+            _n(cyc) if cyc else "–", _n(cyc / fmax, 1) if cyc and fmax else "–"]
+
+
+def ecp5_depth_estimates(rec: dict) -> dict | None:
+    """What the xc7 LUT depth suggests for the cores nextpnr did not place (over the part, or not
+    within the bench's time): the placed cores' Fmax × xc7 LUT6 depth (``recorded()["synth"]``) is
+    about constant where the logic, not the routing, sets the clock, so its median over the placed
+    cores divided by a core's depth estimates that core's Fmax.  ``None`` without a placed core of
+    known depth."""
+    synth = {d: r["depth"] for d, r in rec.get("synth", {}).items() if r.get("target") == "xc7" and r.get("depth")}
+    rows = rec.get("ecp5", [])
+    placed = sorted((e["fmax_mhz"] * synth[e["label"]], e["label"]) for e in rows
+                    if e.get("fmax_mhz") and e["label"] in synth)
+    if not placed:
+        return None
+    k = statistics.median(x for x, _ in placed)
+    cycles = {d: r["cycles"] for d, r in rec.get("schedule", {}).items()}
+    est = [{"design": e["label"], "depth": synth[e["label"]], "fmax_mhz": k / synth[e["label"]],
+            "cycles": cycles.get(e["label"]), "fits": bool(e.get("fits"))}
+           for e in rows if not e.get("fmax_mhz") and e["label"] in synth]
+    return {"mhz_levels": k, "placed": [lab for _, lab in placed],
+            "range": (placed[0][0], placed[-1][0]), "estimates": est}
+
+
+def ecp5_estimate_text(rec: dict) -> list[str]:
+    """The depth estimates (:func:`ecp5_depth_estimates`) as a sentence and one line per core."""
+    est = ecp5_depth_estimates(rec)
+    if not est or not est["estimates"]:
+        return []
+    lo, hi = est["range"]
+    out = [f"Not placed, what the LUT depth suggests: over the {len(est['placed'])} placed cores of known xc7 LUT6 "
+           f"depth, Fmax × depth has the median {est['mhz_levels']:,.0f} MHz·levels ({lo:,.0f}–{hi:,.0f}). At that "
+           f"rate (the logic's delay only; long routes across a full-size core lower it):"]
+    for x in est["estimates"]:
+        why = "not placed in the time" if x["fits"] else "over the LFE5U-85F"
+        us = f", {_n(x['cycles'] / x['fmax_mhz'], 1)} µs per pairing" if x["cycles"] else ""
+        out.append(f"`{x['design']}` ({why}): xc7 depth {x['depth']}, about {x['fmax_mhz']:,.0f} MHz{us}.")
+    return out
+
+
+def ecp5_markdown(rec: dict) -> str:
+    """The recorded ECP5 rows as the README's Markdown table, then :func:`ecp5_estimate_text`."""
+    out = ["| " + " | ".join(ECP5_COLUMNS) + " |", "|" + "---|" * len(ECP5_COLUMNS)]
+    for e in rec.get("ecp5", []):
+        c = ecp5_cells(e)
+        out.append(f"| `{c[0]}` | " + " | ".join(c[1:]) + " |")
+    est = ecp5_estimate_text(rec)
+    if est:
+        out += ["", est[0], ""] + [f"- {line}" for line in est[1:]]
     return "\n".join(out)
 
 
@@ -282,23 +330,15 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
                     "columns": ["search", "point", "cycles", "multiplier bound", "LUTs incl. LUT RAM", "FFs",
                                 "LUT depth", "finding"], "rows": rows, "plot": None})
     # timing: nextpnr-ecp5 on an LFE5U-85F, recorded by bench/ecp5.py
-    rows = []
-    for e in fig.rec.get("ecp5", []):
-        cmd = e["command"]
-        fmax = e.get("fmax_mhz")
-        cyc = e.get("cycles")
-        rows.append([Cell(e["label"]), Cell(_n(e["lut4"]), "recorded", cmd), Cell(_n(e["ffs"]), "recorded", cmd),
-                     Cell(_n(e.get("dsp", 0)), "recorded", cmd), Cell(_n(e.get("ebr", 0)), "recorded", cmd),
-                     Cell(_n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "–")),
-                          "recorded", cmd),
-                     Cell(_n(cyc) if cyc else "–"), Cell(_n(cyc / fmax, 1) if cyc and fmax else "–")])
+    rows = [[Cell(c[0])] + [Cell(t, "recorded", e["command"]) for t in c[1:6]] + [Cell(c[6]), Cell(c[7])]
+            for e in fig.rec.get("ecp5", []) for c in [ecp5_cells(e)]]
     if rows:
         out.append({"id": "ecp5", "title": "Timing on an ECP5 (LFE5U-85F, nextpnr-ecp5)",
                     "note": "Yosys synth_ecp5, then nextpnr-ecp5 --85k --out-of-context (seed 1, 100 MHz target): "
                             "LUT4s, flip-flops, DSPs (MULT18X18D), block RAMs (DP16KD) and the placed-and-routed Fmax "
-                            "(python bench/ecp5.py). µs per pairing = cycles / Fmax.",
-                    "columns": ["unit or core", "LUT4", "FFs", "DSP", "EBR", "Fmax (MHz)", "cycles per pairing",
-                                "µs per pairing"], "rows": rows, "plot": None})
+                            "(python bench/ecp5.py). µs per pairing = cycles / Fmax. "
+                            + " ".join(ecp5_estimate_text(fig.rec)).replace("`", ""),
+                    "columns": ECP5_COLUMNS, "rows": rows, "plot": None})
     # every design
     rows = []
     for d in fig.names:

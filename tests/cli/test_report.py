@@ -138,3 +138,31 @@ def test_the_default_report_on_a_cold_cache(capsys, tmp_path):
     for d in report.SIM_DESIGNS:
         row = next(r for r in html.split("<tr>") if f"<td>{d}</td>" in r)
         assert re.search(r'<td class="measured" title="pairhw sim [^"]*">2/2, constant time</td>', row)
+
+
+def test_ecp5_rows_and_what_the_depth_suggests_for_unplaced_cores():
+    """Placed cores give Fmax × xc7 depth (1,000, 800 and 1,200 MHz·levels here); a core over the part
+    is estimated at the median over its depth, and a unit without a recorded depth is not."""
+    rec = {"synth": {"a": {"target": "xc7", "depth": 10}, "b": {"target": "xc7", "depth": 16},
+                     "c": {"target": "xc7", "depth": 20}, "big": {"target": "xc7", "depth": 13},
+                     "g": {"target": "gates-ram", "depth": 30}},
+           "schedule": {"big": {"cycles": 26000}},
+           "ecp5": [{"label": "a", "command": "x", "lut4": 10, "ffs": 1, "fits": True, "fmax_mhz": 100.0, "cycles": 500},
+                    {"label": "b", "command": "x", "lut4": 10, "ffs": 1, "fits": True, "fmax_mhz": 50.0},
+                    {"label": "c", "command": "x", "lut4": 10, "ffs": 1, "fits": True, "fmax_mhz": 60.0},
+                    {"label": "g", "command": "x", "lut4": 10, "ffs": 1, "fits": True, "fmax_mhz": 10.0},
+                    {"label": "big", "command": "x", "lut4": 90000, "ffs": 1, "fits": False},
+                    {"label": "slow", "command": "x", "lut4": 40000, "ffs": 1, "fits": True,
+                     "note": "not placed and routed within 600 s"},
+                    {"label": "unit", "command": "x", "lut4": 345, "ffs": 1, "dsp": 800, "fits": False}]}
+    est = report.ecp5_depth_estimates(rec)
+    assert est["mhz_levels"] == 1000 and est["placed"] == ["b", "a", "c"] and est["range"] == (800, 1200)
+    assert [(x["design"], round(x["fmax_mhz"], 2), x["fits"]) for x in est["estimates"]] == [("big", 76.92, False)]
+    assert report.ecp5_cells(rec["ecp5"][0])[5:] == ["100.0", "500", "5.0"]
+    assert report.ecp5_cells(rec["ecp5"][5])[5] == "not placed and routed within 600 s"
+    assert report.ecp5_cells(rec["ecp5"][6])[5] == "does not fit"
+    md = report.ecp5_markdown(rec)
+    assert "| `unit` | 345 | 1 | 800 | 0 | does not fit | – | – |" in md
+    assert "median 1,000 MHz·levels (800–1,200)" in md
+    assert "- `big` (over the LFE5U-85F): xc7 depth 13, about 77 MHz, 338.0 µs per pairing." in md
+    assert report.ecp5_estimate_text({"ecp5": rec["ecp5"][4:]}) == []
