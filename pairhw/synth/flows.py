@@ -218,7 +218,9 @@ def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
     if proc.returncode != 0 or not (workdir / "report.json").exists():
         err = proc.stderr.strip().splitlines()
         out["fits"] = not any("Unable to place" in line or "utilisation" in line.lower() for line in err)
-        out["note"] = "nextpnr failed: " + err[-1] if err else "nextpnr failed"
+        # the ERROR line says what failed (the last line only counts warnings and errors)
+        said = [line for line in err if line.startswith("ERROR:")] or err[-1:]
+        out["note"] = "nextpnr failed: " + said[0] if said else "nextpnr failed"
         return out
     rep = json.loads((workdir / "report.json").read_text())
     fmax = rep.get("fmax", {})

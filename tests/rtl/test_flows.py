@@ -98,7 +98,7 @@ def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypa
     from pairhw.synth import flows
 
     def nextpnr(cmd, **kw):  # stands in for nextpnr: it fails at once
-        return subprocess.CompletedProcess(cmd, 1, "", "ERROR: stopped")
+        return subprocess.CompletedProcess(cmd, 1, "", "Info: packing\nERROR: stopped\n0 warnings, 1 error")
 
     monkeypatch.setattr(flows.subprocess, "run", nextpnr)
     said = []
