@@ -92,8 +92,11 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             _, err = proc.communicate()
-            row = synthesized(err) or {"error": f"timeout after {args.timeout:g} s"}
-            row.setdefault("note", f"not placed and routed within {args.timeout:g} s")
+            row = synthesized(err)
+            if row:
+                row["note"] = f"not placed and routed within {args.timeout:g} s"
+            else:
+                row = {"error": f"timeout after {args.timeout:g} s (in Yosys)"}
         row = {"label": label, "command": " ".join(cmd), "wall_s": round(time.monotonic() - t0, 1),
                **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "utilisation", "note",
                                        "cycles", "latency", "ii", "error", "cached") if k in row}}
