@@ -174,10 +174,10 @@ def ecp5_cells(e: dict) -> list[str]:
 
 def ecp5_depth_estimates(rec: dict) -> dict | None:
     """What the xc7 LUT depth suggests for the cores nextpnr did not place (over the part, or not
-    within the bench's time): the placed cores' Fmax × xc7 LUT6 depth (``recorded()["synth"]``) is
-    about constant where the logic, not the routing, sets the clock, so its median over the placed
-    cores divided by a core's depth estimates that core's Fmax.  ``None`` without a placed core of
-    known depth."""
+    within the bench's time).  The median of Fmax × xc7 LUT6 depth (``recorded()["synth"]``) over
+    the placed cores, divided by a core's depth, estimates that core's Fmax.  The product is only
+    roughly constant (the routing's share differs from core to core), so the range over the placed
+    cores goes with it.  ``None`` without a placed core of known depth."""
     synth = {d: r["depth"] for d, r in rec.get("synth", {}).items() if r.get("target") == "xc7" and r.get("depth")}
     rows = rec.get("ecp5", [])
     placed = sorted((e["fmax_mhz"] * synth[e["label"]], e["label"]) for e in rows
