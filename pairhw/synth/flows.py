@@ -11,7 +11,8 @@
   ASIC's SRAM or register-file macro cells: their bits are reported (``memory_bits``), not weighed;
   ROMs are logic, as in ``gates``.
 * ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5 --85k --out-of-context``: LUT4s, FFs and the
-  placed-and-routed Fmax, when the design fits an LFE5U-85F.
+  placed-and-routed Fmax, when the design fits an LFE5U-85F (in LUT4 sites, DSPs, block RAMs and LUT RAM
+  write ports; otherwise nextpnr is not run).
 
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
 :data:`~pairhw.rtl.binary.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
@@ -43,8 +44,18 @@ GE_WEIGHTS = {
 GE_FF, GE_FF_ENABLE, GE_FF_RESET = 4.67, 2.33, 1.0
 
 ECP5_LUTS = 83640  # LFE5U-85F LUT4s
-#: the LFE5U-85F's other resources a design can run out of (Lattice FPGA-DS-02012, Table 1.1)
-ECP5_LIMITS = {"LUT4": ECP5_LUTS, "MULT18X18D": 156, "DP16KD": 208}
+#: the LFE5U-85F's resources a design can run out of (Lattice FPGA-DS-02012, Table 1.1): LUT4 sites,
+#: DSP multipliers, block RAMs, and the write-port slices LUT RAM needs (one per PFU of 8 LUT4s)
+ECP5_LIMITS = {"LUT4 sites": ECP5_LUTS, "MULT18X18D": 156, "DP16KD": 208, "TRELLIS_DPR16X4": ECP5_LUTS // 8}
+#: LUT4 sites a Yosys cell takes once nextpnr packs it into slices (its TRELLIS_COMB): a carry cell
+#: CCU2C is a whole slice; a 16x4 LUT RAM is two slices of RAM plus the slice of its write port
+ECP5_LUT_SITES = {"LUT4": 1, "CCU2C": 2, "TRELLIS_DPR16X4": 6}
+
+
+def ecp5_lut_sites(cells: dict) -> int:
+    """LUT4 sites of an ECP5 netlist's ``cells`` (Yosys ``stat``): its LUT4s plus what carry chains
+    and LUT RAM take; within a few dozen of the TRELLIS_COMB nextpnr places."""
+    return sum(n * cells.get(k, 0) for k, n in ECP5_LUT_SITES.items())
 
 
 class SynthError(RuntimeError):
@@ -204,7 +215,9 @@ def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
     luts = cells.get("LUT4", 0)
     out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0),
            "ebr": cells.get("DP16KD", 0), "cells": dict(sorted(cells.items())), "fmax_mhz": None}
-    over = [f"{cells.get(k, 0)} {k} exceed the LFE5U-85F's {n}" for k, n in ECP5_LIMITS.items() if cells.get(k, 0) > n]
+    # LUT4 cells alone undercount: a design under the part in LUT4s can be over it in sites
+    used = {**cells, "LUT4 sites": ecp5_lut_sites(cells)}
+    over = [f"{used.get(k, 0)} {k} exceed the LFE5U-85F's {n}" for k, n in ECP5_LIMITS.items() if used.get(k, 0) > n]
     out["fits"] = not over
     if over:
         out["note"] = "; ".join(over) + "; not placed"

@@ -75,6 +75,21 @@ def test_synth_ecp5_fmax(small_unit):
     assert r["fmax_mhz"] and r["fmax_mhz"] > 20
     # placed utilisation: the flip-flops nextpnr placed are the ones Yosys mapped, out of the 85F's
     assert r["utilisation"]["TRELLIS_FF"] == [r["ffs"], 83640]
+    # the fit check's LUT4 sites are the slices' LUT4s nextpnr placed, give or take a few feed-throughs
+    from pairhw.synth.flows import ecp5_lut_sites
+    assert 0 <= r["utilisation"]["TRELLIS_COMB"][0] - ecp5_lut_sites(r["cells"]) <= 40
+
+
+def test_ecp5_fit_counts_lut4_sites_not_lut4_cells():
+    """Cell counts of two measured cores (bench/ecp5.py): f2-79-etat-tmvp3, where nextpnr placed 4,945
+    TRELLIS_COMB, and etat2-1223-tmvp3, under the part in LUT4 cells but over it in sites once its
+    carry and LUT RAM cells are counted, where nextpnr found no legal placement."""
+    from pairhw.synth.flows import ECP5_LUTS, ecp5_lut_sites
+
+    f2_79 = {"LUT4": 3839, "CCU2C": 8, "TRELLIS_DPR16X4": 180, "PFUMX": 691, "TRELLIS_FF": 529}
+    assert 4945 - 40 <= ecp5_lut_sites(f2_79) <= 4945
+    etat2 = {"LUT4": 70407, "CCU2C": 14, "TRELLIS_DPR16X4": 2754, "PFUMX": 7514}
+    assert etat2["LUT4"] < ECP5_LUTS < ecp5_lut_sites(etat2)
 
 
 def test_synth_ecp5_does_not_place_what_does_not_fit(small_unit, monkeypatch, tmp_path):
@@ -82,7 +97,7 @@ def test_synth_ecp5_does_not_place_what_does_not_fit(small_unit, monkeypatch, tm
     fitting, with the count, and nextpnr is not run."""
     from pairhw.synth import flows
 
-    monkeypatch.setitem(flows.ECP5_LIMITS, "LUT4", 10)
+    monkeypatch.setitem(flows.ECP5_LIMITS, "LUT4 sites", 10)
     monkeypatch.setattr(flows.subprocess, "run", None)  # nextpnr is called through it (Yosys is not)
     r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, None)
     assert r["fits"] is False and r["fmax_mhz"] is None and "exceed the LFE5U-85F's 10" in r["note"]
