@@ -1,11 +1,12 @@
 """Benchmark: nextpnr-ecp5 Fmax of the units and cores that fit an LFE5U-85F (writes JSON).
 
-    python bench/ecp5.py [--only LABEL ...] [--timeout S] [-o bench/out/ecp5.json] [--record]
+    python bench/ecp5.py [--only LABEL ...] [--unmeasured] [--timeout S] [-o bench/out/ecp5.json] [--record]
 
 Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
-multipliers of the README's unit tables and every built-in pairing core.  A design whose LUT4s, DSPs
-or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and route).  The
+multipliers of the README's unit tables and every built-in pairing core (``--only`` runs the labels
+given, in their order; ``--unmeasured`` skips those recorded with an Fmax or as not fitting).  A
+design whose LUT4 sites, DSPs or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and route).  The
 JSON is rewritten after every entry, so a run stopped for time keeps what it measured; an entry that
 runs past ``--timeout`` seconds is recorded as such.  ``--record`` copies each measured row into
 ``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README show.
@@ -73,11 +74,22 @@ ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for label
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", metavar="LABEL", help="only these entries (repeatable)")
+    ap.add_argument("--unmeasured", action="store_true",
+                    help="skip the entries recorded.json has an Fmax for or records as not fitting")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per entry (default 3600)")
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "ecp5.json"))
     ap.add_argument("--record", action="store_true", help="copy measured rows into pairhw/report/recorded.json")
     args = ap.parse_args()
-    entries = [e for e in ENTRIES if not args.only or e[0] in args.only]
+    known = dict(ENTRIES)
+    unknown = [label for label in args.only or [] if label not in known]
+    if unknown:
+        ap.error(f"no entry {', '.join(map(repr, unknown))}; entries: {', '.join(known)}")
+    # --only runs its entries in the order given (a run picks what to measure first)
+    entries = [(label, known[label]) for label in args.only] if args.only else ENTRIES
+    if args.unmeasured:
+        with open(RECORDED) as fh:
+            done = {r["label"] for r in json.load(fh).get("ecp5", []) if r.get("fmax_mhz") or r.get("fits") is False}
+        entries = [e for e in entries if e[0] not in done]
     rows = []
     for i, (label, argv) in enumerate(entries, 1):
         cmd = ["pairhw", *argv, "--target", "ecp5"]
