@@ -20,6 +20,7 @@ A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is give
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -207,10 +208,30 @@ def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False) -
     }
 
 
-def _ecp5(verilog: str, top: str, workdir: Path, log) -> dict:
+def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) -> dict:
+    """``synth_ecp5`` then nextpnr.  With ``keep`` (a directory), Yosys' netlist and cell counts are
+    kept there before nextpnr runs and taken from there when present: place and route of a large core
+    can outlast a run, and its next attempt need not synthesize it again."""
     script = (f"read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.json\n"
               "tee -q -o stat.json stat -json\n")
-    _yosys(script, verilog, workdir, log)
+    if keep is not None and (keep / "stat.json").exists():
+        if log:
+            log(f"yosys ecp5: {top}'s netlist from an earlier run ({keep})")
+        with gzip.open(keep / "design.json.gz", "rb") as fh:
+            (workdir / "design.json").write_bytes(fh.read())
+        shutil.copy(keep / "stat.json", workdir / "stat.json")
+    else:
+        _yosys(script, verilog, workdir, log)
+        if keep is not None:
+            part = keep.with_name(f"{keep.name}.{os.getpid()}.tmp")
+            part.mkdir(parents=True, exist_ok=True)
+            with open(workdir / "design.json", "rb") as src, gzip.open(part / "design.json.gz", "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            shutil.copy(workdir / "stat.json", part / "stat.json")
+            try:
+                os.replace(part, keep)  # whole or not at all
+            except OSError:  # another run kept it first
+                shutil.rmtree(part, ignore_errors=True)
     cells = _stat_cells(workdir, top)
     luts = cells.get("LUT4", 0)
     out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0),
@@ -299,8 +320,10 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
         log(f"yosys {target}: synthesizing {top} (large units take minutes; cached afterwards)")
     t0 = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="pairhw-synth-"))
+    # ecp5 keeps Yosys' netlist until its result is cached (a stopped place and route resumes from it)
+    keep = path.with_suffix(".yosys") if target == "ecp5" else None
     try:
-        res = _FLOWS[target](verilog, top, work, log)
+        res = _FLOWS[target](verilog, top, work, log, *([keep] if keep else []))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
@@ -308,5 +331,7 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(res, indent=1, sort_keys=True))
     os.replace(tmp, path)
+    if keep:
+        shutil.rmtree(keep, ignore_errors=True)
     res["cached"] = False
     return res

@@ -1,6 +1,9 @@
 """The Verilator and Yosys flows: generated Verilog simulates bit-exact, mismatches are caught,
 synthesis reports parse, and generation is deterministic."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from pairhw.rtl.binary.catalogue import binary_field, make_unit
@@ -127,6 +130,45 @@ def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypa
     got = mod.synthesized("\n".join(f"[pairhw] {m}" for m in said))
     assert got == {"lut4": r["lut4"], "ffs": r["ffs"], "dsp": 0, "ebr": 0, "fits": True, "fmax_mhz": None}
     assert r["lut4"] > 0 and r["ffs"] > 0 and mod.synthesized("[pairhw] yosys ecp5: synthesizing X") is None
+
+
+def test_synth_ecp5_stopped_in_place_and_route_resumes_without_yosys(small_unit, monkeypatch, tmp_path):
+    """A run stopped during nextpnr (a timeout kills it) leaves Yosys' netlist in the cache; the next
+    run places that netlist without synthesizing again, and once its result is cached the netlist goes."""
+    import subprocess
+
+    from pairhw.synth import flows
+
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    verilog = unit_verilog(small_unit)
+
+    def stopped(cmd, **kw):  # nextpnr, killed by the bench's timeout
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(flows.subprocess, "run", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        synthesize(verilog, small_unit.name, "ecp5")
+    kept = list((tmp_path / "synth").glob("*.yosys"))
+    assert len(kept) == 1 and {p.name for p in kept[0].iterdir()} == {"design.json.gz", "stat.json"}
+    assert not list((tmp_path / "synth").glob("*.json"))  # no result cached
+
+    placed = []
+
+    def nextpnr(cmd, cwd, **kw):  # places at once: a report with one clock
+        placed.append(json.loads((Path(cwd) / "design.json").read_text())["modules"])
+        (Path(cwd) / "report.json").write_text(json.dumps({"fmax": {"clk": {"achieved": 123.456}}}))
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    def no_yosys(*a, **kw):
+        raise AssertionError("Yosys ran again")
+
+    monkeypatch.setattr(flows.subprocess, "run", nextpnr)
+    monkeypatch.setattr(flows, "_yosys", no_yosys)
+    said = []
+    r = synthesize(verilog, small_unit.name, "ecp5", log=said.append)
+    assert r["fmax_mhz"] == 123.46 and r["lut4"] > 0 and small_unit.name in json.dumps(placed)
+    assert any("netlist from an earlier run" in m for m in said)
+    assert not list((tmp_path / "synth").glob("*.yosys")) and synthesize(verilog, small_unit.name, "ecp5")["cached"]
 
 
 def test_synth_rejects_unknown_target(small_unit):
