@@ -260,6 +260,8 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) 
     fmax = rep.get("fmax", {})
     if fmax:
         out["fmax_mhz"] = round(min(v["achieved"] for v in fmax.values()), 2)
+    else:  # e.g. a unit whose only registers are its outputs: out of context, ports are not timed
+        out["note"] = "placed and routed; no register-to-register path to time"
     # placed utilisation of the resources the design uses (slices, DSPs, block RAM, ...)
     out["utilisation"] = {k: [v["used"], v["available"]] for k, v in sorted(rep.get("utilization", {}).items())
                           if v.get("used")}

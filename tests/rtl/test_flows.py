@@ -171,6 +171,22 @@ def test_synth_ecp5_stopped_in_place_and_route_resumes_without_yosys(small_unit,
     assert not list((tmp_path / "synth").glob("*.yosys")) and synthesize(verilog, small_unit.name, "ecp5")["cached"]
 
 
+def test_synth_ecp5_says_when_there_is_no_clocked_path(small_unit, monkeypatch, tmp_path):
+    """Placed and routed but nothing timed (a unit whose only registers are its outputs, out of
+    context): no Fmax, and a note that says why rather than a blank."""
+    import subprocess
+
+    from pairhw.synth import flows
+
+    def nextpnr(cmd, cwd, **kw):
+        (Path(cwd) / "report.json").write_text(json.dumps({"fmax": {}, "utilization": {}}))
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(flows.subprocess, "run", nextpnr)
+    r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, None)
+    assert r["fits"] and r["fmax_mhz"] is None and r["note"] == "placed and routed; no register-to-register path to time"
+
+
 def test_synth_rejects_unknown_target(small_unit):
     with pytest.raises(SynthError):
         synthesize("module x; endmodule", "x", "virtex6")
