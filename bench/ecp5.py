@@ -6,9 +6,10 @@ Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synt
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
 multipliers of the README's unit tables and every built-in pairing core (``--only`` runs the labels
 given, in their order; ``--unmeasured`` skips those recorded with an Fmax or as not fitting).  A
-design whose LUT4 sites, DSPs or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and route).  The
-JSON is rewritten after every entry, so a run stopped for time keeps what it measured; an entry that
-runs past ``--timeout`` seconds is recorded as such.  ``--record`` copies each measured row into
+design whose LUT4 sites, DSPs or block RAMs exceed the part is reported as not fitting (``fits:
+false``, no place and route).  The JSON is rewritten after every entry, so a run stopped for time
+keeps what it measured; an entry that runs past ``--timeout`` seconds is recorded as such (its Yosys
+netlist stays cached, so the next attempt runs only nextpnr).  ``--record`` copies each measured row into
 ``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README show.
 """
 
