@@ -4,13 +4,14 @@
 
 Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
-multipliers of the README's unit tables and every built-in pairing core (``--only`` runs the labels
-given, in their order; ``--unmeasured`` skips those recorded with an Fmax or as not fitting).  A
-design whose LUT4 sites, DSPs or block RAMs exceed the part is reported as not fitting (``fits:
-false``, no place and route).  The JSON is rewritten after every entry, so a run stopped for time
-keeps what it measured; an entry that runs past ``--timeout`` seconds is recorded as such (its Yosys
-netlist stays cached, so the next attempt runs only nextpnr).  ``--record`` copies each measured row into
-``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README show.
+multipliers of the README's unit tables and every built-in pairing core.  ``--only`` runs the labels
+given, in their order; ``--unmeasured`` skips those recorded with an Fmax, as not fitting, or as
+placed with no clocked path.  A design whose LUT4 sites, DSPs or block RAMs exceed the part is
+reported as not fitting (``fits: false``, no place and route).  The JSON is rewritten after every
+entry, so a run stopped for time keeps what it measured; an entry that runs past ``--timeout``
+seconds is recorded as such (its Yosys netlist stays cached, so the next attempt runs only nextpnr).
+``--record`` copies each measured row into ``pairhw/report/recorded.json`` (section ``ecp5``, by
+label), which ``pairhw report`` and the README show.
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", metavar="LABEL", help="only these entries (repeatable)")
     ap.add_argument("--unmeasured", action="store_true",
-                    help="skip the entries recorded.json has an Fmax for or records as not fitting")
+                    help="skip the entries recorded.json has an Fmax for, records as not fitting, or as placed "
+                    "with no clocked path")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per entry (default 3600)")
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "ecp5.json"))
     ap.add_argument("--record", action="store_true", help="copy measured rows into pairhw/report/recorded.json")
@@ -89,7 +91,9 @@ def main() -> int:
     entries = [(label, known[label]) for label in args.only] if args.only else ENTRIES
     if args.unmeasured:
         with open(RECORDED) as fh:
-            done = {r["label"] for r in json.load(fh).get("ecp5", []) if r.get("fmax_mhz") or r.get("fits") is False}
+            # measured: an Fmax, over the part, or placed with nothing to time (a rerun changes none)
+            done = {r["label"] for r in json.load(fh).get("ecp5", [])
+                    if r.get("fmax_mhz") or r.get("fits") is False or r.get("note", "").startswith("placed and routed")}
         entries = [e for e in entries if e[0] not in done]
     rows = []
     for i, (label, argv) in enumerate(entries, 1):
