@@ -208,13 +208,32 @@ def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False) -
     }
 
 
+#: the note of a design nextpnr placed and routed but found nothing to time in (no Fmax)
+ECP5_NO_CLOCKED_PATH = "placed and routed; no register-to-register path to time"
+
+
+def _keep_netlist(workdir: Path, keep: Path) -> None:
+    """Yosys' netlist (gzipped) and cell counts from ``workdir`` into the directory ``keep``, whole
+    or not at all."""
+    part = keep.with_name(f"{keep.name}.{os.getpid()}.tmp")
+    part.mkdir(parents=True, exist_ok=True)
+    with open(workdir / "design.json", "rb") as src, gzip.open(part / "design.json.gz", "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    shutil.copy(workdir / "stat.json", part / "stat.json")
+    try:
+        os.replace(part, keep)
+    except OSError:  # another run kept it first
+        shutil.rmtree(part, ignore_errors=True)
+
+
 def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) -> dict:
     """``synth_ecp5`` then nextpnr.  With ``keep`` (a directory), Yosys' netlist and cell counts are
     kept there before nextpnr runs and taken from there when present: place and route of a large core
     can outlast a run, and its next attempt need not synthesize it again."""
     script = (f"read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.json\n"
               "tee -q -o stat.json stat -json\n")
-    if keep is not None and (keep / "stat.json").exists():
+    resumed = keep is not None and (keep / "stat.json").exists()
+    if resumed:
         if log:
             log(f"yosys ecp5: {top}'s netlist from an earlier run ({keep})")
         with gzip.open(keep / "design.json.gz", "rb") as fh:
@@ -222,16 +241,6 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) 
         shutil.copy(keep / "stat.json", workdir / "stat.json")
     else:
         _yosys(script, verilog, workdir, log)
-        if keep is not None:
-            part = keep.with_name(f"{keep.name}.{os.getpid()}.tmp")
-            part.mkdir(parents=True, exist_ok=True)
-            with open(workdir / "design.json", "rb") as src, gzip.open(part / "design.json.gz", "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            shutil.copy(workdir / "stat.json", part / "stat.json")
-            try:
-                os.replace(part, keep)  # whole or not at all
-            except OSError:  # another run kept it first
-                shutil.rmtree(part, ignore_errors=True)
     cells = _stat_cells(workdir, top)
     luts = cells.get("LUT4", 0)
     out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0),
@@ -243,6 +252,8 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) 
     if over:
         out["note"] = "; ".join(over) + "; not placed"
         return out
+    if keep is not None and not resumed:  # only a design nextpnr is to place needs its netlist again
+        _keep_netlist(workdir, keep)
     if log:  # the synthesis figures first: place and route of a large design takes hours
         log(f"nextpnr-ecp5: placing and routing {top} ({luts} LUT4, {out['ffs']} FFs, {out['dsp']} DSP, "
             f"{out['ebr']} EBR: fits the LFE5U-85F)")
@@ -261,7 +272,7 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) 
     if fmax:
         out["fmax_mhz"] = round(min(v["achieved"] for v in fmax.values()), 2)
     else:  # e.g. a unit whose only registers are its outputs: out of context, ports are not timed
-        out["note"] = "placed and routed; no register-to-register path to time"
+        out["note"] = ECP5_NO_CLOCKED_PATH
     # placed utilisation of the resources the design uses (slices, DSPs, block RAM, ...)
     out["utilisation"] = {k: [v["used"], v["available"]] for k, v in sorted(rep.get("utilization", {}).items())
                           if v.get("used")}
