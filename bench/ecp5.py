@@ -29,11 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from _common import write_json  # noqa: E402
 
-from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH, ECP5_PNR  # noqa: E402
-
-#: the place-and-route options every row of this run is measured with (a row recorded with others,
-#: or with none, before the flow named them, is measured again by ``--unmeasured``)
-PNR = " ".join(("nextpnr-ecp5",) + ECP5_PNR)
+from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH, ecp5_pnr  # noqa: E402
 
 #: (label, pairhw arguments), smallest first; units are the rows of the README's unit tables
 UNITS = [
@@ -76,8 +72,31 @@ DESIGNS = [
 #: the order of a run: nextpnr-ecp5 (WebAssembly) takes minutes per thousand LUT4s, so the word-serial
 #: ASIP cores and the units go first, then the engine cores (their microcode ROMs are LUT logic)
 FIRST = ["asip-79-lsb5", "asip-79-lsd3", "asip-79-k5"]
-ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for label, args in UNITS]
-           + [(d, ["synth", d]) for d in DESIGNS if d not in FIRST])
+_ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for label, args in UNITS]
+            + [(d, ["synth", d]) for d in DESIGNS if d not in FIRST])
+
+#: entries routed with router2, and why: nextpnr's router1 (timing-driven, the flow's default) did
+#: not route them in the time given on this machine, where router2 converges (at a lower Fmax:
+#: README, Timing on an ECP5).  Every other entry is routed with router1.
+ROUTER2 = {
+    "ca1 m=239 D=16": "router1: not routed in 1,800 s",
+    "polymont-seed002 bn-seed002": "router1: not routed in 1,800 s",
+    "hybrid-tmvp2 m=1223": "router1: not routed in 1,500 s; 193,000 arcs unrouted after 430 s of routing",
+    "hybrid-tmvp3 m=1223": "router1: not routed in 600 s; 1.5 times hybrid-tmvp2 m=1223",
+    "f2-47-etat-banked": "router1: not routed in 2,400 s",
+    "f2-79-etat-karatsuba": "router1: not routed in 1,500 s",
+    "tate1-47-d4": "router1: not routed in 900 s; 51,023 LUT4, larger than hybrid-tmvp2 m=1223",
+    "asip-1223-k77": "router1: not routed in 1,500 s",
+    "etat2-1223-tmvp2": "router1: not routed in 2,400 s",
+}
+#: (label, pairhw arguments) of every entry, with its router
+ENTRIES = [(label, argv + (["--router", "router2"] if label in ROUTER2 else [])) for label, argv in _ENTRIES]
+
+
+def pnr(argv: list) -> str:
+    """The nextpnr command (without its files) an entry's row is measured with."""
+    return " ".join(("nextpnr-ecp5",) + ecp5_pnr(argv[argv.index("--router") + 1] if "--router" in argv
+                                                  else "router1"))
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -117,12 +136,12 @@ def main() -> int:
                 row["note"] = f"not placed and routed within {args.timeout:g} s"
             else:
                 row = {"error": f"timeout after {args.timeout:g} s (in Yosys)"}
-        row = {"label": label, "command": " ".join(cmd), "pnr": PNR, "wall_s": round(time.monotonic() - t0, 1),
+        row = {"label": label, "command": " ".join(cmd), "pnr": pnr(argv), "wall_s": round(time.monotonic() - t0, 1),
                **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "utilisation", "note",
                                        "cycles", "latency", "ii", "error", "cached") if k in row}}
         rows.append(row)
         print("   ", json.dumps(row), flush=True)
-        write_json(args.output, {"target": f"LFE5U-85F ({PNR})", "rows": rows})
+        write_json(args.output, {"target": "LFE5U-85F", "rows": rows})
         if args.record and "error" not in row:
             record(row)
     return 0
@@ -130,11 +149,15 @@ def main() -> int:
 
 def unmeasured(entries: list, recorded: list) -> list:
     """The ``entries`` whose ``recorded`` row is missing or not final.  Final: over the part, or placed
-    by this nextpnr command (:data:`PNR`) with an Fmax or with nothing to time; a rerun changes none.
-    An Fmax from another router or seed, or a row stopped for time, is measured again."""
-    done = {r["label"] for r in recorded if r.get("fits") is False
-            or r.get("pnr") == PNR and (r.get("fmax_mhz") or r.get("note") == ECP5_NO_CLOCKED_PATH)}
-    return [e for e in entries if e[0] not in done]
+    by the entry's own nextpnr command (:func:`pnr`) with an Fmax or with nothing to time; a rerun
+    changes none.  An Fmax from another router, or a row stopped for time, is measured again."""
+    rows = {r["label"]: r for r in recorded}
+
+    def final(label, argv):
+        r = rows.get(label, {})
+        return r.get("fits") is False or (r.get("pnr") == pnr(argv)
+                                          and bool(r.get("fmax_mhz") or r.get("note") == ECP5_NO_CLOCKED_PATH))
+    return [(label, argv) for label, argv in entries if not final(label, argv)]
 
 
 #: the flow's progress line once Yosys is done and the design fits (pairhw.synth.flows._ecp5)
@@ -162,7 +185,7 @@ def record(row: dict) -> None:
         rec = json.load(fh)
     rows = {r["label"]: r for r in rec.get("ecp5", [])}
     rows[row["label"]] = {k: row[k] for k in KEEP if k in row}
-    order = [label for label, _ in ENTRIES]
+    order = [label for label, _ in _ENTRIES]
     rec["ecp5"] = sorted(rows.values(), key=lambda r: order.index(r["label"]) if r["label"] in order else len(order))
     with open(RECORDED, "w") as fh:
         fh.write(json.dumps(rec, indent=1) + "\n")  # as scripts/record_*.py write it

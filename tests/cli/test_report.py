@@ -154,13 +154,17 @@ def test_ecp5_rows_and_what_the_depth_suggests_for_unplaced_cores():
                     {"label": "big", "command": "x", "lut4": 90000, "ffs": 1, "fits": False},
                     {"label": "slow", "command": "x", "lut4": 40000, "ffs": 1, "fits": True,
                      "note": "not placed and routed within 600 s"},
-                    {"label": "unit", "command": "x", "lut4": 345, "ffs": 1, "dsp": 800, "fits": False}]}
+                    {"label": "unit", "command": "x", "lut4": 345, "ffs": 1, "dsp": 800, "fits": False},
+                    {"label": "r2", "command": "x --router router2", "lut4": 50000, "ffs": 1, "fits": True,
+                     "fmax_mhz": 27.5, "pnr": "nextpnr-ecp5 --85k --router router2"}]}
+    rec["synth"]["r2"] = {"target": "xc7", "depth": 8}  # 220 MHz·levels: routed by router2, not in the median
     est = report.ecp5_depth_estimates(rec)
     assert est["mhz_levels"] == 1000 and est["placed"] == ["b", "a", "c"] and est["range"] == (800, 1200)
     assert [(x["design"], round(x["fmax_mhz"], 2), x["fits"]) for x in est["estimates"]] == [("big", 76.92, False)]
     assert report.ecp5_cells(rec["ecp5"][0])[5:] == ["100.0", "500", "5.0"]
     assert report.ecp5_cells(rec["ecp5"][5])[5] == "not placed and routed within 600 s"
     assert report.ecp5_cells(rec["ecp5"][6])[5] == "does not fit"
+    assert report.ecp5_cells(rec["ecp5"][7])[5] == "27.5 (router2)"
     md = report.ecp5_markdown(rec)
     assert "| `unit` | 345 | 1 | 800 | 0 | does not fit | – | – |" in md
     assert "median 1,000 MHz·levels (800–1,200)" in md

@@ -83,6 +83,19 @@ def test_synth_ecp5_fmax(small_unit):
     assert 0 <= r["utilisation"]["TRELLIS_COMB"][0] - ecp5_lut_sites(r["cells"]) <= 40
 
 
+def test_synth_ecp5_router2_is_its_own_result(small_unit):
+    """router2 places and routes the same netlist (the same Yosys figures), and its result is cached
+    apart from router1's: each names the nextpnr command it was measured with."""
+    v = unit_verilog(small_unit)
+    r1 = synthesize(v, small_unit.name, "ecp5")
+    r2 = synthesize(v, small_unit.name, "ecp5", router="router2")
+    assert r2["fmax_mhz"] and r2["fmax_mhz"] > 20 and (r2["lut4"], r2["ffs"]) == (r1["lut4"], r1["ffs"])
+    assert r2["pnr"].endswith("--timing-allow-fail --router router2") and "router2" in r2["tool"]
+    assert synthesize(v, small_unit.name, "ecp5", router="router2")["cached"] is True
+    assert "--router" not in r1.get("pnr", "") and synthesize(v, small_unit.name, "ecp5", router="router1") == {
+        **r1, "cached": True}
+
+
 def test_ecp5_fit_counts_lut4_sites_not_lut4_cells():
     """Cell counts of two measured cores (bench/ecp5.py): f2-79-etat-tmvp3, where nextpnr placed 4,945
     TRELLIS_COMB, and etat2-1223-tmvp3, under the part in LUT4 cells but over it in sites once its
@@ -133,27 +146,46 @@ def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypa
 
 
 def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(monkeypatch):
-    """``bench/ecp5.py --unmeasured`` keeps a row only if it is final under the flow's own nextpnr
-    options: an Fmax measured with router1 (rows without ``pnr``) or a row stopped for time is run
-    again; a design over the part is not (no router places it)."""
+    """``bench/ecp5.py --unmeasured`` keeps a row only if it is final under the entry's own nextpnr
+    command: router1 unless the entry is one router1 did not route, router2 then.  A row of the other
+    router, without a command (not measured), or stopped for time is run again; a design over the
+    part is not (no router places it)."""
     import importlib.util
     from pathlib import Path
 
-    from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH, ECP5_PNR
+    from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH
 
     bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
     spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
     mod = importlib.util.module_from_spec(spec)
     monkeypatch.syspath_prepend(str(bench.parent))
     spec.loader.exec_module(mod)
-    assert mod.PNR.split()[1:] == list(ECP5_PNR) and "router2" in ECP5_PNR
-    now = mod.PNR
-    rows = [{"label": "a", "pnr": now, "fmax_mhz": 50.0}, {"label": "b", "fmax_mhz": 50.0},
-            {"label": "c", "pnr": now, "fmax_mhz": None, "note": "not placed and routed within 60 s"},
-            {"label": "d", "fits": False}, {"label": "e", "pnr": now, "note": ECP5_NO_CLOCKED_PATH},
-            {"label": "f", "pnr": now.replace("router2", "router1"), "fmax_mhz": 50.0}]
-    entries = [(x, []) for x in "abcdefg"]
+    r1 = "nextpnr-ecp5 --85k --out-of-context --freq 100 --seed 1 --timing-allow-fail"
+    r2 = r1 + " --router router2"
+    entries = [(x, ["synth", x] + (["--router", "router2"] if x in "gh" else [])) for x in "abcdefgh"]
+    assert [mod.pnr(argv) for _, argv in entries] == [r1] * 6 + [r2] * 2
+    rows = [{"label": "a", "pnr": r1, "fmax_mhz": 50.0}, {"label": "b", "fmax_mhz": 50.0},
+            {"label": "c", "pnr": r1, "fmax_mhz": None, "note": "not placed and routed within 60 s"},
+            {"label": "d", "fits": False}, {"label": "e", "pnr": r1, "note": ECP5_NO_CLOCKED_PATH},
+            {"label": "f", "pnr": r2, "fmax_mhz": 50.0}, {"label": "g", "pnr": r1, "fmax_mhz": 50.0},
+            {"label": "h", "pnr": r2, "fmax_mhz": 50.0}]
     assert [e[0] for e in mod.unmeasured(entries, rows)] == ["b", "c", "f", "g"]
+    # the bench's own entries: router2 exactly for those it lists, each with the reason
+    assert {label for label, argv in mod.ENTRIES if "router2" in argv} == set(mod.ROUTER2)
+    assert all(why.startswith("router1: not routed in") for why in mod.ROUTER2.values())
+
+
+def test_synth_router_is_for_ecp5_only(capsys):
+    """``--router`` with another target is refused (exit 2, before Yosys runs), as is an unknown router."""
+    from pairhw.cli import main
+    from pairhw.synth.flows import SynthError, synthesize
+
+    assert main(["synth", "f2-79-etat-tmvp3", "--target", "xc7", "--router", "router2"]) == 2
+    assert "--router router2 is for --target ecp5" in capsys.readouterr().err
+    with pytest.raises(SynthError, match="unknown router 'router3'"):
+        synthesize("module x; endmodule", "x", "ecp5", router="router3")
+    with pytest.raises(SynthError, match="for target ecp5 only"):
+        synthesize("module x; endmodule", "x", "gates", router="router2")
 
 
 def test_synth_ecp5_stopped_in_place_and_route_resumes_without_yosys(small_unit, monkeypatch, tmp_path):
