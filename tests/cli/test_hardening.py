@@ -310,6 +310,8 @@ def test_version_usage_and_quiet(capsys, monkeypatch):
     (["unit", "sim", "--kind", "lsb", "--m", "17", "--core", "77"], "--core applies"),
     (["fp", "mul", "bn-seed002", "1", "2", "--algorithm", "fan", "--dsp"], "--dsp applies"),
     (["sim", D, "-n", "1", "--trace", "w.fst"], "must end in .vcd"),
+    (["synth", D, "--router", "router2"], "--router router2 is for --target ecp5 (nextpnr), not --target xc7"),
+    (["unit", "synth", "--kind", "lsb", "--m", "5", "--target", "gates", "--router", "router1"], "not --target gates"),
 ])
 def test_flags_that_do_not_apply_are_refused(capsys, argv, msg):
     code, _, err = run(capsys, *argv)
