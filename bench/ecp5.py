@@ -80,6 +80,7 @@ _ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for labe
 #: README, Timing on an ECP5).  Every other entry is routed with router1.
 ROUTER2 = {
     "ca1 m=239 D=16": "router1: not routed in 1,800 s",
+    "ca1 m=283 D=16": "router1: not routed in 1,200 s",
     "polymont-seed002 bn-seed002": "router1: not routed in 1,800 s",
     "hybrid-tmvp2 m=1223": "router1: not routed in 1,500 s; 193,000 arcs unrouted after 430 s of routing",
     "hybrid-tmvp3 m=1223": "router1: not routed in 600 s; 1.5 times hybrid-tmvp2 m=1223",
