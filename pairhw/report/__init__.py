@@ -173,8 +173,8 @@ def ecp5_cells(e: dict) -> list[str]:
     """The texts of one recorded ECP5 row (``recorded()["ecp5"]``) under :data:`ECP5_COLUMNS`; an
     Fmax routed with router2 says so (it is not comparable with router1's)."""
     fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
-    fm = ((_n(fmax, 1) + (" (router2)" if ecp5_router(e) == "router2" else "")) if fmax
-          else ("does not fit" if not e.get("fits") else e.get("note", "not placed")))
+    fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "not placed"))
+    fm += " (router2)" if e.get("fits") and ecp5_router(e) == "router2" else ""
     return [e["label"], _n(e["lut4"]), _n(e["ffs"]), _n(e.get("dsp", 0)), _n(e.get("ebr", 0)), fm,
             _n(cyc) if cyc else "–", _n(cyc / fmax, 1) if cyc and fmax else "–"]
 
