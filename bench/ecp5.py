@@ -88,6 +88,7 @@ ROUTER2 = {
     "f2-79-etat-karatsuba": "router1: not routed in 1,500 s",
     "tate1-47-d4": "router1: not routed in 900 s; 51,023 LUT4, larger than hybrid-tmvp2 m=1223",
     "asip-1223-k77": "router1: not routed in 1,500 s",
+    "etat3-97-fast": "router1: not routed in 1,200 s",
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s",
 }
 #: (label, pairhw arguments) of every entry, with its router
