@@ -131,8 +131,7 @@ def main() -> int:
             out, err = proc.communicate(timeout=args.timeout)
             row = json.loads(out) if proc.returncode == 0 else {"error": err.strip()[-400:]}
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, err = proc.communicate()
+            _, err = stop(proc)
             row = synthesized(err)
             if row:
                 row["note"] = f"not placed and routed within {args.timeout:g} s"
@@ -147,6 +146,17 @@ def main() -> int:
         if args.record and "error" not in row:
             record(row)
     return 0
+
+
+def stop(proc: subprocess.Popen, grace: float = 30) -> tuple:
+    """Stop an entry's process group: SIGTERM (pairhw removes its temporary directory and stops the
+    tool it runs), SIGKILL if it is still there after ``grace`` seconds.  Its (stdout, stderr)."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        return proc.communicate(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        return proc.communicate()
 
 
 def unmeasured(entries: list, recorded: list) -> list:

@@ -242,3 +242,32 @@ def test_synth_ecp5_says_when_there_is_no_clocked_path(small_unit, monkeypatch, 
 def test_synth_rejects_unknown_target(small_unit):
     with pytest.raises(SynthError):
         synthesize("module x; endmodule", "x", "virtex6")
+
+
+def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monkeypatch):
+    """bench/ecp5.py stops an entry past its time with SIGTERM: pairhw removes its temporary
+    directory, stops the Yosys it runs, and exits 143 (before, SIGKILL left the directory behind)."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+    import time
+
+    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
+    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.syspath_prepend(str(bench.parent))
+    spec.loader.exec_module(mod)
+    (tmp_path / "t").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "t"), "PAIRHW_CACHE": str(tmp_path / "c")}
+    proc = subprocess.Popen([sys.executable, "-m", "pairhw", "unit", "synth", "--kind", "lsd", "--m", "163",
+                             "--digit", "4", "--target", "ecp5"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    t0 = time.monotonic()
+    while not list((tmp_path / "t").glob("pairhw-synth-*")) and time.monotonic() - t0 < 60:
+        time.sleep(0.02)
+    assert list((tmp_path / "t").glob("pairhw-synth-*")), "the flow never made its work directory"
+    _, err = mod.stop(proc, grace=30)
+    assert proc.returncode == 143, err
+    assert not list((tmp_path / "t").glob("pairhw-synth-*"))
+    assert not (tmp_path / "c" / "synth").exists() or not list((tmp_path / "c" / "synth").glob("*.json"))
