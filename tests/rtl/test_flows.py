@@ -17,6 +17,19 @@ def small_unit():
     return make_unit("hybrid-tmvp3", binary_field(29))
 
 
+@pytest.fixture
+def bench_ecp5(monkeypatch):
+    """bench/ecp5.py as a module (its helpers: row notes, the entries' routers, --unmeasured)."""
+    import importlib.util
+
+    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
+    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.syspath_prepend(str(bench.parent))
+    spec.loader.exec_module(mod)
+    return mod
+
+
 @pytest.fixture(scope="module")
 def built(small_unit):
     v = unit_verilog(small_unit)
@@ -119,12 +132,10 @@ def test_synth_ecp5_does_not_place_what_does_not_fit(small_unit, monkeypatch, tm
     assert r["fits"] is False and r["fmax_mhz"] is None and "exceed the LFE5U-85F's 10" in r["note"]
 
 
-def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypatch, tmp_path):
+def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypatch, tmp_path, bench_ecp5):
     """Before nextpnr runs (hours for a large design), the flow's progress line gives the synthesis
     figures; bench/ecp5.py reads them back from an entry it stopped in place and route."""
-    import importlib.util
     import subprocess
-    from pathlib import Path
 
     from pairhw.synth import flows
 
@@ -135,31 +146,20 @@ def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypa
     said = []
     r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, said.append)
     assert r["fmax_mhz"] is None and r["note"] == "nextpnr failed: ERROR: stopped"
-    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
-    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.syspath_prepend(str(bench.parent))
-    spec.loader.exec_module(mod)
+    mod = bench_ecp5
     got = mod.synthesized("\n".join(f"[pairhw] {m}" for m in said))
     assert got == {"lut4": r["lut4"], "ffs": r["ffs"], "dsp": 0, "ebr": 0, "fits": True, "fmax_mhz": None}
     assert r["lut4"] > 0 and r["ffs"] > 0 and mod.synthesized("[pairhw] yosys ecp5: synthesizing X") is None
 
 
-def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(monkeypatch):
+def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(bench_ecp5):
     """``bench/ecp5.py --unmeasured`` keeps a row only if it is final under the entry's own nextpnr
     command: router1 unless the entry is one router1 did not route, router2 then.  A row of the other
     router, without a command (not measured), or stopped for time is run again; a design over the
     part is not (no router places it)."""
-    import importlib.util
-    from pathlib import Path
-
     from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH
 
-    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
-    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.syspath_prepend(str(bench.parent))
-    spec.loader.exec_module(mod)
+    mod = bench_ecp5
     r1 = "nextpnr-ecp5 --85k --out-of-context --freq 100 --seed 1 --timing-allow-fail"
     r2 = r1 + " --router router2"
     entries = [(x, ["synth", x] + (["--router", "router2"] if x in "gh" else [])) for x in "abcdefgh"]
@@ -244,20 +244,15 @@ def test_synth_rejects_unknown_target(small_unit):
         synthesize("module x; endmodule", "x", "virtex6")
 
 
-def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monkeypatch):
+def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monkeypatch, bench_ecp5):
     """bench/ecp5.py stops an entry past its time with SIGTERM: pairhw removes its temporary
     directory, stops the Yosys it runs, and exits 143 (before, SIGKILL left the directory behind)."""
-    import importlib.util
     import os
     import subprocess
     import sys
     import time
 
-    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
-    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.syspath_prepend(str(bench.parent))
-    spec.loader.exec_module(mod)
+    mod = bench_ecp5
     (tmp_path / "t").mkdir()
     env = {**os.environ, "TMPDIR": str(tmp_path / "t"), "PAIRHW_CACHE": str(tmp_path / "c")}
     proc = subprocess.Popen([sys.executable, "-m", "pairhw", "unit", "synth", "--kind", "lsd", "--m", "163",
@@ -273,10 +268,9 @@ def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monke
     assert not (tmp_path / "c" / "synth").exists() or not list((tmp_path / "c" / "synth").glob("*.json"))
 
 
-def test_a_stopped_nextpnr_says_how_far_it_got(small_unit, monkeypatch, tmp_path):
+def test_a_stopped_nextpnr_says_how_far_it_got(small_unit, monkeypatch, tmp_path, bench_ecp5):
     """Stopped in routing, the flow says so with the Fmax nextpnr estimated after placement, and
     bench/ecp5.py writes both into the row's note (an estimate, not a routed Fmax)."""
-    import importlib.util
 
     from pairhw.synth import flows
 
@@ -295,11 +289,7 @@ def test_a_stopped_nextpnr_says_how_far_it_got(small_unit, monkeypatch, tmp_path
         flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, said.append)
     assert said[-1] == "nextpnr-ecp5 stopped while routing; after placement it estimated 30.57 MHz"
     assert flows.ecp5_progress(log_text.split("Info: Routing")[0]) == {"phase": "placing", "placement_mhz": None}
-    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
-    spec = importlib.util.spec_from_file_location("bench_ecp5", bench)
-    mod = importlib.util.module_from_spec(spec)
-    monkeypatch.syspath_prepend(str(bench.parent))
-    spec.loader.exec_module(mod)
+    mod = bench_ecp5
     err = "\n".join(f"[pairhw] {m}" for m in said)
     assert mod.stopped(err, 600) == {"note": "placed, not routed within 600 s; 30.6 MHz estimated after placement",
                                      "placement_mhz": 30.57}
