@@ -79,8 +79,8 @@ _ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for labe
             + [(d, ["synth", d]) for d in DESIGNS if d not in FIRST])
 
 #: entries routed with router2, and why: nextpnr's router1 (timing-driven, the flow's default) did
-#: not route them in the time given on this machine, where router2 converges (at a lower Fmax:
-#: README, Timing on an ECP5).  Every other entry is routed with router1.
+#: not route them in the time given on this machine.  router2 converges on some of them, at a lower
+#: Fmax (README, Timing on an ECP5).  Every other entry is routed with router1.
 ROUTER2 = {
     "ca1 m=239 D=16": "router1: not routed in 1,800 s",
     "ca1 m=283 D=16": "router1: not routed in 1,200 s",
@@ -103,12 +103,13 @@ def pnr(argv: list) -> str:
     return " ".join(("nextpnr-ecp5",) + ecp5_pnr(argv[argv.index("--router") + 1] if "--router" in argv
                                                   else "router1"))
 
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", metavar="LABEL", help="only these entries (repeatable)")
     ap.add_argument("--unmeasured", action="store_true",
-                    help="skip the entries recorded.json records as not fitting, or with the flow's nextpnr "
-                    "options as placed with an Fmax or with no clocked path")
+                    help="skip the entries recorded.json records as not fitting, or, with their own nextpnr "
+                    "command, as placed with an Fmax or with no clocked path")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per entry (default 3600)")
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "ecp5.json"))
     ap.add_argument("--record", action="store_true", help="copy measured rows into pairhw/report/recorded.json")

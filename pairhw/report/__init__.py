@@ -182,9 +182,9 @@ def ecp5_cells(e: dict) -> list[str]:
 def ecp5_depth_estimates(rec: dict) -> dict | None:
     """What the xc7 LUT depth suggests for the cores nextpnr did not place (over the part, or not
     within the bench's time).  The median of Fmax × xc7 LUT6 depth (``recorded()["synth"]``) over
-    the cores placed and routed with router1, divided by a core's depth, estimates that core's Fmax.  The product is only
-    roughly constant (the routing's share differs from core to core), so the range over the placed
-    cores goes with it.  ``None`` without a placed core of known depth."""
+    the cores placed and routed with router1, divided by a core's depth, estimates that core's Fmax.
+    The product is only roughly constant (the routing's share differs from core to core), so the
+    range over the placed cores goes with it.  ``None`` without a placed core of known depth."""
     synth = {d: r["depth"] for d, r in rec.get("synth", {}).items() if r.get("target") == "xc7" and r.get("depth")}
     rows = rec.get("ecp5", [])
     # router1's Fmax only: router2's is lower on the same placement problem (README)
@@ -342,8 +342,8 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
             for e in fig.rec.get("ecp5", []) for c in [ecp5_cells(e)]]
     if rows:
         out.append({"id": "ecp5", "title": "Timing on an ECP5 (LFE5U-85F, nextpnr-ecp5)",
-                    "note": "Yosys synth_ecp5, then nextpnr-ecp5 --85k --out-of-context --router router2 (seed 1, "
-                            "100 MHz target): "
+                    "note": "Yosys synth_ecp5, then nextpnr-ecp5 --85k --out-of-context (seed 1, 100 MHz target; "
+                            "router1, or router2 where a row says so): "
                             "LUT4s, flip-flops, DSPs (MULT18X18D), block RAMs (DP16KD) and the placed-and-routed Fmax "
                             "(python bench/ecp5.py). µs per pairing = cycles / Fmax. "
                             + " ".join(ecp5_estimate_text(fig.rec)).replace("`", ""),
