@@ -58,10 +58,12 @@ def test_report_tables_sources_and_determinism(capsys, tmp_path, quick):
     assert re.search(rf'class="recorded" title="python bench/asip1223.py --gates">{k153["ge"]:,}<sup>', html)
     assert "python bench/asip1223.py --gates" in summary["recorded_commands"]
     assert summary["measured"] >= 2
-    # the ECP5 timing recorded by bench/ecp5.py: each row's Fmax, with its command
+    # the ECP5 timing recorded by bench/ecp5.py: each row's Fmax (marked when router2 routed it), with its command
     for e in rec.get("ecp5", []):
         if e.get("fmax_mhz"):
-            assert re.search(rf'class="recorded" title="{re.escape(e["command"])}">{e["fmax_mhz"]:,.1f}<sup>', html)
+            mark = " (router2)" if report.ecp5_router(e) == "router2" else ""
+            assert re.search(rf'class="recorded" title="{re.escape(e["command"])}">{e["fmax_mhz"]:,.1f}'
+                             rf'{re.escape(mark)}<sup>', html)
     assert ('id="ecp5"' in html) == bool(rec.get("ecp5"))
     # the same report again: identical files, from the store
     code, _, err = run(capsys, "report", "-o", str(out), "--db", str(tmp_path / "s.sqlite"))
