@@ -228,6 +228,9 @@ def ecp5_pnr(router: str = "router1") -> tuple:
     return ECP5_PNR + (("--router", router) if router != "router1" else ())
 
 
+#: nextpnr-ecp5's error when the design does not fit the part though its cell counts do
+ECP5_FULL = "Unable to find legal placement"
+
 #: the note of a design nextpnr placed and routed but found nothing to time in (no Fmax)
 ECP5_NO_CLOCKED_PATH = "placed and routed; no register-to-register path to time"
 
@@ -290,9 +293,12 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
         raise
     if proc.returncode != 0 or not (workdir / "report.json").exists():
         err = proc.stderr.strip().splitlines()
-        out["fits"] = not any("Unable to place" in line or "utilisation" in line.lower() for line in err)
         # the ERROR line says what failed (the last line only counts warnings and errors)
-        said = [line for line in err if line.startswith("ERROR:")] or err[-1:]
+        errors = [line for line in err if line.startswith("ERROR:")]
+        said = errors or err[-1:]
+        # only a failed placement says the part is full ("Device utilisation:" heads every log, and a
+        # crash is no verdict on the fit)
+        out["fits"] = not any(ECP5_FULL in line for line in errors)
         out["note"] = "nextpnr failed: " + said[0] if said else "nextpnr failed"
         return out
     rep = json.loads((workdir / "report.json").read_text())

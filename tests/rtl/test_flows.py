@@ -132,6 +132,27 @@ def test_synth_ecp5_does_not_place_what_does_not_fit(small_unit, monkeypatch, tm
     assert r["fits"] is False and r["fmax_mhz"] is None and "exceed the LFE5U-85F's 10" in r["note"]
 
 
+def test_synth_ecp5_a_failed_nextpnr_does_not_fit_only_when_placement_failed(small_unit, monkeypatch, tmp_path):
+    """A design nextpnr cannot place is over the part (``fits`` false, and ``--unmeasured`` does not
+    run it again); a crash says nothing of the fit, though every log says "Device utilisation"."""
+    import subprocess
+
+    from pairhw.synth import flows
+
+    head = "Info: Device utilisation:\nInfo: \t TRELLIS_COMB: 51049/ 83640 61%\n"
+    verilog = unit_verilog(small_unit)
+    for stderr, fits, said in [
+        (head + "ERROR: Unable to find legal placement for all cells, design is probably at utilisation limit.\n"
+         "0 warnings, 1 error", False, "ERROR: Unable to find legal placement for all cells"),
+        (head + "Info: Routing..\nwasmtime._trap.Trap: error while executing\n    thrown Wasm exception", True,
+         "thrown Wasm exception"),
+    ]:
+        monkeypatch.setattr(flows.subprocess, "run", lambda cmd, stderr=stderr, **kw:
+                            subprocess.CompletedProcess(cmd, 1, "", stderr))
+        r = flows._ecp5(verilog, small_unit.name, tmp_path, None)
+        assert r["fits"] is fits and r["fmax_mhz"] is None and said in r["note"], r
+
+
 def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypatch, tmp_path, bench_ecp5):
     """Before nextpnr runs (hours for a large design), the flow's progress line gives the synthesis
     figures; bench/ecp5.py reads them back from an entry it stopped in place and route."""
