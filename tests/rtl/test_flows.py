@@ -127,7 +127,7 @@ def test_synth_ecp5_does_not_place_what_does_not_fit(small_unit, monkeypatch, tm
     from pairhw.synth import flows
 
     monkeypatch.setitem(flows.ECP5_LIMITS, "LUT4 sites", 10)
-    monkeypatch.setattr(flows.subprocess, "run", None)  # nextpnr is called through it (Yosys is not)
+    monkeypatch.setattr(flows, "_nextpnr", None)  # not to be called
     r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, None)
     assert r["fits"] is False and r["fmax_mhz"] is None and "exceed the LFE5U-85F's 10" in r["note"]
 
@@ -147,7 +147,7 @@ def test_synth_ecp5_a_failed_nextpnr_does_not_fit_only_when_placement_failed(sma
         (head + "Info: Routing..\nwasmtime._trap.Trap: error while executing\n    thrown Wasm exception", True,
          "thrown Wasm exception"),
     ]:
-        monkeypatch.setattr(flows.subprocess, "run", lambda cmd, stderr=stderr, **kw:
+        monkeypatch.setattr(flows, "_nextpnr", lambda cmd, stderr=stderr, **kw:
                             subprocess.CompletedProcess(cmd, 1, "", stderr))
         r = flows._ecp5(verilog, small_unit.name, tmp_path, None)
         assert r["fits"] is fits and r["fmax_mhz"] is None and said in r["note"], r
@@ -163,7 +163,7 @@ def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypa
     def nextpnr(cmd, **kw):  # stands in for nextpnr: it fails at once
         return subprocess.CompletedProcess(cmd, 1, "", "Info: packing\nERROR: stopped\n0 warnings, 1 error")
 
-    monkeypatch.setattr(flows.subprocess, "run", nextpnr)
+    monkeypatch.setattr(flows, "_nextpnr", nextpnr)
     said = []
     r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, said.append)
     assert r["fmax_mhz"] is None and r["note"] == "nextpnr failed: ERROR: stopped"
@@ -218,7 +218,7 @@ def test_synth_ecp5_stopped_in_place_and_route_resumes_without_yosys(small_unit,
     def stopped(cmd, **kw):  # nextpnr, killed by the bench's timeout
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(flows.subprocess, "run", stopped)
+    monkeypatch.setattr(flows, "_nextpnr", stopped)
     with pytest.raises(KeyboardInterrupt):
         synthesize(verilog, small_unit.name, "ecp5")
     kept = list((tmp_path / "synth").glob("*.yosys"))
@@ -235,7 +235,7 @@ def test_synth_ecp5_stopped_in_place_and_route_resumes_without_yosys(small_unit,
     def no_yosys(*a, **kw):
         raise AssertionError("Yosys ran again")
 
-    monkeypatch.setattr(flows.subprocess, "run", nextpnr)
+    monkeypatch.setattr(flows, "_nextpnr", nextpnr)
     monkeypatch.setattr(flows, "_yosys", no_yosys)
     said = []
     r = synthesize(verilog, small_unit.name, "ecp5", log=said.append)
@@ -255,7 +255,7 @@ def test_synth_ecp5_says_when_there_is_no_clocked_path(small_unit, monkeypatch, 
         (Path(cwd) / "report.json").write_text(json.dumps({"fmax": {}, "utilization": {}}))
         return subprocess.CompletedProcess(cmd, 0, "", "")
 
-    monkeypatch.setattr(flows.subprocess, "run", nextpnr)
+    monkeypatch.setattr(flows, "_nextpnr", nextpnr)
     r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, None)
     assert r["fits"] and r["fmax_mhz"] is None and r["note"] == "placed and routed; no register-to-register path to time"
 
@@ -326,6 +326,38 @@ def test_pairhw_stopped_alone_stops_its_yosys(tmp_path):
     assert not list(work.glob("pairhw-synth-*"))
 
 
+def test_a_running_nextpnr_says_how_far_it_is(tmp_path):
+    """While nextpnr runs (hours on a large core), the flow's progress line says its phase, the Fmax
+    it estimated after placement and how far the router is, read from its log as it grows."""
+    import sys
+
+    from pairhw.synth import flows
+
+    placed = ("Info: Running simulated annealing placer for refinement.\n"
+              "Info: Max frequency for clock 'clk': 30.57 MHz (FAIL at 100.00 MHz)\n")
+    router1 = ("Info: Routing 106655 arcs.\n"
+               "Info:    IterCnt |  w/ripup   wo/ripup |  w/r  wo/r |      arcs| batch(sec) total(sec)|\n"
+               "Info:       1000 |      186        813 |  186   813 |    106020|       2.18       2.18|\n"
+               "Info:       2000 |      399       1600 |  213   787 |    105664|       0.83       3.02|\n")
+    router2 = ("Info: Running router2...\nInfo:     iter=1 wires=730698 overused=77477 overuse=93941 archfail=NA\n"
+               "Info:     iter=2 wires=745833 overused=57616 overuse=62878 archfail=NA\n")
+    assert flows.ecp5_status("Info: Packing IOs..\n") == "nextpnr packing"
+    assert flows.ecp5_status(placed) == "nextpnr placing"
+    assert flows.ecp5_status(placed + "Info: Routing globals...\n" + router1) == \
+        "nextpnr routing (router1: 105,664 arcs left); 30.57 MHz estimated after placement"
+    assert flows.ecp5_status(placed + "Info: Routing globals...\n" + router2) == \
+        "nextpnr routing (router2 iteration 2: 57,616 wires overused); 30.57 MHz estimated after placement"
+    # the flow's runner reads the log of a tool still running
+    script = (f"import time; open('nextpnr.log', 'w').write({placed + 'Info: Routing globals...' + chr(10) + router2!r})"
+              "; time.sleep(1.5)")
+    said = []
+    proc = flows._run_with_progress([sys.executable, "-c", script], tmp_path, said.append, "nextpnr.log",
+                                    every=0.5, status=flows.ecp5_status)
+    assert proc.returncode == 0
+    assert any(m.endswith(" s, nextpnr routing (router2 iteration 2: 57,616 wires overused); 30.57 MHz estimated "
+                          "after placement") for m in said), said
+
+
 def test_a_stopped_nextpnr_says_how_far_it_got(small_unit, monkeypatch, tmp_path, bench_ecp5):
     """Stopped in routing, the flow says so with the Fmax nextpnr estimated after placement, and
     bench/ecp5.py writes both into the row's note (an estimate, not a routed Fmax)."""
@@ -341,7 +373,7 @@ def test_a_stopped_nextpnr_says_how_far_it_got(small_unit, monkeypatch, tmp_path
         (Path(cwd) / cmd[cmd.index("-l") + 1]).write_text(log_text)
         raise SystemExit(143)
 
-    monkeypatch.setattr(flows.subprocess, "run", nextpnr)
+    monkeypatch.setattr(flows, "_nextpnr", nextpnr)
     said = []
     with pytest.raises(SystemExit):
         flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, said.append)
