@@ -12,7 +12,8 @@ is reported as not fitting (``fits: false``, no place and route).  The JSON is r
 every entry, so a run stopped for time keeps what it measured.  An entry that runs past
 ``--timeout`` seconds is stopped (SIGTERM) and recorded as such, with how far nextpnr got and, if
 it placed the design, the Fmax it estimated after placement; its Yosys netlist stays cached, so the
-next attempt runs only nextpnr.  ``--record`` copies each measured row into
+next attempt runs only nextpnr.  Ctrl-C (or SIGTERM) stops the running entry the same way, records it
+and ends the run (exit code 130).  ``--record`` copies each measured row into
 ``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README
 show.
 """
@@ -124,6 +125,7 @@ def main() -> int:
         with open(RECORDED) as fh:
             entries = unmeasured(entries, json.load(fh).get("ecp5", []))
     rows = []
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped as by Ctrl-C: the running entry's tools stop with it
     for i, (label, argv) in enumerate(entries, 1):
         cmd = ["pairhw", *argv, "--target", "ecp5"]
         print(f"[{i}/{len(entries)}] {' '.join(cmd)}", flush=True)
@@ -131,16 +133,15 @@ def main() -> int:
         # its own process group: on a timeout the Yosys and nextpnr it started are stopped with it
         proc = subprocess.Popen([sys.executable, "-m", "pairhw", *argv, "--target", "ecp5", "--json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        interrupted = False
         try:
             out, err = proc.communicate(timeout=args.timeout)
             row = json.loads(out) if proc.returncode == 0 else {"error": err.strip()[-400:]}
         except subprocess.TimeoutExpired:
-            _, err = stop(proc)
-            row = synthesized(err)
-            if row:
-                row.update(stopped(err, args.timeout))
-            else:
-                row = {"error": f"timeout after {args.timeout:g} s (in Yosys)"}
+            row = stopped_row(proc, args.timeout)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the entry, in a session of its own, is stopped too
+            interrupted = True
+            row = stopped_row(proc, round(time.monotonic() - t0))
         row = {"label": label, "command": " ".join(cmd), "pnr": pnr(argv), "wall_s": round(time.monotonic() - t0, 1),
                **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "placement_mhz", "utilisation",
                                        "note", "cycles", "latency", "ii", "error", "cached") if k in row}}
@@ -149,7 +150,26 @@ def main() -> int:
         write_json(args.output, {"target": "LFE5U-85F", "rows": rows})
         if args.record and "error" not in row:
             record(row)
+        if interrupted:
+            print(f"stopped after {len(rows)} of {len(entries)} entries; the rows so far are in {args.output}",
+                  file=sys.stderr)
+            return 130
     return 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def stopped_row(proc: subprocess.Popen, seconds: float) -> dict:
+    """Stop an entry after ``seconds`` (:func:`stop`) and say how far it got: its synthesis figures and
+    nextpnr's progress (:func:`stopped`), or an error row if Yosys had not finished."""
+    _, err = stop(proc)
+    row = synthesized(err)
+    if row:
+        row.update(stopped(err, seconds))
+        return row
+    return {"error": f"stopped after {seconds:g} s (in Yosys)"}
 
 
 def stop(proc: subprocess.Popen, grace: float = 30) -> tuple:

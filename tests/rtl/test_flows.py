@@ -2,6 +2,7 @@
 synthesis reports parse, and generation is deterministic."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -289,6 +290,49 @@ def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monke
     assert not (tmp_path / "c" / "synth").exists() or not list((tmp_path / "c" / "synth").glob("*.json"))
 
 
+def _tools_in(directory) -> list:
+    """Processes working in ``directory`` or below it (the Yosys or nextpnr of a flow run there)."""
+    import os
+
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd").startswith(str(directory)):
+                found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+def test_bench_ecp5_interrupted_stops_its_entry_and_keeps_the_row(tmp_path):
+    """Ctrl-C on bench/ecp5.py (SIGINT to the bench alone: its entry runs in a session of its own)
+    stops the entry's Yosys too, writes the entry's row and exits 130; before, pairhw ran on."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    work = tmp_path / "t"
+    work.mkdir()
+    env = {**os.environ, "TMPDIR": str(work), "PAIRHW_CACHE": str(tmp_path / "c")}
+    bench = Path(__file__).resolve().parents[2] / "bench" / "ecp5.py"
+    out = tmp_path / "ecp5.json"
+    proc = subprocess.Popen([sys.executable, str(bench), "--only", "msd f3-97 D=16", "-o", str(out)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0 = time.monotonic()
+    while not _tools_in(work) and time.monotonic() - t0 < 120:
+        time.sleep(0.05)
+    assert _tools_in(work), "the entry never started Yosys"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert _tools_in(work) == [] and not list(work.glob("pairhw-synth-*"))
+    (row,) = json.loads(out.read_text())["rows"]
+    assert row["label"] == "msd f3-97 D=16" and re.fullmatch(r"stopped after \d+ s \(in Yosys\)", row["error"]), row
+    assert "stopped after 1 of 1 entries" in err
+
+
 def test_pairhw_stopped_alone_stops_its_yosys(tmp_path):
     """SIGTERM to pairhw itself (not its process group, as ``kill PID`` or a supervisor sends it)
     stops the Yosys it runs: before, Yosys ran on, orphaned, in a removed directory."""
@@ -305,15 +349,8 @@ def test_pairhw_stopped_alone_stops_its_yosys(tmp_path):
                              "--digit", "4", "--target", "ecp5"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
-    def tools():  # processes working in one of this run's directories (Yosys, nextpnr)
-        found = []
-        for pid in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                if os.readlink(f"/proc/{pid}/cwd").startswith(str(work)):
-                    found.append(int(pid))
-            except OSError:
-                pass
-        return found
+    def tools():
+        return _tools_in(work)
 
     t0 = time.monotonic()
     while not tools() and time.monotonic() - t0 < 60:
