@@ -1,6 +1,7 @@
 """The ``pairhw`` command.
 
-Exit codes: 0 success, 2 bad input (one line on stderr saying what is wrong), 1 internal failure.
+Exit codes: 0 success, 2 bad input (one line on stderr saying what is wrong), 1 a failure that is not
+the input's: a synthesis tool that failed (one line saying so), or a bug.
 Field elements of F_2^m are hex of sum a_i 2^i, most significant digit first, ⌈m/4⌉ digits;
 F_{2^4m} values are four such coefficients c0 c1 c2 c3 of c0 + c1·s + c2·t + c3·s·t
 (s² = s + 1, t² = t + s).  Points are ``X,Y`` in hex, or ``inf``.
@@ -24,6 +25,7 @@ import sys
 from pairhw.cli import curves, design, explore, prime, unit
 from pairhw.cache import CacheError
 from pairhw.cli.common import UsageError, _Parser
+from pairhw.synth.flows import SynthError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,6 +66,9 @@ def main(argv=None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"pairhw: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
+    except SynthError as e:  # a tool failed (or stopped) on a valid design: not the input's fault
+        print(f"pairhw: error: {e}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # pragma: no cover
         return 0
     except Exception as e:  # pragma: no cover - a bug, not bad input

@@ -109,6 +109,11 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
         return subprocess.CompletedProcess(cmd, proc.returncode, out.read(), err.read())
 
 
+#: what the WebAssembly runtime says when a YoWASP tool stops on an exception it did not catch (seen
+#: when Yosys outgrows its 4 GiB address space)
+WASM_CRASH = "thrown Wasm exception"
+
+
 def _yosys(script: str, verilog: str, workdir: Path, log=None) -> str:
     (workdir / "design.v").write_text(verilog)
     (workdir / "run.ys").write_text(script)
@@ -116,6 +121,10 @@ def _yosys(script: str, verilog: str, workdir: Path, log=None) -> str:
                               "yosys.log")
     text = (workdir / "yosys.log").read_text() if (workdir / "yosys.log").exists() else ""
     if proc.returncode != 0:
+        if WASM_CRASH in proc.stderr:  # not Yosys' own error: the WebAssembly runtime stopped it
+            raise SynthError(f"yosys stopped with a WebAssembly exception during {_yosys_status(text) or 'its start'}; "
+                             "the WebAssembly build has at most 4 GiB of memory, which a design this large can "
+                             "exhaust")
         raise SynthError("yosys failed:\n" + (proc.stderr or text)[-4000:])
     return text
 

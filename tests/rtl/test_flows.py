@@ -197,6 +197,32 @@ def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(
     assert all(why.startswith("router1: not routed in") for why in mod.ROUTER2.values())
 
 
+def test_a_yosys_that_runs_out_of_webassembly_memory_is_one_line_and_exit_1(monkeypatch, tmp_path, capsys):
+    """The WebAssembly Yosys stops with an uncaught exception when a design outgrows its 4 GiB
+    (tate1-283-d16 in ABC9): ``pairhw unit synth`` says so in one line, with the pass it was in,
+    and exits 1 (a tool's failure, not bad input), with no traceback and nothing cached."""
+    import subprocess
+
+    from pairhw.cli import main
+    from pairhw.synth import flows
+
+    def yosys(cmd, workdir, log, logfile, **kw):  # stops in ABC9 as the WebAssembly build does
+        (Path(workdir) / logfile).write_text("2.46.14.4. Executing ABC9_OPS pass.\n2.46.14.5. Executing ABC9.\n")
+        return subprocess.CompletedProcess(cmd, 1, "", "Traceback (most recent call last):\n  ...\n"
+                                           "wasmtime._trap.Trap: error while executing at wasm backtrace:\n"
+                                           "Caused by:\n    thrown Wasm exception\n")
+
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    monkeypatch.setattr(flows, "_run_with_progress", yosys)
+    code = main(["unit", "synth", "--kind", "lsd", "--m", "29", "--digit", "2", "--target", "ecp5"])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert err[-1] == ("pairhw: error: yosys stopped with a WebAssembly exception during ABC9; the WebAssembly "
+                       "build has at most 4 GiB of memory, which a design this large can exhaust")
+    assert not any("Traceback" in line for line in err)
+    assert not list(tmp_path.rglob("*.json"))
+
+
 def test_synth_router_is_for_ecp5_only():
     """A router with another target is refused before Yosys runs, as is an unknown router (the CLI's
     ``--router``: tests/cli/test_hardening.py)."""
