@@ -125,7 +125,10 @@ def main() -> int:
         with open(RECORDED) as fh:
             entries = unmeasured(entries, json.load(fh).get("ecp5", []))
     rows = []
-    signal.signal(signal.SIGTERM, _interrupt)  # stopped as by Ctrl-C: the running entry's tools stop with it
+    # Ctrl-C and SIGTERM stop the run and the running entry's tools with it.  Both are set here: a
+    # process started in the background (or by pytest-xdist) inherits SIGINT ignored
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _interrupt)
     for i, (label, argv) in enumerate(entries, 1):
         cmd = ["pairhw", *argv, "--target", "ecp5"]
         print(f"[{i}/{len(entries)}] {' '.join(cmd)}", flush=True)
