@@ -126,7 +126,7 @@ def main() -> int:
             entries = unmeasured(entries, json.load(fh).get("ecp5", []))
     rows = []
     # Ctrl-C and SIGTERM stop the run and the running entry's tools with it.  Both are set here: a
-    # process started in the background (or by pytest-xdist) inherits SIGINT ignored
+    # process started in the background from a script inherits SIGINT ignored
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _interrupt)
     for i, (label, argv) in enumerate(entries, 1):
