@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import tempfile
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from pairhw.cli.common import UsageError
+from pairhw.scratch import scratch_dir
 
 
 def _umask() -> int:
@@ -111,36 +111,32 @@ def write_tree(out: str | Path, files: dict, owner: tuple[str, str], force: bool
     """
     out = Path(out)
     what = check_target(out, owner, force, flag)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.pairhw-"))
-    except OSError as e:
-        raise UsageError(f"{flag} {out}: cannot create it: {_why(e)}") from None
-    old = None
-    try:
-        os.chmod(tmp, 0o777 & ~_umask())
-        for name, text in files.items():  # text, or bytes (images)
-            if isinstance(text, bytes):
-                (tmp / name).write_bytes(text)
-            else:
-                (tmp / name).write_text(text)
-        if what is None:
-            if out.exists():
-                out.rmdir()  # empty: the rename below takes its place
-            os.rename(tmp, out)
-        elif what == "same":
-            old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-"))
-            os.rename(out, old / "d")
-            os.rename(tmp, out)
-        else:  # --force into a foreign directory: each file whole, the others left alone
-            for name in files:
-                os.replace(tmp / name, out / name)
-    except OSError as e:
-        raise UsageError(f"{flag} {out}: {_why(e)}") from None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+    with ExitStack() as made:  # the scratch directories, removed however this ends
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = made.enter_context(scratch_dir(f".{out.name}.pairhw-", out.parent))
+        except OSError as e:
+            raise UsageError(f"{flag} {out}: cannot create it: {_why(e)}") from None
+        try:
+            os.chmod(tmp, 0o777 & ~_umask())
+            for name, text in files.items():  # text, or bytes (images)
+                if isinstance(text, bytes):
+                    (tmp / name).write_bytes(text)
+                else:
+                    (tmp / name).write_text(text)
+            if what is None:
+                if out.exists():
+                    out.rmdir()  # empty: the rename below takes its place
+                os.rename(tmp, out)
+            elif what == "same":
+                old = made.enter_context(scratch_dir(f".{out.name}.old-", out.parent))
+                os.rename(out, old / "d")
+                os.rename(tmp, out)
+            else:  # --force into a foreign directory: each file whole, the others left alone
+                for name in files:
+                    os.replace(tmp / name, out / name)
+        except OSError as e:
+            raise UsageError(f"{flag} {out}: {_why(e)}") from None
 
 
 def read_text(path: str, flag: str) -> str:

@@ -11,11 +11,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
+from pairhw.scratch import scratch_dir
 
 
 class SimError(RuntimeError):
@@ -52,8 +52,7 @@ def build(sources: dict, log=None, trace: str | None = None) -> Path:
         return binary
     if log:
         log(f"verilator: building {', '.join(sorted(sources))} (cached afterwards)")
-    work = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=final.parent))
-    try:
+    with scratch_dir(f"{key}.", final.parent) as work:  # removed unless it became `final`
         for name, text in sources.items():
             (work / name).write_text(text)
         jobs = str(min(os.cpu_count() or 1, 4))
@@ -64,11 +63,8 @@ def build(sources: dict, log=None, trace: str | None = None) -> Path:
         shutil.rmtree(work / "obj", ignore_errors=True)
         try:
             os.replace(work, final)
-        except OSError:  # another process won the race
-            shutil.rmtree(work, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
+        except OSError:  # another process won the race; its binary is used
+            pass
     return binary
 
 

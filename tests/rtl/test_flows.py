@@ -316,6 +316,51 @@ def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monke
     assert not (tmp_path / "c" / "synth").exists() or not list((tmp_path / "c" / "synth").glob("*.json"))
 
 
+@pytest.mark.parametrize("flow", ["yosys", "verilator", "build directory"])
+def test_a_stop_the_moment_a_work_directory_is_made_still_removes_it(tmp_path, monkeypatch, flow):
+    """A SIGTERM that arrives just as a flow (or a verb writing a build directory) has made its
+    scratch directory unwinds and removes it.  Before, a stop between `mkdtemp` and the `try` that
+    removes the directory left it behind (Yosys' flow computed a cache key there), and CI caught
+    `pairhw-synth-*` left by a bench stopping an entry."""
+    import os
+    import signal
+    import tempfile
+
+    from pairhw.cli import _terminated
+
+    from pairhw.cli.output import write_tree
+
+    work = {tmp_path / "t", tmp_path / "c" / "verilator", tmp_path / "o"}  # where each makes its own
+    made = []
+    real = os.mkdir
+
+    def mkdir_then_stopped(path, mode=0o777, **kw):
+        real(path, mode, **kw)
+        if Path(path).parent in work:
+            made.append(Path(path))
+            os.kill(os.getpid(), signal.SIGTERM)  # delivered as soon as it may be
+
+    (tmp_path / "t").mkdir()
+    (tmp_path / "o").mkdir()
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path / "c"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "t"))
+    monkeypatch.setattr(os, "mkdir", mkdir_then_stopped)
+    before = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            if flow == "yosys":
+                synthesize("module top(input a, output y); assign y = ~a; endmodule\n", "top", "ecp5")
+            elif flow == "verilator":
+                verilator.build({"top.v": "module top; endmodule\n"})
+            else:
+                write_tree(tmp_path / "o" / "build", {"top.v": "module top; endmodule\n"}, ("design", "x"))
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert stopped.value.code == 143
+    assert made and not any(d.exists() for d in made), made
+    assert not (tmp_path / "o" / "build").exists()
+
+
 def _tools_in(directory) -> list:
     """Processes working in ``directory`` or below it (the Yosys or nextpnr of a flow run there)."""
     import os
