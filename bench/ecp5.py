@@ -15,7 +15,8 @@ it placed the design, the Fmax it estimated after placement; its Yosys netlist s
 next attempt runs only nextpnr.  Ctrl-C (or SIGTERM) stops the running entry the same way, records it
 and ends the run (exit code 130).  ``--record`` copies each measured row into
 ``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README
-show.
+show; an entry whose Yosys failed or was stopped is recorded with its ``error``, unless it already
+has figures.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def main() -> int:
         interrupted = False
         try:
             out, err = proc.communicate(timeout=args.timeout)
-            row = json.loads(out) if proc.returncode == 0 else {"error": err.strip()[-400:]}
+            row = json.loads(out) if proc.returncode == 0 else {"error": failure(err)}
         except subprocess.TimeoutExpired:
             row = stopped_row(proc, args.timeout)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the entry, in a session of its own, is stopped too
@@ -151,7 +152,7 @@ def main() -> int:
         rows.append(row)
         print("   ", json.dumps(row), flush=True)
         write_json(args.output, {"target": "LFE5U-85F", "rows": rows})
-        if args.record and "error" not in row:
+        if args.record:
             record(row)
         if interrupted:
             print(f"stopped after {len(rows)} of {len(entries)} entries; the rows so far are in {args.output}",
@@ -173,6 +174,14 @@ def stopped_row(proc: subprocess.Popen, seconds: float) -> dict:
         row.update(stopped(err, seconds))
         return row
     return {"error": f"stopped after {seconds:g} s (in Yosys)"}
+
+
+def failure(stderr: str) -> str:
+    """What a failed entry's row says: pairhw's last line, the error (``pairhw: error: …``) without
+    its prefix, or the whole last line."""
+    lines = [line for line in stderr.strip().splitlines() if line.strip()]
+    last = lines[-1].strip() if lines else "failed with no message"
+    return last.removeprefix("pairhw: error: ")
 
 
 def stop(proc: subprocess.Popen, grace: float = 30) -> tuple:
@@ -231,15 +240,19 @@ def stopped(stderr: str, timeout: float) -> dict:
 
 
 #: what the report keeps of a row
-KEEP = ("label", "command", "pnr", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "placement_mhz", "cycles", "note")
+KEEP = ("label", "command", "pnr", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "placement_mhz", "cycles", "note",
+        "error")
 
 
 def record(row: dict) -> None:
     """Put ``row`` into recorded.json's ``ecp5`` list (replacing the row of the same label), in the
-    order of :data:`ENTRIES`."""
+    order of :data:`ENTRIES`.  A row without figures (Yosys failed, or was stopped) is recorded too,
+    so the table says why an entry has none, but it does not replace a row that has them."""
     with open(RECORDED) as fh:
         rec = json.load(fh)
     rows = {r["label"]: r for r in rec.get("ecp5", [])}
+    if "lut4" not in row and "lut4" in rows.get(row["label"], {}):
+        return
     rows[row["label"]] = {k: row[k] for k in KEEP if k in row}
     order = [label for label, _ in _ENTRIES]
     rec["ecp5"] = sorted(rows.values(), key=lambda r: order.index(r["label"]) if r["label"] in order else len(order))

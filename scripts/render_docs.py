@@ -1,6 +1,7 @@
 """Render the generated parts of the docs: the WaveDrom timing diagrams (docs/wavedrom/*.json -> *.svg),
 docs/PROTOCOL.md's register-map table (from :class:`pairhw.rtl.wrap.RegisterMap`) and the README's
-ECP5 table (from the ``ecp5`` rows of pairhw/report/recorded.json, written by ``bench/ecp5.py --record``).
+ECP5 table (from the ``ecp5`` rows of pairhw/report/recorded.json, written by ``bench/ecp5.py --record``;
+a row for every entry of the bench, "not measured" where none is recorded).
 
     python scripts/render_docs.py [--check]
 
@@ -10,6 +11,7 @@ ECP5 table (from the ``ecp5`` rows of pairhw/report/recorded.json, written by ``
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -34,13 +36,23 @@ def _fill(path: Path, name: str, body: str) -> str:
     return _marked(name).sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
 
 
+def bench_ecp5_labels() -> list[str]:
+    """The entries of bench/ecp5.py, in its order: the README's ECP5 table has a row for each."""
+    bench = README.parent / "bench"
+    sys.path.insert(0, str(bench))  # the bench imports its _common
+    spec = importlib.util.spec_from_file_location("bench_ecp5", bench / "ecp5.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return [label for label, _ in mod.ENTRIES]
+
+
 def targets() -> dict[Path, str]:
     """Every generated file and its text."""
     out = {src.with_suffix(".svg"): wavedrom.render(src.read_text()).tostring() + "\n"
            for src in sorted((DOCS / "wavedrom").glob("*.json"))}
     out[DOCS / "PROTOCOL.md"] = _fill(DOCS / "PROTOCOL.md", "register-map",
                                       RegisterMap(n_in=1, n_out=1, bits=32, cycles=1, design=0).markdown())
-    out[README] = _fill(README, "ecp5-table", report.ecp5_markdown(report.recorded()))
+    out[README] = _fill(README, "ecp5-table", report.ecp5_markdown(report.recorded(), bench_ecp5_labels()))
     return out
 
 

@@ -171,7 +171,10 @@ def ecp5_router(e: dict) -> str:
 
 def ecp5_cells(e: dict) -> list[str]:
     """The texts of one recorded ECP5 row (``recorded()["ecp5"]``) under :data:`ECP5_COLUMNS`; an
-    Fmax routed with router2 says so (it is not comparable with router1's)."""
+    Fmax routed with router2 says so (it is not comparable with router1's).  A row without figures
+    (Yosys failed or was stopped: its ``error``; or only a label, no row recorded) says why."""
+    if "lut4" not in e:
+        return [e["label"], "–", "–", "–", "–", e.get("error", "not measured"), "–", "–"]
     fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
     fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "not placed"))
     fm += " (router2)" if e.get("fits") and ecp5_router(e) == "router2" else ""
@@ -195,7 +198,7 @@ def ecp5_depth_estimates(rec: dict) -> dict | None:
     k = statistics.median(x for x, _ in placed)
     cycles = {d: r["cycles"] for d, r in rec.get("schedule", {}).items()}
     est = [{"design": e["label"], "depth": synth[e["label"]], "fmax_mhz": k / synth[e["label"]],
-            "cycles": cycles.get(e["label"]), "fits": bool(e.get("fits"))}
+            "cycles": cycles.get(e["label"]), "fits": e.get("fits")}
            for e in rows if not e.get("fmax_mhz") and e["label"] in synth]
     return {"mhz_levels": k, "placed": [lab for _, lab in placed],
             "range": (placed[0][0], placed[-1][0]), "estimates": est}
@@ -211,16 +214,22 @@ def ecp5_estimate_text(rec: dict) -> list[str]:
            f"depth, Fmax × depth has the median {est['mhz_levels']:,.0f} MHz·levels ({lo:,.0f}–{hi:,.0f}). At that "
            f"rate (the logic's delay only; long routes across a full-size core lower it):"]
     for x in est["estimates"]:
-        why = "not placed in the time" if x["fits"] else "over the LFE5U-85F"
+        why = {True: "not placed in the time", False: "over the LFE5U-85F"}.get(x["fits"], "no ECP5 netlist")
         us = f", {_n(x['cycles'] / x['fmax_mhz'], 1)} µs per pairing" if x["cycles"] else ""
         out.append(f"`{x['design']}` ({why}): xc7 depth {x['depth']}, about {x['fmax_mhz']:,.0f} MHz{us}.")
     return out
 
 
-def ecp5_markdown(rec: dict) -> str:
-    """The recorded ECP5 rows as the README's Markdown table, then :func:`ecp5_estimate_text`."""
+def ecp5_markdown(rec: dict, labels: list | None = None) -> str:
+    """The recorded ECP5 rows as the README's Markdown table, then :func:`ecp5_estimate_text`.  With
+    ``labels`` (the bench's entries), one row per label in that order, "not measured" where none is
+    recorded: the table then lists every unit and core, measured or not."""
     out = ["| " + " | ".join(ECP5_COLUMNS) + " |", "|" + "---|" * len(ECP5_COLUMNS)]
-    for e in rec.get("ecp5", []):
+    rows = rec.get("ecp5", [])
+    if labels is not None:
+        by = {e["label"]: e for e in rows}
+        rows = [by.get(label, {"label": label}) for label in labels] + [e for e in rows if e["label"] not in labels]
+    for e in rows:
         c = ecp5_cells(e)
         out.append(f"| `{c[0]}` | " + " | ".join(c[1:]) + " |")
     est = ecp5_estimate_text(rec)

@@ -172,3 +172,32 @@ def test_ecp5_rows_and_what_the_depth_suggests_for_unplaced_cores():
     assert "median 1,000 MHz·levels (800–1,200)" in md
     assert "- `big` (over the LFE5U-85F): xc7 depth 13, about 77 MHz, 338.0 µs per pairing." in md
     assert report.ecp5_estimate_text({"ecp5": rec["ecp5"][4:]}) == []
+
+
+def test_ecp5_table_lists_every_entry_and_says_why_one_has_no_figures():
+    """Given the bench's labels, the table has a row for each, in their order: a recorded Yosys
+    failure says what failed, an entry without a row says "not measured"; and the depth estimate of a
+    core without an ECP5 netlist does not call it over the part."""
+    rec = {"synth": {"a": {"target": "xc7", "depth": 10}, "crashed": {"target": "xc7", "depth": 20}},
+           "ecp5": [{"label": "crashed", "command": "x", "error": "yosys stopped with a WebAssembly exception during ABC9"},
+                    {"label": "a", "command": "x", "lut4": 10, "ffs": 1, "fits": True, "fmax_mhz": 100.0}]}
+    md = report.ecp5_markdown(rec, ["a", "never", "crashed"]).splitlines()
+    assert [line.split(" | ")[0] for line in md[2:5]] == ["| `a`", "| `never`", "| `crashed`"]
+    assert md[3] == "| `never` | – | – | – | – | not measured | – | – |"
+    assert md[4] == "| `crashed` | – | – | – | – | yosys stopped with a WebAssembly exception during ABC9 | – | – |"
+    assert "- `crashed` (no ECP5 netlist): xc7 depth 20, about 50 MHz." in md
+    assert "never" not in report.ecp5_markdown(rec)  # without labels: the recorded rows only
+
+
+def test_readme_ecp5_table_has_a_row_for_every_bench_entry():
+    """The done-when of issue 24: the README lists every unit and core of the ECP5 bench."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("render_docs", root / "scripts" / "render_docs.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    table = (root / "README.md").read_text().split("<!-- ecp5-table")[1].split("<!-- /ecp5-table")[0]
+    labels = mod.bench_ecp5_labels()
+    assert len(labels) > 40
+    assert [m for m in re.findall(r"^\| `([^`]+)` \|", table, re.M)] == labels

@@ -197,6 +197,30 @@ def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(
     assert all(why.startswith("router1: not routed in") for why in mod.ROUTER2.values())
 
 
+def test_bench_ecp5_records_a_failed_entry_without_hiding_figures(bench_ecp5, monkeypatch, tmp_path):
+    """A row whose Yosys failed or was stopped is recorded with its error (the README's table says why
+    the entry has no figures), pairhw's message without its prefix; it never replaces figures."""
+    mod = bench_ecp5
+    rec = tmp_path / "recorded.json"
+    rec.write_text(json.dumps({"ecp5": [{"label": "lsb m=1223", "command": "x", "lut4": 3689, "fits": True}]}))
+    monkeypatch.setattr(mod, "RECORDED", str(rec))
+    err = ("yosys ecp5: synthesizing X\n… 300 s, yosys in ABC9\npairhw: error: yosys stopped with a WebAssembly "
+           "exception during ABC9; the WebAssembly build has at most 4 GiB of memory\n")
+    assert mod.failure(err) == ("yosys stopped with a WebAssembly exception during ABC9; the WebAssembly build "
+                                "has at most 4 GiB of memory")
+    assert mod.failure("Traceback …\nKeyError: 'x'\n\n") == "KeyError: 'x'"
+    mod.record({"label": "tate1-283-d16", "command": "pairhw synth tate1-283-d16", "wall_s": 300, "error": mod.failure(err)})
+    mod.record({"label": "lsb m=1223", "command": "x", "error": "stopped after 9 s (in Yosys)"})
+    rows = {r["label"]: r for r in json.loads(rec.read_text())["ecp5"]}
+    assert rows["tate1-283-d16"] == {"label": "tate1-283-d16", "command": "pairhw synth tate1-283-d16",
+                                     "error": mod.failure(err)}
+    assert rows["lsb m=1223"]["lut4"] == 3689 and "error" not in rows["lsb m=1223"]
+    assert [r["label"] for r in json.loads(rec.read_text())["ecp5"]] == ["lsb m=1223", "tate1-283-d16"]  # bench order
+    # and a failed entry is measured again by --unmeasured
+    assert mod.unmeasured([("tate1-283-d16", ["synth", "tate1-283-d16"])], list(rows.values())) == [
+        ("tate1-283-d16", ["synth", "tate1-283-d16"])]
+
+
 def test_a_yosys_that_runs_out_of_webassembly_memory_is_one_line_and_exit_1(monkeypatch, tmp_path, capsys):
     """The WebAssembly Yosys stops with an uncaught exception when a design outgrows its 4 GiB
     (tate1-283-d16 in ABC9): ``pairhw unit synth`` says so in one line, with the pass it was in,
