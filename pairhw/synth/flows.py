@@ -20,14 +20,17 @@ A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is give
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from importlib.metadata import version
 from pathlib import Path
@@ -83,13 +86,40 @@ def _yosys_status(text: str) -> str | None:
     return passes[-1] if passes else None
 
 
+@contextlib.contextmanager
+def _held_stops():
+    """Hold Ctrl-C and SIGTERM back during the block, then deliver the first that came as its handler
+    would have.  ``subprocess.Popen`` does not stop a child it has forked when a signal handler raises
+    inside it (before the exec completes), and the caller would not know the child to stop it.
+    Outside the main thread, where Python runs no handlers, nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came = []
+    stops = (signal.SIGINT, signal.SIGTERM)
+    handlers = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in stops}
+    try:
+        yield
+    finally:
+        for s, h in handlers.items():
+            signal.signal(s, h)
+    if came:
+        h = handlers[came[0]]
+        if callable(h):
+            h(came[0], None)
+        elif h == signal.SIG_DFL:
+            signal.raise_signal(came[0])
+
+
 def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float = 30.0, status=_yosys_status):
     """Run ``cmd``; while it runs, say every ``every`` seconds how long it has taken and what
     ``status`` reads in its log file (long synthesis and place and route are not silent)."""
     t0 = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True)
+        proc = None
         try:
+            with _held_stops():  # a stop while Popen forks is raised once `proc` names the child
+                proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True)
             while True:
                 try:
                     proc.wait(timeout=every)
@@ -102,8 +132,9 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
                             said = None
                         log(f"… {time.monotonic() - t0:.0f} s" + (f", {said}" if said else ""))
         except BaseException:  # stopped (SIGTERM, Ctrl-C): the tool stops too, not orphaned in a removed directory
-            proc.kill()
-            proc.wait()
+            if proc is not None:
+                proc.kill()
+                proc.wait()
             raise
         out.seek(0)
         err.seek(0)

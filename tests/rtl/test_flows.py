@@ -385,6 +385,42 @@ def test_a_stop_the_moment_a_work_directory_is_made_still_removes_it(tmp_path, m
     assert not (tmp_path / "o" / "build").exists()
 
 
+def test_a_stop_while_the_tool_is_being_started_stops_the_tool(tmp_path, monkeypatch):
+    """A SIGTERM handled inside `subprocess.Popen`, after the fork, used to orphan the tool (Popen
+    does not stop a child when a handler raises, and the flow did not know it yet); now it is held
+    until the flow knows the child, then unwinds and stops it."""
+    import os
+    import signal
+    import subprocess
+
+    from pairhw.cli import _terminated
+    from pairhw.synth import flows
+
+    started = []
+    real = subprocess.Popen
+
+    def popen_then_stopped(*args, **kw):
+        started.append(real(*args, **kw))
+        os.kill(os.getpid(), signal.SIGTERM)  # handled as soon as Python may: here, inside "Popen"
+        return started[-1]
+
+    monkeypatch.setattr(subprocess, "Popen", popen_then_stopped)
+    before = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            flows._run_with_progress(["sleep", "60"], tmp_path, None, "tool.log")
+        handler = signal.getsignal(signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+        for p in started:
+            alive = p.poll() is None
+            p.kill()
+            p.wait()
+    assert stopped.value.code == 143 and len(started) == 1
+    assert not alive, "the tool ran on after pairhw was stopped"
+    assert handler is _terminated  # pairhw's own handler is back
+
+
 def _tools_in(directory) -> list:
     """Processes working in ``directory`` or below it (the Yosys or nextpnr of a flow run there)."""
     import os
