@@ -36,8 +36,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
-from pairhw.scratch import scratch_dir
 from pairhw.rtl.binary.nets import LUT6_MODEL
+from pairhw.scratch import scratch_dir
 
 TARGETS = ("xc7", "gates", "gates-ram", "ecp5")
 
