@@ -20,24 +20,21 @@ A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is give
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from importlib.metadata import version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
 from pairhw.rtl.binary.nets import LUT6_MODEL
-from pairhw.scratch import scratch_dir
+from pairhw.scratch import held_stops, scratch_dir
 
 TARGETS = ("xc7", "gates", "gates-ram", "ecp5")
 
@@ -86,31 +83,6 @@ def _yosys_status(text: str) -> str | None:
     return passes[-1] if passes else None
 
 
-@contextlib.contextmanager
-def _held_stops():
-    """Hold Ctrl-C and SIGTERM back during the block, then deliver the first that came as its handler
-    would have.  ``subprocess.Popen`` does not stop a child it has forked when a signal handler raises
-    inside it (before the exec completes), and the caller would not know the child to stop it.
-    Outside the main thread, where Python runs no handlers, nothing is held."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    came = []
-    stops = (signal.SIGINT, signal.SIGTERM)
-    handlers = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in stops}
-    try:
-        yield
-    finally:
-        for s, h in handlers.items():
-            signal.signal(s, h)
-    if came:
-        h = handlers[came[0]]
-        if callable(h):
-            h(came[0], None)
-        elif h == signal.SIG_DFL:
-            signal.raise_signal(came[0])
-
-
 def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float = 30.0, status=_yosys_status):
     """Run ``cmd``; while it runs, say every ``every`` seconds how long it has taken and what
     ``status`` reads in its log file (long synthesis and place and route are not silent)."""
@@ -118,7 +90,7 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = None
         try:
-            with _held_stops():  # a stop while Popen forks is raised once `proc` names the child
+            with held_stops():  # a stop while Popen forks is raised once `proc` names the child
                 proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True)
             while True:
                 try:
