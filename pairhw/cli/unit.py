@@ -304,7 +304,7 @@ def cmd_unit_synth(args, UsageError) -> int:
 
     check_router(args, UsageError)
     unit = _unit_from_args(args, UsageError)
-    res = synthesize(unit_text(unit), unit.name, args.target, log=log, router=args.router)
+    res = synthesize(unit_text(unit), unit.name, args.target, log=log, router=args.router, placer=args.placer)
     res = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "latency": unit.latency,
            "ii": unit.initiation_interval, **res}
     if args.json:
@@ -343,9 +343,11 @@ def register(sub, UsageError) -> None:
 
 
 def check_router(args, UsageError) -> None:
-    """``--router`` chooses nextpnr's router: it means nothing without ``--target ecp5``."""
-    if args.router and args.target != "ecp5":
-        raise UsageError(f"--router {args.router} is for --target ecp5 (nextpnr), not --target {args.target}")
+    """``--router`` and ``--placer`` choose nextpnr's router and placer: they mean nothing without
+    ``--target ecp5``."""
+    for opt, chosen in (("--router", args.router), ("--placer", args.placer)):
+        if chosen and args.target != "ecp5":
+            raise UsageError(f"{opt} {chosen} is for --target ecp5 (nextpnr), not --target {args.target}")
 
 
 def add_target(p) -> None:
@@ -359,3 +361,6 @@ def add_target(p) -> None:
     p.add_argument("--router", choices=("router1", "router2"),
                    help="with --target ecp5: nextpnr's router (default router1, the timing-driven one; router2 "
                         "routes congested designs router1 takes hours over, at a lower Fmax)")
+    p.add_argument("--placer", choices=("heap", "static"),
+                   help="with --target ecp5: nextpnr's placer (default heap; static, the electrostatic "
+                        "placer, spreads a congested design HeAP packs too tightly to route)")

@@ -169,15 +169,23 @@ def ecp5_router(e: dict) -> str:
     return "router2" if "--router router2" in e.get("pnr", "") else "router1"
 
 
+def ecp5_placer(e: dict) -> str:
+    """The nextpnr placer a recorded ECP5 row was placed with (``pnr``; HeAP, the default, unnamed)."""
+    return "static" if "--placer static" in e.get("pnr", "") else "heap"
+
+
 def ecp5_cells(e: dict) -> list[str]:
     """The texts of one recorded ECP5 row (``recorded()["ecp5"]``) under :data:`ECP5_COLUMNS`; an
-    Fmax routed with router2 says so (it is not comparable with router1's).  A row without figures
-    (Yosys failed or was stopped: its ``error``; or only a label, no row recorded) says why."""
+    Fmax placed with the static placer or routed with router2 says so (it is not comparable with
+    HeAP and router1's).  A row without figures (Yosys failed or was stopped: its ``error``; or only
+    a label, no row recorded) says why."""
     if "lut4" not in e:
         return [e["label"], "–", "–", "–", "–", e.get("error", "not measured"), "–", "–"]
     fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
     fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "not placed"))
-    fm += " (router2)" if e.get("fits") and ecp5_router(e) == "router2" else ""
+    how = [w for w, on in (("static placer", ecp5_placer(e) == "static"), ("router2", ecp5_router(e) == "router2"))
+           if on]
+    fm += f" ({', '.join(how)})" if e.get("fits") and how else ""
     return [e["label"], _n(e["lut4"]), _n(e["ffs"]), _n(e.get("dsp", 0)), _n(e.get("ebr", 0)), fm,
             _n(cyc) if cyc else "–", _n(cyc / fmax, 1) if cyc and fmax else "–"]
 
@@ -185,14 +193,15 @@ def ecp5_cells(e: dict) -> list[str]:
 def ecp5_depth_estimates(rec: dict) -> dict | None:
     """What the xc7 LUT depth suggests for the cores nextpnr did not place (over the part, or not
     within the bench's time).  The median of Fmax × xc7 LUT6 depth (``recorded()["synth"]``) over
-    the cores placed and routed with router1, divided by a core's depth, estimates that core's Fmax.
+    the cores placed with HeAP and routed with router1, divided by a core's depth, estimates that core's Fmax.
     The product is only roughly constant (the routing's share differs from core to core), so the
     range over the placed cores goes with it.  ``None`` without a placed core of known depth."""
     synth = {d: r["depth"] for d, r in rec.get("synth", {}).items() if r.get("target") == "xc7" and r.get("depth")}
     rows = rec.get("ecp5", [])
-    # router1's Fmax only: router2's is lower on the same placement problem (README)
+    # HeAP and router1's Fmax only: router2's is lower on the same placement problem (README)
     placed = sorted((e["fmax_mhz"] * synth[e["label"]], e["label"]) for e in rows
-                    if e.get("fmax_mhz") and e["label"] in synth and ecp5_router(e) == "router1")
+                    if e.get("fmax_mhz") and e["label"] in synth and ecp5_router(e) == "router1"
+                    and ecp5_placer(e) == "heap")
     if not placed:
         return None
     k = statistics.median(x for x, _ in placed)
@@ -352,7 +361,7 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
     if rows:
         out.append({"id": "ecp5", "title": "Timing on an ECP5 (LFE5U-85F, nextpnr-ecp5)",
                     "note": "Yosys synth_ecp5, then nextpnr-ecp5 --85k --out-of-context (seed 1, 100 MHz target; "
-                            "router1, or router2 where a row says so): "
+                            "HeAP and router1, or the static placer or router2 where a row says so): "
                             "LUT4s, flip-flops, DSPs (MULT18X18D), block RAMs (DP16KD) and the placed-and-routed Fmax "
                             "(python bench/ecp5.py). µs per pairing = cycles / Fmax. "
                             + " ".join(ecp5_estimate_text(fig.rec)).replace("`", ""),

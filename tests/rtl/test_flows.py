@@ -110,6 +110,19 @@ def test_synth_ecp5_router2_is_its_own_result(small_unit):
         **r1, "cached": True}
 
 
+def test_synth_ecp5_static_placer_is_its_own_result(small_unit):
+    """The static placer places the same netlist (the same Yosys figures), nextpnr is run with
+    ``--placer static``, and the result is cached apart from HeAP's; naming HeAP is the default."""
+    v = unit_verilog(small_unit)
+    heap = synthesize(v, small_unit.name, "ecp5")
+    st = synthesize(v, small_unit.name, "ecp5", placer="static", router="router2")
+    assert st["fmax_mhz"] and st["fmax_mhz"] > 20 and (st["lut4"], st["ffs"]) == (heap["lut4"], heap["ffs"])
+    assert st["pnr"].endswith("--timing-allow-fail --placer static --router router2")
+    assert st["tool"].endswith("nextpnr-ecp5 (yowasp, static placer, router2)")
+    assert synthesize(v, small_unit.name, "ecp5", placer="static", router="router2")["cached"] is True
+    assert synthesize(v, small_unit.name, "ecp5", placer="heap") == {**heap, "cached": True}
+
+
 def test_ecp5_fit_counts_lut4_sites_not_lut4_cells():
     """Cell counts of two measured cores (bench/ecp5.py): f2-79-etat-tmvp3, where nextpnr placed 4,945
     TRELLIS_COMB, and etat2-1223-tmvp3, under the part in LUT4 cells but over it in sites once its
@@ -195,6 +208,13 @@ def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(
     # the bench's own entries: router2 exactly for those it lists, each with the reason
     assert {label for label, argv in mod.ENTRIES if "router2" in argv} == set(mod.ROUTER2)
     assert all(why.startswith("router1: not routed in") for why in mod.ROUTER2.values())
+    # and the static placer exactly for those it lists; a row placed by HeAP is not final for them
+    assert {label for label, argv in mod.ENTRIES if "static" in argv} == set(mod.STATIC)
+    assert all(why.startswith("HeAP: ") for why in mod.STATIC.values())
+    st = [("s", ["synth", "s", "--placer", "static", "--router", "router2"])]
+    assert mod.pnr(st[0][1]) == r1 + " --placer static --router router2"
+    assert mod.unmeasured(st, [{"label": "s", "pnr": r2, "fmax_mhz": 50.0}]) == st
+    assert mod.unmeasured(st, [{"label": "s", "pnr": mod.pnr(st[0][1]), "fmax_mhz": 50.0}]) == []
 
 
 def test_bench_ecp5_records_a_failed_entry_without_hiding_figures(bench_ecp5, monkeypatch, tmp_path):
@@ -254,6 +274,10 @@ def test_synth_router_is_for_ecp5_only():
         synthesize("module x; endmodule", "x", "ecp5", router="router3")
     with pytest.raises(SynthError, match="for target ecp5 only"):
         synthesize("module x; endmodule", "x", "gates", router="router2")
+    with pytest.raises(SynthError, match="unknown placer 'sa'"):
+        synthesize("module x; endmodule", "x", "ecp5", placer="sa")
+    with pytest.raises(SynthError, match="a placer is chosen for target ecp5 only"):
+        synthesize("module x; endmodule", "x", "xc7", placer="static")
 
 
 def test_synth_ecp5_stopped_in_place_and_route_resumes_without_yosys(small_unit, monkeypatch, tmp_path):
