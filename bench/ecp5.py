@@ -84,15 +84,11 @@ _ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for labe
 #: not route them in the time given on this machine.  router2 converges on some of them, at a lower
 #: Fmax (README, Timing on an ECP5).  Every other entry is routed with router1.
 ROUTER2 = {
-    "ca1 m=239 D=16": "router1: not routed in 1,800 s",
-    "ca1 m=283 D=16": "router1: not routed in 1,200 s",
-    "polymont-seed002 bn-seed002": "router1: not routed in 1,800 s, nor in 2,400 s (43,591 arcs left)",
     "hybrid-tmvp2 m=1223": "router1: not routed in 1,500 s; 193,000 arcs unrouted after 430 s of routing",
     "hybrid-tmvp3 m=1223": "router1: not routed in 600 s; 1.5 times hybrid-tmvp2 m=1223",
     "f2-47-etat-banked": "router1: not routed in 2,400 s",
     "f2-79-etat-karatsuba": "router1: not routed in 1,500 s",
     "tate1-47-d4": "router1: not routed in 900 s; 51,023 LUT4, larger than hybrid-tmvp2 m=1223",
-    "asip-1223-k77": "router1: not routed in 1,500 s",
     "etat3-97-fast": "router1: not routed in 1,200 s",
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s",
 }
@@ -101,7 +97,15 @@ ROUTER2 = {
 #: 70 % of the LUT4s there; ``static`` spreads it to its target density and shortens the wires (README,
 #: Timing on an ECP5).  Every other entry is placed with HeAP.
 STATIC = {
-    "ca1 m=239 D=16": "HeAP: router2 stalled at 14,374 to 17,029 overused wires (iterations 8 to 13)",
+    "ca1 m=239 D=16": "HeAP: router1 did not route it in 1,800 s; router2 stalled at 14,374 to 17,029 overused "
+                      "wires (iterations 8 to 13)",
+    "ca1 m=283 D=16": "HeAP: router1 did not route it in 1,200 s, nor router2 in 3,600 s",
+    "polymont-seed002 bn-seed002": "HeAP: router1 did not route it in 2,400 s (43,591 arcs left); router2 "
+                                   "diverged (2,031 wires overused at iteration 32, 3,963 at 56)",
+    "asip-1223-k77": "HeAP: router1 did not route it in 1,500 s, nor router2 in 3,600 s",
+    "tate1-47-d4": "HeAP: router2 did not converge in 3,300 s (90,528 wires overused at iteration 4)",
+    "etat2-1223-tmvp2": "HeAP: router2 did not converge in 3,592 s (74,284 wires overused at iteration 5)",
+    "hybrid-tmvp3 m=1223": "HeAP: not placed and routed (router1) in 600 s",
 }
 #: (label, pairhw arguments) of every entry, with its placer and router
 ENTRIES = [(label, argv + (["--placer", "static"] if label in STATIC else [])
