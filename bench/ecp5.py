@@ -4,19 +4,19 @@
 
 Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
-multipliers of the README's unit tables and every built-in pairing core, each placed with HeAP
-unless :data:`STATIC` lists it and routed with router1 unless :data:`ROUTER2` lists it.  ``--only`` runs the labels given, in their order; ``--unmeasured``
-skips those recorded as not fitting, and those recorded with their own nextpnr command with an Fmax
-or as placed with no clocked path.  A design whose LUT4 sites, DSPs or block RAMs exceed the part
-is reported as not fitting (``fits: false``, no place and route).  The JSON is rewritten after
-every entry, so a run stopped for time keeps what it measured.  An entry that runs past
-``--timeout`` seconds is stopped (SIGTERM) and recorded as such, with how far nextpnr got and, if
-it placed the design, the Fmax it estimated after placement; its Yosys netlist stays cached, so the
-next attempt runs only nextpnr.  Ctrl-C (or SIGTERM) stops the running entry the same way, records it
-and ends the run (exit code 130).  ``--record`` copies each measured row into
+multipliers of the README's unit tables and every built-in pairing core, each placed with HeAP unless
+:data:`STATIC` lists it and routed with router1 unless :data:`ROUTER2` lists it. ``--only`` runs the
+labels given, in their order; ``--unmeasured`` skips those recorded as not fitting, and those recorded
+with their own nextpnr command with an Fmax or as placed with no clocked path. A design whose LUT4
+sites, DSPs or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and
+route). The JSON is rewritten after every entry, so a run stopped for time keeps what it measured. An
+entry that runs past ``--timeout`` seconds is stopped (SIGTERM) and recorded as such, with how far
+nextpnr got and, if it placed the design, the Fmax it estimated after placement; its Yosys netlist
+stays cached, so the next attempt runs only nextpnr. Ctrl-C (or SIGTERM) stops the running entry the
+same way, records it and ends the run (exit code 130). ``--record`` copies each measured row into
 ``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README
-show; an entry whose Yosys failed or was stopped is recorded with its ``error``, unless it already
-has figures.
+show; an entry whose Yosys failed or was stopped is recorded with its ``error``, unless it already has
+figures.
 """
 
 from __future__ import annotations
@@ -92,9 +92,9 @@ ROUTER2 = {
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s",
 }
 #: entries placed with nextpnr's electrostatic placer (``--placer static``), and why: after HeAP, nextpnr's
-#: default placer, router1 did not route them, and router2 did not either or at a lower Fmax.  HeAP packs a core into one corner of the part at about
-#: 70 % of the LUT4s there; ``static`` spreads it to its target density and shortens the wires (README,
-#: Timing on an ECP5).  Every other entry is placed with HeAP.
+#: default placer, router1 did not route them, and router2 did not either or at a lower Fmax.  HeAP packs
+#: a core into one corner of the part at about 70 % of the LUT4s there; ``static`` spreads it to its target
+#: density and shortens the wires (README, Timing on an ECP5).  Every other entry is placed with HeAP.
 STATIC = {
     "ca1 m=239 D=16": "HeAP: router1 did not route it in 1,800 s; router2 stalled at 14,374 to 17,029 overused "
                       "wires (iterations 8 to 13)",

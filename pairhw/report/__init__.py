@@ -192,10 +192,10 @@ def ecp5_cells(e: dict) -> list[str]:
 
 def ecp5_depth_estimates(rec: dict) -> dict | None:
     """What the xc7 LUT depth suggests for the cores nextpnr did not place (over the part, or not
-    within the bench's time).  The median of Fmax × xc7 LUT6 depth (``recorded()["synth"]``) over
-    the cores placed with HeAP and routed with router1, divided by a core's depth, estimates that core's Fmax.
-    The product is only roughly constant (the routing's share differs from core to core), so the
-    range over the placed cores goes with it.  ``None`` without a placed core of known depth."""
+    within the bench's time). The median of Fmax × xc7 LUT6 depth (``recorded()["synth"]``) over the
+    cores placed with HeAP and routed with router1, divided by a core's depth, estimates that core's
+    Fmax. The product is only roughly constant (the routing's share differs from core to core), so
+    the range over the placed cores goes with it. ``None`` without a placed core of known depth."""
     synth = {d: r["depth"] for d, r in rec.get("synth", {}).items() if r.get("target") == "xc7" and r.get("depth")}
     rows = rec.get("ecp5", [])
     # HeAP and router1's Fmax only: router2's is lower on the same placement problem (README)

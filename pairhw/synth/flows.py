@@ -11,8 +11,9 @@
   ASIC's SRAM or register-file macro cells: their bits are reported (``memory_bits``), not weighed;
   ROMs are logic, as in ``gates``.
 * ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5`` with :data:`ECP5_PNR` (out of context; HeAP
-  and router1 unless the static placer or router2 is asked for): LUT4s, FFs and the placed-and-routed Fmax, when the design fits an
-  LFE5U-85F (in LUT4 sites, DSPs, block RAMs and LUT RAM write ports; otherwise nextpnr is not run).
+  and router1 unless the static placer or router2 is asked for): LUT4s, FFs and the
+  placed-and-routed Fmax, when the design fits an LFE5U-85F (in LUT4 sites, DSPs, block RAMs and
+  LUT RAM write ports; otherwise nextpnr is not run).
 
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
 :data:`~pairhw.rtl.binary.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
