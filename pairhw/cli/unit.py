@@ -351,16 +351,16 @@ def check_router(args, UsageError) -> None:
 
 
 def add_target(p) -> None:
-    from pairhw.synth.flows import TARGETS
+    from pairhw.synth.flows import ECP5_PLACERS, ECP5_ROUTERS, TARGETS
 
     p.add_argument("--target", choices=TARGETS, default="xc7",
                    help="xc7: Yosys synth_xilinx (LUTs, FFs, depth; default); gates: gate equivalents; "
                         "gates-ram: gate equivalents with the RAMs kept as macros (their bits reported); "
                         "ecp5: synth_ecp5, and nextpnr-ecp5's placed-and-routed Fmax and utilisation on an "
                         "LFE5U-85F when the LUT4s, DSPs and block RAMs fit")
-    p.add_argument("--router", choices=("router1", "router2"),
+    p.add_argument("--router", choices=ECP5_ROUTERS,
                    help="with --target ecp5: nextpnr's router (default router1, the timing-driven one; router2 "
                         "routes congested designs router1 takes hours over, at a lower Fmax)")
-    p.add_argument("--placer", choices=("heap", "static"),
+    p.add_argument("--placer", choices=ECP5_PLACERS,
                    help="with --target ecp5: nextpnr's placer (default heap; static, the electrostatic "
                         "placer, spreads a congested design HeAP packs too tightly to route)")

@@ -174,6 +174,14 @@ def ecp5_placer(e: dict) -> str:
     return "static" if "--placer static" in e.get("pnr", "") else "heap"
 
 
+def ecp5_how(e: dict) -> str:
+    """What a recorded ECP5 row's Fmax says of how it was measured when not by HeAP and router1:
+    `` (static placer)``, `` (router2)``, `` (static placer, router2)``, or nothing."""
+    how = [w for w, on in (("static placer", ecp5_placer(e) == "static"), ("router2", ecp5_router(e) == "router2"))
+           if on]
+    return f" ({', '.join(how)})" if how else ""
+
+
 def ecp5_cells(e: dict) -> list[str]:
     """The texts of one recorded ECP5 row (``recorded()["ecp5"]``) under :data:`ECP5_COLUMNS`; an
     Fmax placed with the static placer or routed with router2 says so (it is not comparable with
@@ -183,9 +191,7 @@ def ecp5_cells(e: dict) -> list[str]:
         return [e["label"], "–", "–", "–", "–", e.get("error", "not measured"), "–", "–"]
     fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
     fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "not placed"))
-    how = [w for w, on in (("static placer", ecp5_placer(e) == "static"), ("router2", ecp5_router(e) == "router2"))
-           if on]
-    fm += f" ({', '.join(how)})" if e.get("fits") and how else ""
+    fm += ecp5_how(e) if e.get("fits") else ""
     return [e["label"], _n(e["lut4"]), _n(e["ffs"]), _n(e.get("dsp", 0)), _n(e.get("ebr", 0)), fm,
             _n(cyc) if cyc else "–", _n(cyc / fmax, 1) if cyc and fmax else "–"]
 

@@ -283,9 +283,10 @@ _ECP5_YOSYS = "read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.jso
 
 def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, router: str = "router1",
           placer: str = "heap") -> dict:
-    """``synth_ecp5`` then nextpnr with ``placer`` and ``router``.  With ``keep`` (a directory), Yosys' netlist and
-    cell counts are kept there before nextpnr runs and taken from there when present: place and route
-    of a large core can outlast a run, and its next attempt need not synthesize it again."""
+    """``synth_ecp5`` then nextpnr with ``placer`` and ``router``.  With ``keep`` (a directory),
+    Yosys' netlist and cell counts are kept there before nextpnr runs and taken from there when
+    present: place and route of a large core can outlast a run, and its next attempt need not
+    synthesize it again."""
     script = _ECP5_YOSYS.format(top=top)
     resumed = keep is not None and (keep / "stat.json").exists()
     if resumed:

@@ -62,9 +62,7 @@ def test_report_tables_sources_and_determinism(capsys, tmp_path, quick):
     # router2 routed it), with its command
     for e in rec.get("ecp5", []):
         if e.get("fmax_mhz"):
-            how = [w for w, on in (("static placer", report.ecp5_placer(e) == "static"),
-                                   ("router2", report.ecp5_router(e) == "router2")) if on]
-            mark = f" ({', '.join(how)})" if how else ""
+            mark = report.ecp5_how(e)
             assert re.search(rf'class="recorded" title="{re.escape(e["command"])}">{e["fmax_mhz"]:,.1f}'
                              rf'{re.escape(mark)}<sup>', html)
     assert ('id="ecp5"' in html) == bool(rec.get("ecp5"))
