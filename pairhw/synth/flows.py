@@ -48,8 +48,10 @@ GE_FF, GE_FF_ENABLE, GE_FF_RESET = 4.67, 2.33, 1.0
 
 ECP5_LUTS = 83640  # LFE5U-85F LUT4s
 #: the LFE5U-85F's resources a design can run out of (Lattice FPGA-DS-02012, Table 1.1): LUT4 sites,
-#: DSP multipliers, block RAMs, and the write-port slices LUT RAM needs (one per PFU of 8 LUT4s)
-ECP5_LIMITS = {"LUT4 sites": ECP5_LUTS, "MULT18X18D": 156, "DP16KD": 208, "TRELLIS_DPR16X4": ECP5_LUTS // 8}
+#: DSP multipliers, block RAMs, the write-port slices LUT RAM needs (one per PFU of 8 LUT4s), and
+#: flip-flops (two a slice, as many as LUT4s: nextpnr's utilisation gives TRELLIS_FF 83,640)
+ECP5_LIMITS = {"LUT4 sites": ECP5_LUTS, "MULT18X18D": 156, "DP16KD": 208, "TRELLIS_DPR16X4": ECP5_LUTS // 8,
+               "TRELLIS_FF": ECP5_LUTS}
 #: LUT4 sites a Yosys cell takes once nextpnr packs it into slices (its TRELLIS_COMB): a carry cell
 #: CCU2C is a whole slice; a 16x4 LUT RAM is two slices of RAM plus the slice of its write port
 ECP5_LUT_SITES = {"LUT4": 1, "CCU2C": 2, "TRELLIS_DPR16X4": 6}

@@ -146,6 +146,18 @@ def test_synth_ecp5_does_not_place_what_does_not_fit(small_unit, monkeypatch, tm
     assert r["fits"] is False and r["fmax_mhz"] is None and "exceed the LFE5U-85F's 10" in r["note"]
 
 
+def test_synth_ecp5_counts_flip_flops_against_the_part(small_unit, monkeypatch, tmp_path):
+    """Flip-flops are a limit too: the part has one per LUT4 (83,640), and a design with more
+    (here: a limit lowered below the unit's) is not placed."""
+    from pairhw.synth import flows
+
+    assert flows.ECP5_LIMITS["TRELLIS_FF"] == 83640
+    monkeypatch.setitem(flows.ECP5_LIMITS, "TRELLIS_FF", 20)
+    monkeypatch.setattr(flows, "_nextpnr", None)  # not to be called
+    r = flows._ecp5(unit_verilog(small_unit), small_unit.name, tmp_path, None)
+    assert r["fits"] is False and f"{r['ffs']} TRELLIS_FF exceed the LFE5U-85F's 20" in r["note"]
+
+
 def test_synth_ecp5_a_failed_nextpnr_does_not_fit_only_when_placement_failed(small_unit, monkeypatch, tmp_path):
     """A design nextpnr cannot place is over the part (``fits`` false, and ``--unmeasured`` does not
     run it again); a crash says nothing of the fit, though every log says "Device utilisation"."""
