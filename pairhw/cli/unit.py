@@ -357,7 +357,7 @@ def add_target(p) -> None:
                    help="xc7: Yosys synth_xilinx (LUTs, FFs, depth; default); gates: gate equivalents; "
                         "gates-ram: gate equivalents with the RAMs kept as macros (their bits reported); "
                         "ecp5: synth_ecp5, and nextpnr-ecp5's placed-and-routed Fmax and utilisation on an "
-                        "LFE5U-85F when the LUT4s, DSPs and block RAMs fit")
+                        "LFE5U-85F when the LUT4s, flip-flops, DSPs and block RAMs fit")
     p.add_argument("--router", choices=ECP5_ROUTERS,
                    help="with --target ecp5: nextpnr's router (default router1, the timing-driven one; router2 "
                         "routes congested designs router1 takes hours over, at a lower Fmax)")

@@ -12,8 +12,8 @@
   ROMs are logic, as in ``gates``.
 * ``ecp5``: ``synth_ecp5`` then ``nextpnr-ecp5`` with :data:`ECP5_PNR` (out of context; HeAP
   and router1 unless the static placer or router2 is asked for): LUT4s, FFs and the
-  placed-and-routed Fmax, when the design fits an LFE5U-85F (in LUT4 sites, DSPs, block RAMs and
-  LUT RAM write ports; otherwise nextpnr is not run).
+  placed-and-routed Fmax, when the design fits an LFE5U-85F (in LUT4 sites, DSPs, block RAMs,
+  LUT RAM write ports and flip-flops; otherwise nextpnr is not run).
 
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
 :data:`~pairhw.rtl.binary.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
@@ -121,6 +121,12 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
 WASM_CRASH = "thrown Wasm exception"
 
 
+def _memory_shape(verilog: str, name: str) -> tuple[int, int] | None:
+    """(width, depth) of memory ``name`` from its declaration ``reg [w-1:0] name [d-1:0];``, or None."""
+    m = re.search(r"reg \[(\d+):0\] " + re.escape(name) + r" \[(\d+):0\];", verilog)
+    return (int(m.group(1)) + 1, int(m.group(2)) + 1) if m else None
+
+
 _INIT_BLOCK = re.compile(r"^([ \t]*)initial begin\n((?:[ \t]*[A-Za-z_$\\][^\s\[]*\[\d+\] = \d+'h[0-9a-fA-F]+;\n)+)"
                          r"[ \t]*end\n", re.M)
 _INIT_WORD = re.compile(r"\s*(\S+)\[(\d+)\] = (\d+)'h([0-9a-fA-F]+);")
@@ -149,9 +155,8 @@ def memory_init_files(verilog: str, min_words: int = READMEMH_WORDS) -> tuple[st
         name = words[0][0]
         if len(words) < min_words or any(w[0] != name or int(w[1]) != i for i, w in enumerate(words)):
             return m.group(0)
-        decl = re.search(r"reg \[(\d+):0\] " + re.escape(name) + r" \[(\d+):0\];", verilog)
-        if not decl or int(decl.group(2)) + 1 != len(words) or any(int(w[2]) != int(decl.group(1)) + 1
-                                                                   for w in words):
+        shape = _memory_shape(verilog, name)
+        if not shape or shape[1] != len(words) or any(int(w[2]) != shape[0] for w in words):
             return m.group(0)
         fname = f"meminit{len(files)}.hex"
         files[fname] = "".join(w[3] + "\n" for w in words)
@@ -453,10 +458,10 @@ def _ram_bits(verilog: str, cells: list) -> int:
     bits = 0
     for c in cells:
         name = c.split("/")[-1]
-        m = re.search(r"reg \[(\d+):0\] " + re.escape(name) + r" \[(\d+):0\];", verilog)
-        if not m:
+        shape = _memory_shape(verilog, name)
+        if not shape:
             raise SynthError(f"memory {name}: no declaration found to size it")
-        bits += (int(m.group(1)) + 1) * (int(m.group(2)) + 1)
+        bits += shape[0] * shape[1]
     return bits
 
 
