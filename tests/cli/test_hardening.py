@@ -319,6 +319,13 @@ def test_flags_that_do_not_apply_are_refused(capsys, argv, msg):
     one_line_error(code, err, msg)
 
 
+@pytest.mark.parametrize("argv", [["synth", D, "--yosys", "llvm"],
+                                  ["unit", "synth", "--kind", "lsb", "--m", "5", "--yosys", "llvm"]])
+def test_an_unknown_yosys_build_is_refused_naming_the_builds(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "invalid choice: 'llvm'" in err and "'wasm', 'native'" in err and "Traceback" not in err
+
+
 def test_infinity_is_null_in_every_family(capsys):
     for curve in ("f2-11", "f3-19", "bn254"):
         code, out, _ = run(capsys, "point", curve, "--scalar", "0", "--json")
