@@ -96,14 +96,16 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
     """Run ``cmd``; while it runs, say every ``every`` seconds how long it has taken and what
     ``status`` reads in its log file (long synthesis and place and route are not silent).  With
     ``group``, ``cmd`` runs in a process group of its own, and a stop kills the group (native Yosys
-    runs ABC as a child process, which would outlive its parent)."""
+    runs ABC as a child process, which would outlive its parent), and its ``TMPDIR`` is ``workdir``
+    (native Yosys gives ABC a directory under ``TMPDIR``, which a killed run would leave behind)."""
     t0 = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = None
         try:
             with held_stops():  # a stop while Popen forks is raised once `proc` names the child
                 proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True,
-                                        start_new_session=group)
+                                        start_new_session=group,
+                                        env={**os.environ, "TMPDIR": str(workdir)} if group else None)
             while True:
                 try:
                     proc.wait(timeout=every)

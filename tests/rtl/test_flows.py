@@ -663,7 +663,7 @@ def test_a_stopped_native_yosys_stops_its_abc_too(tmp_path):
     on orphaned (a grandchild here stands in for it)."""
     from pairhw.synth import flows
 
-    script = "sleep 60 & echo $! > abc.pid; wait"
+    script = "echo $TMPDIR > tmpdir; sleep 60 & echo $! > abc.pid; wait"
 
     def stop(_):
         raise KeyboardInterrupt
@@ -683,3 +683,5 @@ def test_a_stopped_native_yosys_stops_its_abc_too(tmp_path):
         time.sleep(0.05)
     assert not Path(f"/proc/{pid}").exists() or Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z", \
         "the child's child ran on"
+    # and its temporary files (ABC's directory) are in the work directory, which goes with the run
+    assert (tmp_path / "tmpdir").read_text().strip() == str(tmp_path)
