@@ -6,6 +6,8 @@ import pytest
 
 from pairhw import designs
 
+from .conftest import long_programs_slow
+
 
 def test_report_cache_is_exact_and_skips_compiling(monkeypatch, tmp_path):
     monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
@@ -42,7 +44,7 @@ def test_unwritable_cache_still_reports(monkeypatch, tmp_path):
     assert d.report()["cycles"] == d.compile().report()["cycles"]
 
 
-@pytest.mark.parametrize("name", designs.names())
+@pytest.mark.parametrize("name", long_programs_slow(designs.names()))
 def test_every_design_compiles_with_a_constant_time_microcode(name):
     rep = designs.get(name).report()
     assert rep["cycles"] >= rep["multiplier_bound"] > 0

@@ -40,6 +40,9 @@ SCHEMA = {
         "rom": (str, False, "microcode ROM read: comb (default; LUTs) or sync (clocked, block RAM)"),
         "waits": (bool, False, "true: a run of idle microcode words outside the loop is one word with a "
                                "wait count (for slow multipliers; default false)"),
+        "connect": (str, False, "the register file's multiplexers: any (default; every register to every "
+                                "port of a unit that may read or write its bank) or program (only the "
+                                "connections the microcode uses)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

@@ -78,6 +78,7 @@ class Datapath:
     mul_unit: object = field(default=None, compare=False, repr=False)
     rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs) or "sync" (block RAM, next-pc addressed)
     waits: bool = False  # collapse runs of idle words into one word with a wait count
+    connect: str = "any"  # the register file's multiplexers: "any" (every register to every port) or "program"
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -134,6 +135,8 @@ class Datapath:
             raise DatapathError("the I/O word width must be at least 1")
         if self.rom not in ("comb", "sync"):
             raise DatapathError(f"rom must be comb or sync, not {self.rom!r}")
+        if self.connect not in ("any", "program"):
+            raise DatapathError(f"connect must be any or program, not {self.connect!r}")
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
@@ -209,7 +212,10 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``{"name", "size", "write_ports"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
     makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64), ``spec["rom"]`` how the core reads its
     microcode (``comb``, default: a LUT ROM; ``sync``: a clocked read that maps to block RAM), and
-    ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count.
+    ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count, and
+    ``spec["connect"]`` which connections the core's register file builds (``any``, default: every
+    register to every unit port that may read or write its bank; ``program``: only those the
+    microcode uses, :meth:`~pairhw.program.microcode.Microcode.connections`).
     """
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports")) for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
@@ -243,4 +249,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             kw.update(latency=built.latency, ii=built.initiation_interval)
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
-                    bool(spec.get("waits", False)))
+                    bool(spec.get("waits", False)), spec.get("connect", "any"))

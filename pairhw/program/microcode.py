@@ -94,6 +94,25 @@ class Microcode:
             else:
                 pc += 1
 
+    def connections(self) -> tuple[dict, dict]:
+        """The register-file connections the words use: ``writes`` maps a register ``(bank, k)`` to
+        the unit instances that write it, ``reads`` a read field (``"p.a"``) to the registers it
+        addresses.  A field is set only where its value is used (an op's issue or write), so a core
+        that builds only these connections (``"connect": "program"``) runs the words as :meth:`run`
+        does."""
+        writes, reads = {}, {}
+        for p, u in instances(self.dp):
+            wbanks = self.dp.write_banks(u, u.instance_names().index(p))
+            for port in range(u.ports):
+                if lane(u, p) > 0 and port == 1:  # a lane's b is lane 0's
+                    continue
+                key, banks = f"{p}.{PORT_NAMES[port]}", self.dp.read_banks(u, port)
+                reads[key] = {(banks[wd.get(f"{key}_bank", 0)], wd[key]) for wd in self.words if key in wd}
+            for wd in self.words:
+                if wd.get(f"{p}.we"):
+                    writes.setdefault((wbanks[wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0)), set()).add(p)
+        return writes, reads
+
     def run(self, values: list) -> tuple[list, int]:
         """Execute the microcode on input values (stream order); returns (outputs, cycles)."""
         fi = self.dp.F

@@ -16,12 +16,35 @@ and returns to LOAD.
 
 from __future__ import annotations
 
-from amaranth import Array, Cat, Const, Module, Signal
+from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from pairhw.program.microcode import PORT_NAMES, instances
+
+
+def _read_tree(m, regs: list, used: list, addr, name: str):
+    """A read port that reads only the registers ``used``: a tree of two-way multiplexers over the
+    address bits (most significant at the root) in which a block holding one used register is that
+    register and a half holding none is the other half. The other addresses are don't-care (the
+    words never give them where the value is used), so the tree has len(used) − 1 multiplexers a
+    bit, against 2**len(addr) − 1 for every register."""
+    def block(lo, n):
+        inside = [k for k in used if lo <= k < lo + n]
+        if len(inside) == 1:
+            return regs[inside[0]]
+        h = n // 2
+        left, right = [k for k in inside if k < lo + h], [k for k in inside if k >= lo + h]
+        if not right:
+            return block(lo, h)
+        if not left:
+            return block(lo + h, h)
+        s = Signal(len(regs[0]), name=f"{name}_{lo}_{n}")  # a Signal a node: no deep expression trees
+        m.d.comb += s.eq(Mux(addr[h.bit_length() - 1], block(lo + h, h), block(lo, h)))
+        return s
+
+    return block(0, 1 << len(addr))
 
 
 class StreamCore(wiring.Component):
@@ -129,26 +152,36 @@ class PairingCore(StreamCore):
         for b, mem in mems.items():
             m.submodules[f"bank_{b}"] = mem
 
-        def bank_read(b, addr, name):
+        # "connect": "program" builds only the connections the words use (Microcode.connections):
+        # a register's write multiplexer takes the units that write it, a read port's the registers
+        # it reads; an address the words never give is don't-care (the port's value is unused there)
+        used_w, used_r = mc.connections() if dp.connect == "program" else (None, None)
+
+        def bank_read(b, addr, name, only=None):
             s = Signal(mm, name=name)
             if b in mems:
                 rp = mems[b].read_port(domain="comb")
                 m.d.comb += [rp.addr.eq(addr), s.eq(rp.data)]
-            else:
+            elif only is None:
                 m.d.comb += s.eq(Array(regs[b])[addr])
-            return s
+            elif only:
+                m.d.comb += s.eq(_read_tree(m, regs[b], only, addr, name))
+            return s  # (a port that never reads the bank reads 0)
 
         def read(u, p, port):
             banks = dp.read_banks(u, port)
             pn = PORT_NAMES[port]
-            outs = [bank_read(b, fld[f"{p}.{pn}"], f"{p}_{pn}_{b}") for b in banks]
+            key = f"{p}.{pn}"
+            outs = [bank_read(b, fld[key], f"{p}_{pn}_{b}",
+                              None if used_r is None else sorted(k for c, k in used_r[key] if c == b))
+                    for b in banks]
             if len(outs) == 1:
                 return outs[0]
             s = Signal(mm, name=f"{p}_{pn}")
             m.d.comb += s.eq(Array(outs)[fld[f"{p}.{pn}_bank"]])
             return s
 
-        writers = []  # (we, bank select or None, addr, data, banks)
+        writers = []  # (instance, we, bank select or None, addr, data, banks)
         for u in dp.units:  # units with lanes: one instance takes every lane's a, lane 0's b and go
             if u.lanes == 1:
                 continue
@@ -162,7 +195,7 @@ class PairingCore(StreamCore):
                     out = Signal(mm, name=f"{q}_out")
                     m.d.comb += out.eq(unit.c[j * mm:(j + 1) * mm])
                     banks = dp.write_banks(u, names.index(q))
-                    writers.append((run & fld[f"{q}.we"], fld.get(f"{q}.w_bank"), fld[f"{q}.w"], out, banks))
+                    writers.append((q, run & fld[f"{q}.we"], fld.get(f"{q}.w_bank"), fld[f"{q}.w"], out, banks))
         for p, u in instances(dp):
             if u.lanes > 1:
                 continue
@@ -183,7 +216,7 @@ class PairingCore(StreamCore):
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
                 m.d.comb += out.eq(Array(table)[fld[f"{p}.sel"]] if len(table) > 1 else table[0])
             banks = dp.write_banks(u, u.instance_names().index(p))
-            writers.append((run & fld[f"{p}.we"], fld.get(f"{p}.w_bank"), fld[f"{p}.w"], out, banks))
+            writers.append((p, run & fld[f"{p}.we"], fld.get(f"{p}.w_bank"), fld[f"{p}.w"], out, banks))
 
         # stream input: an element is assembled from `beats` words, least significant first
         acc = Signal(beats * w)
@@ -206,7 +239,8 @@ class PairingCore(StreamCore):
             # the loader, then the units: the scheduler allows one unit write per cycle
             conds = [(load_we & (elem == e), k, nxt[:mm]) for e, (ib, k) in enumerate(mc.inputs) if ib == b]
             conds += [(we if bsel is None else we & (bsel == banks.index(b)), addr, data)
-                      for we, bsel, addr, data, banks in writers if b in banks]
+                      for p, we, bsel, addr, data, banks in writers if b in banks
+                      and (used_w is None or any(c == b and p in ps for (c, _), ps in used_w.items()))]
             for n, (c, addr, data) in enumerate(conds):
                 with (m.If if n == 0 else m.Elif)(c):
                     m.d.comb += [wp.en.eq(1), wp.addr.eq(addr), wp.data.eq(data)]
@@ -214,8 +248,8 @@ class PairingCore(StreamCore):
         for b, rs in regs.items():
             for k, r in enumerate(rs):
                 conds = [(load_we & (elem == e), nxt[:mm]) for e, reg in enumerate(mc.inputs) if reg == (b, k)]
-                for we, bsel, addr, data, banks in writers:
-                    if b in banks:
+                for p, we, bsel, addr, data, banks in writers:
+                    if b in banks and (used_w is None or p in used_w.get((b, k), ())):
                         c = we & (addr == k)
                         conds.append((c if bsel is None else c & (bsel == banks.index(b)), data))
                 for n, (c, v) in enumerate(conds):

@@ -259,6 +259,7 @@ def test_user_design_with_an_extra_adder_schedules_differently(capsys, tmp_path)
     (lambda d: d["datapath"]["units"][1].update(count=0), "datapath.units[1].count: must be at least 1"),
     (lambda d: d["datapath"]["units"].append({"name": "add", "kind": "add"}), "names two units"),
     (lambda d: d["datapath"]["units"].append({"name": "q", "kind": "cube"}), "unknown kind 'cube'"),
+    (lambda d: d["datapath"].update(connect="some"), "connect must be any or program, not 'some'"),
 ])
 def test_invalid_user_design_names_the_key(capsys, tmp_path, edit, key):
     path = user_design(tmp_path, edit)

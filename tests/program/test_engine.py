@@ -13,7 +13,7 @@ from pairhw.program.loop import fold_loop
 from pairhw.program.lower import lower
 from pairhw.program.trace import trace_pairing
 
-from ..conftest import curve, random_point
+from ..conftest import curve, long_programs_slow, random_point
 
 
 @pytest.mark.parametrize("name,alg", [("f2-17", pr.etat), ("f2-47", pr.etat), ("f2-79", pr.etat_seed000)])
@@ -26,7 +26,7 @@ def test_lowered_flow_equals_model(name, alg, rng):
         assert tuple(flow.run({"xP": P[0], "yP": P[1], "xQ": Q[0], "yQ": Q[1]})) == tuple(alg(C, P, Q))
 
 
-@pytest.mark.parametrize("name", [n for n in designs.names() if not designs.get(n).is_asip])
+@pytest.mark.parametrize("name", long_programs_slow([n for n in designs.names() if not designs.get(n).is_asip]))
 def test_design_microcode_computes_the_pairing(name, rng):
     """Every engine design (the word-serial ASIP designs: tests/rtl/binary/test_asip.py)."""
     d = designs.get(name)
@@ -99,6 +99,24 @@ def test_writes_each_puts_every_result_in_its_instances_bank():
             assert reg[op.dst][0] in want, (op, sch.inst[i], reg[op.dst])
     assert all(cp.alloc.used[b] > 0 for b in ("m", "a", "b", "r"))
     assert cp.microcode.run([*d.curve().point_from_seed(1), *d.curve().point_from_seed(2)])[1] == cp.microcode.cycles
+
+
+def test_connections_are_the_registers_the_words_use():
+    """:meth:`Microcode.connections` (what ``"connect": "program"`` builds): every register a port
+    reads holds a value (an input, or a unit writes it), every output too, and on seed 001's
+    test-size Tate core (18 writers, 52 registers) they are under half of every register to every
+    port."""
+    from pairhw.program.microcode import instances
+
+    mc = designs.get("tate1-47-d4").compile().microcode
+    writes, reads = mc.connections()
+    held = set(writes) | set(mc.inputs)
+    assert all(r in held for regs in reads.values() for r in regs)
+    assert all(r in held for r in mc.outputs)
+    n_regs = sum(mc.sizes.values())
+    assert sum(map(len, writes.values())) < len(instances(mc.dp)) * n_regs / 2
+    assert sum(map(len, reads.values())) < len(reads) * n_regs / 2
+    assert all(len(ps) >= 1 for ps in writes.values())
 
 
 @pytest.mark.parametrize("units,msg", [
