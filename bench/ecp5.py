@@ -88,7 +88,8 @@ ROUTER2 = {
     "hybrid-tmvp2 m=1223": "router1: not routed in 1,500 s; 193,000 arcs unrouted after 430 s of routing",
     "hybrid-tmvp3 m=1223": "router1: not routed in 600 s; 1.5 times hybrid-tmvp2 m=1223",
     "f2-47-etat-banked": "router1: not routed in 2,400 s",
-    "tate1-47-d4": "router1: not routed in 900 s; 51,023 LUT4, larger than hybrid-tmvp2 m=1223",
+    "tate1-47-d4": "router1 (static placer): 145,521 arcs left after 900 s (38,960 LUT4); before the design set "
+                   "connect and rom (51,023 LUT4), 166,097 after 1,440 s",
     "etat3-97-fast": "router1: not routed in 1,200 s",
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s",
 }
@@ -103,7 +104,8 @@ STATIC = {
     "polymont-seed002 bn-seed002": "HeAP: router1 did not route it in 2,400 s (43,591 arcs left); router2 "
                                    "diverged (2,031 wires overused at iteration 32, 3,963 at 56)",
     "asip-1223-k77": "HeAP: router1 did not route it in 1,500 s, nor router2 in 3,600 s",
-    "tate1-47-d4": "HeAP: router2 did not converge in 3,300 s (90,528 wires overused at iteration 4)",
+    "tate1-47-d4": "HeAP: router2 did not converge in 3,300 s (90,528 wires overused at iteration 4), on the "
+                   "design before it set connect and rom (51,023 LUT4)",
     "etat2-1223-tmvp2": "HeAP: router2 did not converge in 3,592 s (74,284 wires overused at iteration 5)",
     "hybrid-tmvp3 m=1223": "HeAP: not placed and routed (router1) in 600 s",
     "f2-79-etat-karatsuba": "HeAP: router1 did not route it in 1,500 s; router2 did, at 25.0 MHz (static placer "
