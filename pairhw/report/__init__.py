@@ -215,7 +215,7 @@ def ecp5_depth_estimates(rec: dict) -> dict | None:
     k = statistics.median(x for x, _ in placed)
     cycles = {d: r["cycles"] for d, r in rec.get("schedule", {}).items()}
     est = [{"design": e["label"], "depth": synth[e["label"]], "fmax_mhz": k / synth[e["label"]],
-            "cycles": cycles.get(e["label"]), "fits": e.get("fits")}
+            "cycles": cycles.get(e["label"]), "fits": e.get("fits"), "placed": e.get("placement_mhz") is not None}
            for e in rows if not e.get("fmax_mhz") and e["label"] in synth]
     return {"mhz_levels": k, "placed": [lab for _, lab in placed],
             "range": (placed[0][0], placed[-1][0]), "estimates": est}
@@ -227,11 +227,12 @@ def ecp5_estimate_text(rec: dict) -> list[str]:
     if not est or not est["estimates"]:
         return []
     lo, hi = est["range"]
-    out = [f"Not placed, what the LUT depth suggests: over the {len(est['placed'])} placed cores of known xc7 LUT6 "
+    out = [f"Not routed, what the LUT depth suggests: over the {len(est['placed'])} placed cores of known xc7 LUT6 "
            f"depth, Fmax × depth has the median {est['mhz_levels']:,.0f} MHz·levels ({lo:,.0f}–{hi:,.0f}). At that "
            f"rate (the logic's delay only; long routes across a full-size core lower it):"]
     for x in est["estimates"]:
-        why = {True: "not placed in the time", False: "over the LFE5U-85F"}.get(x["fits"], "no ECP5 netlist")
+        why = {True: "not routed in the time" if x["placed"] else "not placed in the time",
+               False: "over the LFE5U-85F"}.get(x["fits"], "no ECP5 netlist")
         us = f", {_n(x['cycles'] / x['fmax_mhz'], 1)} µs per pairing" if x["cycles"] else ""
         out.append(f"`{x['design']}` ({why}): xc7 depth {x['depth']}, about {x['fmax_mhz']:,.0f} MHz{us}.")
     return out
