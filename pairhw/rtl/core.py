@@ -234,13 +234,14 @@ class PairingCore(StreamCore):
         m.d.comb += osel.eq(Array([unload[b] if b in mems else regs[b][k] for b, k in mc.outputs])[elem])
         m.d.comb += self.o.payload.eq(osel.word_select(beat, w))
 
+        bank_writers = None if used_w is None else {(c, p) for (c, _), ps in used_w.items() for p in ps}
         for b, mem in mems.items():
             wp = mem.write_port()
             # the loader, then the units: the scheduler allows one unit write per cycle
             conds = [(load_we & (elem == e), k, nxt[:mm]) for e, (ib, k) in enumerate(mc.inputs) if ib == b]
             conds += [(we if bsel is None else we & (bsel == banks.index(b)), addr, data)
                       for p, we, bsel, addr, data, banks in writers if b in banks
-                      and (used_w is None or any(c == b and p in ps for (c, _), ps in used_w.items()))]
+                      and (bank_writers is None or (b, p) in bank_writers)]
             for n, (c, addr, data) in enumerate(conds):
                 with (m.If if n == 0 else m.Elif)(c):
                     m.d.comb += [wp.en.eq(1), wp.addr.eq(addr), wp.data.eq(data)]

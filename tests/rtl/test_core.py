@@ -140,9 +140,11 @@ def test_a_core_connected_by_its_program_is_smaller():
     assert luts["tiny-program"] < 0.95 * luts["tiny-any"], luts
 
 
-def test_a_design_connected_by_its_program_is_bit_exact_with_banks():
-    """Pruned reads of a port that reads two banks (f2-47-etat-banked's multiplier), bit-exact."""
-    data = json.loads(json.dumps(designs.get("f2-47-etat-banked").data))
+@pytest.mark.parametrize("name", ["f2-47-etat-banked", "f2-79-etat-tmvp3"])
+def test_a_design_connected_by_its_program_is_bit_exact_with_banks(name):
+    """Pruned reads of a port that reads two banks (f2-47-etat-banked's multiplier), and the write
+    port of a RAM bank taking only the units that write it (f2-79-etat-tmvp3), bit-exact."""
+    data = json.loads(json.dumps(designs.get(name).data))
     data["datapath"]["connect"] = "program"
     d = designs.from_data(data)
     res = simulate(d, _random_rows(d, 5, seed=9))
