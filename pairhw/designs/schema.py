@@ -42,7 +42,7 @@ SCHEMA = {
                                "wait count (for slow multipliers; default false)"),
         "connect": (str, False, "the register file's multiplexers: any (default; every register to every "
                                 "port of a unit that may read or write its bank) or program (only the "
-                                "connections the microcode uses)"),
+                                "connections the microcode uses, its registers chosen to keep them few)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

@@ -13,6 +13,11 @@ at the end of a cycle may replace one whose last read is that cycle.
   its own for the whole loop, shared with its initial value before the loop and its reader after.
 * Every other value (straight-line code, loop invariants, inputs, outputs) gets an interval, and the
   intervals are coloured first-fit in order of their start (optimal for interval graphs).
+* When the core builds only the connections its words use (``"connect": "program"``), a value takes,
+  of the registers free for it, the one its readers (unit ports) and its writer already reach most
+  (fewest new connections; the lowest index on a tie), instead of the first.  For the intervals
+  any free register keeps the count optimal; for the loop's arcs the count may differ from first
+  fit's (it does not on tate1-47-d4, tests/program/test_engine.py).
 """
 
 from __future__ import annotations
@@ -80,6 +85,23 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
         for n in names:
             allowed[n] = banks
 
+    # with "connect": "program" the core builds only the connections the words use, so a free
+    # register is chosen to add the fewest: keys[v] are the unit ports that read v and the unit
+    # instance that writes it (a lane's operand b is lane 0's port)
+    keys: dict = {}
+    if dp.connect == "program":
+        for ops, sch in ((flow.pre, pre), (flow.body, loop), (flow.post, post)):
+            for i, op in enumerate(ops):
+                u, inst = sch.units[i], sch.inst[i]
+                keys.setdefault(op.dst, set()).add(("w", u.name, inst))
+                for port, (src, _) in enumerate(op.srcs):
+                    reader = inst - inst % u.lanes if port == 1 else inst
+                    keys.setdefault(src, set()).add(("r", u.name, reader, port))
+
+    def cost(names, held):
+        """The connections a register already reaching ``held`` gains by taking ``names``."""
+        return len(set().union(*(keys.get(n, ()) for n in names)) - held) if keys else 0
+
     # last reads on the timeline
     last: dict = {}
 
@@ -126,6 +148,7 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
             if s in body_idx:
                 rlast[s] = max(rlast.get(s, -1), loop.start[u] + dist * ii)
     arcs: dict = {}  # bank -> list of sets of cells
+    arc_keys: dict = {}  # bank -> per register, the keys of its values
     local_slot: dict = {}
     locals_ = [op.dst for op in flow.body if op.dst not in group]
     wb = {op.dst: loop.start[i] + loop.units[i].delay for i, op in enumerate(flow.body)}
@@ -136,19 +159,23 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
         cells = {(w + c) % ii for c in range(r - w + 1)}
         bank = min(allowed[v], key=pref.index)
         regs = arcs.setdefault(bank, [])
-        for k, occ in enumerate(regs):
-            if not occ & cells:
-                occ |= cells
-                break
+        held = arc_keys.setdefault(bank, [])
+        fits = [k for k, occ in enumerate(regs) if not occ & cells]
+        if fits:
+            k = min(fits, key=lambda k: (cost([v], held[k]), k))
+            regs[k] |= cells
         else:
             k = len(regs)
             regs.append(set(cells))
+            held.append(set())
+        held[k] |= keys.get(v, set())
         local_slot[v] = (bank, k)
     shared_ids = {}
     for bank, regs in arcs.items():
         for k in range(len(regs)):
             shared_ids[(bank, k)] = f"<loop {bank}{k}>"
             entities.append((Ls, Le - 1, {bank}, [shared_ids[(bank, k)]]))
+            keys[shared_ids[(bank, k)]] = arc_keys[bank][k]
 
     grouped = set().union(*group.values())
     for v, w in written.items():
@@ -158,16 +185,21 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
 
     alloc = Allocation()
     free_at: dict = {b: [] for b in dp.bank_names()}  # bank -> per register, the last occupied cycle
+    reg_keys: dict = {b: [] for b in dp.bank_names()}  # bank -> per register, the keys of its values
     size = {b.name: b.size for b in dp.banks}
     for s, e, banks, names in sorted(entities, key=lambda en: (en[0], en[1], en[3])):
         for bank in sorted(banks, key=pref.index):
-            regs = free_at[bank]
-            k = next((k for k, f in enumerate(regs) if f < s), None)
+            regs, held = free_at[bank], reg_keys[bank]
+            # any free register keeps first fit's count (intervals in order of start); the cheapest
+            free = [k for k, f in enumerate(regs) if f < s]
+            k = min(free, key=lambda k: (cost(names, held[k]), k)) if free else None
             if k is None and (size[bank] is None or len(regs) < size[bank]):
                 k = len(regs)
                 regs.append(-1)
+                held.append(set())
             if k is not None:
                 regs[k] = e
+                held[k] |= set().union(*(keys.get(n, ()) for n in names))
                 for n in names:
                     alloc.reg[n] = (bank, k)
                 break
