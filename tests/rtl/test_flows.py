@@ -669,7 +669,7 @@ def test_a_stopped_native_yosys_stops_its_abc_too(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        flows._run_with_progress(["sh", "-c", script], tmp_path, stop, "tool.log", every=0.5, group=True)
+        flows._run_with_progress(["sh", "-c", script], tmp_path, stop, "tool.log", every=0.5, children=True)
     pid = int((tmp_path / "abc.pid").read_text())
     import time
 
