@@ -29,6 +29,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -167,15 +168,17 @@ def main() -> int:
         # its own process group: on a timeout the Yosys and nextpnr it started are stopped with it
         proc = subprocess.Popen([sys.executable, "-m", "pairhw", *argv, "--target", "ecp5", "--json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        tee = Tee(proc.stderr)  # pairhw's progress lines, shown as they come
         interrupted = False
         try:
-            out, err = proc.communicate(timeout=args.timeout)
+            proc.wait(timeout=args.timeout)
+            out, err = proc.stdout.read(), tee.text()
             row = json.loads(out) if proc.returncode == 0 else {"error": failure(err)}
         except subprocess.TimeoutExpired:
-            row = stopped_row(proc, args.timeout)
+            row = stopped_row(proc, args.timeout, tee)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the entry, in a session of its own, is stopped too
             interrupted = True
-            row = stopped_row(proc, round(time.monotonic() - t0))
+            row = stopped_row(proc, round(time.monotonic() - t0), tee)
         row = {"label": label, "command": " ".join(cmd), "pnr": pnr(argv), "wall_s": round(time.monotonic() - t0, 1),
                **{k: row[k] for k in ("lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "placement_mhz", "utilisation",
                                        "note", "cycles", "latency", "ii", "error", "cached") if k in row}}
@@ -195,10 +198,30 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def stopped_row(proc: subprocess.Popen, seconds: float) -> dict:
+class Tee(threading.Thread):
+    """Reads an entry's stderr as it comes: each line is kept and copied, indented, to the bench's
+    stderr (pairhw's progress lines: an entry runs for up to hours)."""
+
+    def __init__(self, stream):
+        super().__init__(daemon=True)
+        self.stream, self.lines = stream, []
+        self.start()
+
+    def run(self):
+        for line in self.stream:
+            self.lines.append(line)
+            print("    " + line, end="", file=sys.stderr, flush=True)
+
+    def text(self) -> str:
+        """Everything the entry wrote to stderr (once it has ended)."""
+        self.join()
+        return "".join(self.lines)
+
+
+def stopped_row(proc: subprocess.Popen, seconds: float, tee: Tee | None = None) -> dict:
     """Stop an entry after ``seconds`` (:func:`stop`) and say how far it got: its synthesis figures and
     nextpnr's progress (:func:`stopped`), or an error row if Yosys had not finished."""
-    _, err = stop(proc)
+    _, err = stop(proc, tee=tee)
     row = synthesized(err)
     if row:
         row.update(stopped(err, seconds))
@@ -214,15 +237,21 @@ def failure(stderr: str) -> str:
     return last.removeprefix("pairhw: error: ")
 
 
-def stop(proc: subprocess.Popen, grace: float = 30) -> tuple:
+def stop(proc: subprocess.Popen, grace: float = 30, tee: Tee | None = None) -> tuple:
     """Stop an entry's process group: SIGTERM (pairhw removes its temporary directory and stops the
-    tool it runs), SIGKILL if it is still there after ``grace`` seconds.  Its (stdout, stderr)."""
+    tool it runs), SIGKILL if it is still there after ``grace`` seconds.  Its (stdout, stderr); the
+    latter from ``tee`` when one reads it."""
     os.killpg(proc.pid, signal.SIGTERM)
     try:
-        return proc.communicate(timeout=grace)
+        if tee is None:
+            return proc.communicate(timeout=grace)
+        proc.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        return proc.communicate()
+        if tee is None:
+            return proc.communicate()
+        proc.wait()
+    return proc.stdout.read(), tee.text()
 
 
 def unmeasured(entries: list, recorded: list) -> list:
@@ -269,6 +298,13 @@ def stopped(stderr: str, timeout: float) -> dict:
             + (f"; {est:.1f} MHz estimated after placement" if est else ""), "placement_mhz": est}
 
 
+def progress(row: dict) -> int:
+    """How far a row's nextpnr got: 3 routed (or nothing to time), 2 placed, 1 synthesized, 0 not."""
+    if row.get("fmax_mhz") or row.get("note") == ECP5_NO_CLOCKED_PATH or row.get("fits") is False:
+        return 3
+    return 2 if row.get("placement_mhz") else int("lut4" in row)
+
+
 #: what the report keeps of a row
 KEEP = ("label", "command", "pnr", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mhz", "placement_mhz", "cycles", "note",
         "error")
@@ -277,11 +313,16 @@ KEEP = ("label", "command", "pnr", "lut4", "ffs", "dsp", "ebr", "fits", "fmax_mh
 def record(row: dict) -> None:
     """Put ``row`` into recorded.json's ``ecp5`` list (replacing the row of the same label), in the
     order of :data:`ENTRIES`.  A row without figures (Yosys failed, or was stopped) is recorded too,
-    so the table says why an entry has none, but it does not replace a row that has them."""
+    so the table says why an entry has none, but it does not replace a row that has them.  Nor does a
+    try stopped before one recorded for the same command and netlist (the same LUT4 count) got as far
+    (placed, or routed)."""
     with open(RECORDED) as fh:
         rec = json.load(fh)
     rows = {r["label"]: r for r in rec.get("ecp5", [])}
-    if "lut4" not in row and "lut4" in rows.get(row["label"], {}):
+    old = rows.get(row["label"], {})
+    if "lut4" not in row and "lut4" in old:
+        return
+    if (old.get("command"), old.get("lut4")) == (row.get("command"), row.get("lut4")) and progress(row) < progress(old):
         return
     rows[row["label"]] = {k: row[k] for k in KEEP if k in row}
     order = [label for label, _ in _ENTRIES]

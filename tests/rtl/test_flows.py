@@ -229,6 +229,51 @@ def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(
     assert mod.unmeasured(st, [{"label": "s", "pnr": mod.pnr(st[0][1]), "fmax_mhz": 50.0}]) == []
 
 
+def test_bench_ecp5_keeps_the_try_that_got_further(bench_ecp5, monkeypatch, tmp_path):
+    """A shorter try of the same command and netlist, stopped before it placed, does not replace a
+    recorded row that was placed (before, a try stopped after 672 s replaced the estimate of one
+    placed in 2,700 s); a try that gets as far or further, or of another netlist, does."""
+    mod = bench_ecp5
+    rec = tmp_path / "recorded.json"
+    placed = {"label": "ate-bn-tiny", "command": "c", "lut4": 100, "fits": True, "fmax_mhz": None,
+              "placement_mhz": 19.05, "note": "placed, not routed within 2700 s; 19.1 MHz estimated after placement"}
+    rec.write_text(json.dumps({"ecp5": [placed]}))
+    monkeypatch.setattr(mod, "RECORDED", str(rec))
+
+    def row():
+        return json.loads(rec.read_text())["ecp5"][0]
+
+    mod.record({**placed, "placement_mhz": None, "note": "not placed within 672 s"})
+    assert row() == placed
+    mod.record({**placed, "placement_mhz": 20.0, "note": "placed, not routed within 3000 s; 20.0 MHz estimated"})
+    assert row()["placement_mhz"] == 20.0
+    mod.record({**placed, "lut4": 90, "placement_mhz": None, "note": "not placed within 600 s"})
+    assert row()["lut4"] == 90 and not row()["placement_mhz"]
+    mod.record({**placed, "lut4": 90, "placement_mhz": None, "note": None, "fmax_mhz": 18.4})
+    assert row()["fmax_mhz"] == 18.4
+    assert [mod.progress(r) for r in ({}, {"lut4": 1}, placed, {"fmax_mhz": 1.0}, {"fits": False})] == [0, 1, 2, 3, 3]
+
+
+def test_bench_ecp5_shows_an_entrys_progress_as_it_comes(bench_ecp5):
+    """The bench copies an entry's stderr (pairhw's progress lines) to its own as it comes, and keeps
+    it for the row."""
+    import subprocess
+    import sys
+
+    script = "import sys, time; print('first', file=sys.stderr, flush=True); time.sleep(30)"
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    tee = bench_ecp5.Tee(proc.stderr)
+    import time
+
+    t0 = time.monotonic()
+    while not tee.lines and time.monotonic() - t0 < 20:
+        time.sleep(0.05)
+    assert tee.lines == ["first\n"]  # while the entry still runs
+    out, err = bench_ecp5.stop(proc, grace=5, tee=tee)
+    assert err == "first\n" and proc.returncode == -15
+
+
 def test_bench_ecp5_records_a_failed_entry_without_hiding_figures(bench_ecp5, monkeypatch, tmp_path):
     """A row whose Yosys failed or was stopped is recorded with its error (the README's table says why
     the entry has no figures), pairhw's message without its prefix; it never replaces figures."""
