@@ -90,12 +90,12 @@ ROUTER2 = {
     "hybrid-tmvp2 m=1223": "router1: not routed in 1,500 s; 193,000 arcs unrouted after 430 s of routing",
     "hybrid-tmvp3 m=1223": "router1: not routed in 600 s; 1.5 times hybrid-tmvp2 m=1223",
     "f2-47-etat-banked": "router1: not routed in 2,400 s",
-    "tate1-47-d4": "router1: not routed in 900 s after the static placer (145,521 arcs left; 38,960 LUT4); before "
-                   "the design set connect and rom (51,023 LUT4), 166,097 arcs left after 1,440 s",
+    "tate1-47-d4": "router1: not routed in 720 s after the static placer (96,060 arcs left, about 550 fewer a "
+                   "minute; 25,594 LUT4); before, 145,521 arcs left after 900 s (38,960 LUT4)",
     "etat3-97-fast": "router1: not routed in 1,200 s",
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s",
-    "ate-bn-tiny": "router1: not tried (an hour a try); 86 % of the part's LUT4s, routed as hybrid-tmvp3 m=1223 "
-                   "(85 %) was",
+    "ate-bn-tiny": "router1: not tried (an hour a try); 58 % of the part's LUT4s, more than tate1-47-d4 (31 %), "
+                   "which router1 did not route",
 }
 #: entries placed with nextpnr's electrostatic placer (``--placer static``), and why: after HeAP, nextpnr's
 #: default placer, router1 did not route them, and router2 did not either or at a lower Fmax.  HeAP packs
@@ -114,7 +114,7 @@ STATIC = {
     "hybrid-tmvp3 m=1223": "HeAP: not placed and routed (router1) in 600 s",
     "f2-79-etat-karatsuba": "HeAP: router1 did not route it in 1,500 s; router2 did, at 25.0 MHz (static placer "
                             "and router1: 29.1 MHz)",
-    "ate-bn-tiny": "HeAP: not tried; 86 % of the part's LUT4s, placed as hybrid-tmvp3 m=1223 (85 %) was",
+    "ate-bn-tiny": "HeAP: not tried; 58 % of the part's LUT4s, placed as tate1-47-d4 was (31 %)",
 }
 #: entries synthesized by native Yosys (``--yosys native``: pyosys, the same Yosys version as machine
 #: code), and why: the WebAssembly Yosys' ABC9 had not mapped them in hours.  Its netlist may differ from
