@@ -730,3 +730,43 @@ def test_a_stopped_native_yosys_stops_its_abc_too(tmp_path):
         "the child's child ran on"
     # and its temporary files (ABC's directory) are in the work directory, which goes with the run
     assert (tmp_path / "tmpdir").read_text().strip() == str(tmp_path)
+
+
+def test_bench_ecp5_fit_maps_a_core_with_abcs_lut_mapper_alone(tmp_path, monkeypatch, capsys):
+    """bench/ecp5_fit.py: the native synth_ecp5 with ABC's &if alone.  The flip-flops are mapped before
+    ABC, so they are the full flow's (f2-79-etat-tmvp3: the 529 of its recorded ECP5 row); a core
+    under the part is not recorded, one over it (here, under limits made small) is, as not fitting,
+    and an unknown design is refused (exit code 2)."""
+    import importlib.util
+    import sys
+
+    from pairhw.synth import flows
+
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    monkeypatch.syspath_prepend(str(bench))
+    spec = importlib.util.spec_from_file_location("bench_ecp5_fit", bench / "ecp5_fit.py")
+    fit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit)
+    import ecp5
+
+    rec = tmp_path / "recorded.json"
+    rec.write_text(json.dumps({"ecp5": []}))
+    monkeypatch.setattr(ecp5, "RECORDED", str(rec))
+    recorded = {r["label"]: r for r in json.loads(Path(flows.__file__).parents[1].joinpath(
+        "report", "recorded.json").read_text())["ecp5"]}
+    out = tmp_path / "fit.json"
+    assert fit.main(["f2-79-etat-tmvp3", "-o", str(out), "--record"]) == 0
+    row = json.loads(out.read_text())
+    assert row["fits"] and "note" not in row and row["lut4"] > 0
+    assert (row["ffs"], row["ebr"]) == (recorded["f2-79-etat-tmvp3"]["ffs"], recorded["f2-79-etat-tmvp3"]["ebr"])
+    assert json.loads(rec.read_text())["ecp5"] == []
+    monkeypatch.setattr(flows, "ECP5_LIMITS", {**flows.ECP5_LIMITS, "LUT4 sites": row["lut4_sites"] // 4})
+    assert fit.main(["f2-79-etat-tmvp3", "-o", str(out), "--record"]) == 0
+    (over,) = json.loads(rec.read_text())["ecp5"]
+    assert over["fits"] is False and over["command"] == "python bench/ecp5_fit.py f2-79-etat-tmvp3"
+    assert over["note"].startswith("over the LFE5U-85F by ABC's LUT mapping alone (&if; ") and "4.0 times" in over["note"]
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        fit.main(["no-such-core"])
+    assert e.value.code == 2 and "no built-in design 'no-such-core'" in capsys.readouterr().err
+    del sys.modules["ecp5"]

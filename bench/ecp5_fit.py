@@ -1,0 +1,94 @@
+"""Benchmark: does a core fit an LFE5U-85F, when Yosys' full ECP5 flow takes hours? (writes JSON).
+
+    python bench/ecp5_fit.py DESIGN [-o bench/out/ecp5_fit.json] [--record]
+
+``pairhw synth DESIGN --target ecp5`` maps the netlist to LUT4s with ABC9's default script, whose
+last steps (``&dch``, then ``&mfs``) ran for hours on the largest cores without finishing (README,
+Timing on an ECP5).  This script runs the same ``synth_ecp5`` with the native Yosys (pyosys), but
+maps with ABC's LUT mapper alone (``abc9 -script +&if,-W,300,-v``): minutes instead of hours.  The
+flip-flops, DSPs and block RAMs are mapped before ABC runs, so they are the full flow's; the LUT4
+count is another mapping's (0.8 to 1.2 times the full flow's: 39,766 LUT4 against 48,565 on
+``ate-bn-tiny``, 4,745 against 3,839 on ``f2-79-etat-tmvp3``).  A core several times over the part
+in LUT4 sites does not fit either way.  Nothing is placed.
+
+``--record`` writes a row into ``pairhw/report/recorded.json`` (section ``ecp5``, through
+``bench/ecp5.py``'s ``record``) only for a core over the part: ``fits: false``, with a note that says
+the count is ABC's ``&if`` mapping.  A core under the part is left to ``bench/ecp5.py``, which places
+and routes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from _common import write_json  # noqa: E402
+
+#: synth_ecp5 up to its LUT mapping, ABC's LUT mapper alone, then the rest of synth_ecp5 (the labels
+#: of ``help synth_lattice`` in Yosys 0.70; map_luts also maps latches, done here by hand)
+SCRIPT = """read_verilog -sv design.v
+synth_ecp5 -top {top} -run begin:map_luts
+techmap -map +/lattice/latches_map.v
+abc9 -W 300 -script +&if,-W,300,-v
+clean
+synth_ecp5 -top {top} -run map_cells:
+tee -q -o stat.json stat -json
+"""
+
+NOTE = "over the LFE5U-85F by ABC's LUT mapping alone (&if; {sites:,} LUT4 sites, {times:.1f} times the part)"
+
+
+def main(argv=None) -> int:
+    from pairhw import designs
+    from pairhw.cli.design import _verilog
+    from pairhw.scratch import scratch_dir
+    from pairhw.synth.flows import ECP5_LIMITS, SynthError, _stat_cells, _yosys, ecp5_lut_sites
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("design", help="a built-in design (pairhw designs)")
+    ap.add_argument("-o", "--output", default="bench/out/ecp5_fit.json")
+    ap.add_argument("--record", action="store_true", help="record a core over the part in recorded.json")
+    args = ap.parse_args(argv)
+    if args.design not in designs.names():
+        ap.error(f"no built-in design {args.design!r}; designs: pairhw designs")
+
+    def log(msg):
+        print(f"[ecp5_fit] {msg}", file=sys.stderr, flush=True)
+
+    d = designs.get(args.design)
+    verilog = _verilog(d, d.core())
+    t0 = time.monotonic()
+    log(f"yosys (native, ABC &if alone): synthesizing {d.top}")
+    try:
+        with scratch_dir("pairhw-fit-") as work:
+            _yosys(SCRIPT.format(top=d.top), verilog, work, log, yosys="native")
+            cells = _stat_cells(work, d.top)
+    except SynthError as e:
+        print(f"ecp5_fit: error: {e}", file=sys.stderr)
+        return 1
+    sites = ecp5_lut_sites(cells)
+    used = {**cells, "LUT4 sites": sites}
+    over = {k: used.get(k, 0) for k, n in ECP5_LIMITS.items() if used.get(k, 0) > n}
+    row = {"label": d.name, "command": f"python bench/ecp5_fit.py {d.name}", "lut4": cells.get("LUT4", 0),
+           "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0), "ebr": cells.get("DP16KD", 0),
+           "lut4_sites": sites, "fits": not over, "seconds": round(time.monotonic() - t0, 1),
+           "cells": dict(sorted(cells.items()))}
+    if over:
+        row["note"] = NOTE.format(sites=sites, times=sites / ECP5_LIMITS["LUT4 sites"])
+    write_json(args.output, row)
+    print(f"{d.name}: {row['lut4']:,} LUT4 ({sites:,} sites), {row['ffs']:,} FFs, {row['dsp']} DSP, "
+          f"{row['ebr']} EBR by ABC's &if mapping: " + ("fits the LFE5U-85F (place and route: bench/ecp5.py)"
+                                                       if not over else row["note"]))
+    if args.record and over:
+        from ecp5 import record
+
+        record(row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
