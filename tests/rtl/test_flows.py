@@ -735,8 +735,8 @@ def test_a_stopped_native_yosys_stops_its_abc_too(tmp_path):
 def test_bench_ecp5_fit_maps_a_core_with_abcs_lut_mapper_alone(tmp_path, monkeypatch, capsys):
     """bench/ecp5_fit.py: the native synth_ecp5 with ABC's &if alone.  The flip-flops are mapped before
     ABC, so they are the full flow's (f2-79-etat-tmvp3: the 529 of its recorded ECP5 row); a core
-    under the part is not recorded, one over it (here, under limits made small) is, as not fitting,
-    and an unknown design is refused (exit code 2)."""
+    under the part is not recorded, nor one over it by less than the margin (here, under limits made
+    small), one over it by more is, as not fitting, and an unknown design is refused (exit code 2)."""
     import importlib.util
     import sys
 
@@ -760,6 +760,11 @@ def test_bench_ecp5_fit_maps_a_core_with_abcs_lut_mapper_alone(tmp_path, monkeyp
     assert row["fits"] and "note" not in row and row["lut4"] > 0
     assert (row["ffs"], row["ebr"]) == (recorded["f2-79-etat-tmvp3"]["ffs"], recorded["f2-79-etat-tmvp3"]["ebr"])
     assert json.loads(rec.read_text())["ecp5"] == []
+    # twice the part by this mapping is within what it can overestimate: inconclusive, not recorded
+    monkeypatch.setattr(flows, "ECP5_LIMITS", {**flows.ECP5_LIMITS, "LUT4 sites": row["lut4_sites"] // 2})
+    assert fit.main(["f2-79-etat-tmvp3", "-o", str(out), "--record"]) == 0
+    assert json.loads(out.read_text())["fits"] is None and json.loads(rec.read_text())["ecp5"] == []
+    assert max(ours / full for _, ours, full in fit.CALIBRATION) < fit.MARGIN
     monkeypatch.setattr(flows, "ECP5_LIMITS", {**flows.ECP5_LIMITS, "LUT4 sites": row["lut4_sites"] // 4})
     assert fit.main(["f2-79-etat-tmvp3", "-o", str(out), "--record"]) == 0
     (over,) = json.loads(rec.read_text())["ecp5"]
