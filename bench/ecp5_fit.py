@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 
@@ -77,6 +78,9 @@ def main(argv=None) -> int:
     except SynthError as e:
         print(f"ecp5_fit: error: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"ecp5_fit: stopped after {time.monotonic() - t0:.0f} s", file=sys.stderr)
+        return 130
     sites = ecp5_lut_sites(cells)
     used = {**cells, "LUT4 sites": sites}
     # flip-flops, DSPs and block RAMs are the full flow's: over the part is over it
@@ -103,5 +107,11 @@ def main(argv=None) -> int:
     return 0
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
+    # SIGTERM (a time limit) unwinds like Ctrl-C: the flow then stops Yosys and removes its directory
+    signal.signal(signal.SIGTERM, _interrupt)
     sys.exit(main())
