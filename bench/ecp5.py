@@ -218,7 +218,7 @@ class Tee(threading.Thread):
         return "".join(self.lines)
 
 
-def stopped_row(proc: subprocess.Popen, seconds: float, tee: Tee | None = None) -> dict:
+def stopped_row(proc: subprocess.Popen, seconds: float, tee: Tee) -> dict:
     """Stop an entry after ``seconds`` (:func:`stop`) and say how far it got: its synthesis figures and
     nextpnr's progress (:func:`stopped`), or an error row if Yosys had not finished."""
     _, err = stop(proc, tee=tee)
@@ -237,19 +237,15 @@ def failure(stderr: str) -> str:
     return last.removeprefix("pairhw: error: ")
 
 
-def stop(proc: subprocess.Popen, grace: float = 30, tee: Tee | None = None) -> tuple:
+def stop(proc: subprocess.Popen, tee: Tee, grace: float = 30) -> tuple:
     """Stop an entry's process group: SIGTERM (pairhw removes its temporary directory and stops the
-    tool it runs), SIGKILL if it is still there after ``grace`` seconds.  Its (stdout, stderr); the
-    latter from ``tee`` when one reads it."""
+    tool it runs), SIGKILL if it is still there after ``grace`` seconds.  Its (stdout, stderr), the
+    latter as ``tee`` read it."""
     os.killpg(proc.pid, signal.SIGTERM)
     try:
-        if tee is None:
-            return proc.communicate(timeout=grace)
         proc.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        if tee is None:
-            return proc.communicate()
         proc.wait()
     return proc.stdout.read(), tee.text()
 

@@ -54,7 +54,8 @@ def main(argv=None) -> int:
     from pairhw import designs
     from pairhw.cli.design import _verilog
     from pairhw.scratch import scratch_dir
-    from pairhw.synth.flows import ECP5_LIMITS, SynthError, _stat_cells, _yosys, ecp5_lut_sites
+    from pairhw.report import ECP5_FIT
+    from pairhw.synth.flows import ECP5_LIMITS, SynthError, _stat_cells, _yosys, ecp5_excess, ecp5_lut_sites
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("design", help="a built-in design (pairhw designs)")
@@ -82,18 +83,17 @@ def main(argv=None) -> int:
         print(f"ecp5_fit: stopped after {time.monotonic() - t0:.0f} s", file=sys.stderr)
         return 130
     sites = ecp5_lut_sites(cells)
-    used = {**cells, "LUT4 sites": sites}
     # flip-flops, DSPs and block RAMs are the full flow's: over the part is over it
-    hard = [k for k, n in ECP5_LIMITS.items() if k != "LUT4 sites" and used.get(k, 0) > n]
+    hard = {k: n for k, n in ecp5_excess(cells).items() if k != "LUT4 sites"}
     times = sites / ECP5_LIMITS["LUT4 sites"]
     fits = False if hard or times > MARGIN else (True if times <= 1 else None)
-    row = {"label": d.name, "command": f"python bench/ecp5_fit.py {d.name}", "lut4": cells.get("LUT4", 0),
+    row = {"label": d.name, "command": ECP5_FIT + d.name, "lut4": cells.get("LUT4", 0),
            "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0), "ebr": cells.get("DP16KD", 0),
            "lut4_sites": sites, "fits": fits, "seconds": round(time.monotonic() - t0, 1),
            "cells": dict(sorted(cells.items()))}
     if fits is False:
         row["note"] = (NOTE.format(sites=sites, times=times) if not hard else
-                       "; ".join(f"{used[k]:,} {k} exceed the LFE5U-85F's {ECP5_LIMITS[k]:,}" for k in hard))
+                       "; ".join(f"{n:,} {k} exceed the LFE5U-85F's {ECP5_LIMITS[k]:,}" for k, n in hard.items()))
     write_json(args.output, row)
     verdict = {True: "fits the LFE5U-85F by this mapping (place and route: bench/ecp5.py)", False: row.get("note"),
                None: f"inconclusive: {times:.1f} times the part, within the factor {MARGIN:g} by which this "

@@ -98,10 +98,6 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
                     reader = inst - inst % u.lanes if port == 1 else inst
                     keys.setdefault(src, set()).add(("r", u.name, reader, port))
 
-    def cost(names, held):
-        """The connections a register already reaching ``held`` gains by taking ``names``."""
-        return len(set().union(*(keys.get(n, ()) for n in names)) - held) if keys else 0
-
     # last reads on the timeline
     last: dict = {}
 
@@ -159,16 +155,16 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
         cells = {(w + c) % ii for c in range(r - w + 1)}
         bank = min(allowed[v], key=pref.index)
         regs = arcs.setdefault(bank, [])
-        held = arc_keys.setdefault(bank, [])
+        held, need = arc_keys.setdefault(bank, []), keys.get(v, set())
         fits = [k for k, occ in enumerate(regs) if not occ & cells]
-        if fits:
-            k = min(fits, key=lambda k: (cost([v], held[k]), k))
+        if fits:  # the register whose values' ports already reach v's most (the first one without keys)
+            k = min(fits, key=lambda k: (len(need - held[k]), k))
             regs[k] |= cells
         else:
             k = len(regs)
             regs.append(set(cells))
             held.append(set())
-        held[k] |= keys.get(v, set())
+        held[k] |= need
         local_slot[v] = (bank, k)
     shared_ids = {}
     for bank, regs in arcs.items():
@@ -188,18 +184,20 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     reg_keys: dict = {b: [] for b in dp.bank_names()}  # bank -> per register, the keys of its values
     size = {b.name: b.size for b in dp.banks}
     for s, e, banks, names in sorted(entities, key=lambda en: (en[0], en[1], en[3])):
+        need = set().union(*(keys.get(n, ()) for n in names))
         for bank in sorted(banks, key=pref.index):
             regs, held = free_at[bank], reg_keys[bank]
-            # any free register keeps first fit's count (intervals in order of start); the cheapest
+            # any free register keeps first fit's count (intervals in order of start); the one that
+            # gains the fewest connections (without keys, the first: first fit)
             free = [k for k, f in enumerate(regs) if f < s]
-            k = min(free, key=lambda k: (cost(names, held[k]), k)) if free else None
+            k = min(free, key=lambda k: (len(need - held[k]), k)) if free else None
             if k is None and (size[bank] is None or len(regs) < size[bank]):
                 k = len(regs)
                 regs.append(-1)
                 held.append(set())
             if k is not None:
                 regs[k] = e
-                held[k] |= set().union(*(keys.get(n, ()) for n in names))
+                held[k] |= need
                 for n in names:
                     alloc.reg[n] = (bank, k)
                 break

@@ -62,6 +62,13 @@ ECP5_LIMITS = {"LUT4 sites": ECP5_LUTS, "MULT18X18D": 156, "DP16KD": 208, "TRELL
 ECP5_LUT_SITES = {"LUT4": 1, "CCU2C": 2, "TRELLIS_DPR16X4": 6}
 
 
+def ecp5_excess(cells: dict) -> dict:
+    """The resources of an ECP5 netlist's ``cells`` (Yosys ``stat``; LUT4s counted as sites) over the
+    LFE5U-85F's :data:`ECP5_LIMITS`: kind -> count used."""
+    used = {**cells, "LUT4 sites": ecp5_lut_sites(cells)}
+    return {k: used.get(k, 0) for k, n in ECP5_LIMITS.items() if used.get(k, 0) > n}
+
+
 def ecp5_lut_sites(cells: dict) -> int:
     """LUT4 sites of an ECP5 netlist's ``cells`` (Yosys ``stat``): its LUT4s plus what carry chains
     and LUT RAM take; within a few dozen of the TRELLIS_COMB nextpnr places."""
@@ -412,8 +419,7 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
     out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0),
            "ebr": cells.get("DP16KD", 0), "cells": dict(sorted(cells.items())), "fmax_mhz": None}
     # LUT4 cells alone undercount: a design under the part in LUT4s can be over it in sites
-    used = {**cells, "LUT4 sites": ecp5_lut_sites(cells)}
-    over = [f"{used.get(k, 0)} {k} exceed the LFE5U-85F's {n}" for k, n in ECP5_LIMITS.items() if used.get(k, 0) > n]
+    over = [f"{n} {k} exceed the LFE5U-85F's {ECP5_LIMITS[k]}" for k, n in ecp5_excess(cells).items()]
     out["fits"] = not over
     if over:
         out["note"] = "; ".join(over) + "; not placed"

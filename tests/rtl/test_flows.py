@@ -270,7 +270,7 @@ def test_bench_ecp5_shows_an_entrys_progress_as_it_comes(bench_ecp5):
     while not tee.lines and time.monotonic() - t0 < 20:
         time.sleep(0.05)
     assert tee.lines == ["first\n"]  # while the entry still runs
-    out, err = bench_ecp5.stop(proc, grace=5, tee=tee)
+    out, err = bench_ecp5.stop(proc, tee, grace=5)
     assert err == "first\n" and proc.returncode == -15
 
 
@@ -415,7 +415,7 @@ def test_bench_stops_an_entry_without_leaving_its_work_directory(tmp_path, monke
     while not list((tmp_path / "t").glob("pairhw-synth-*")) and time.monotonic() - t0 < 60:
         time.sleep(0.02)
     assert list((tmp_path / "t").glob("pairhw-synth-*")), "the flow never made its work directory"
-    _, err = mod.stop(proc, grace=30)
+    _, err = mod.stop(proc, mod.Tee(proc.stderr), grace=30)
     assert proc.returncode == 143, err
     assert not list((tmp_path / "t").glob("pairhw-synth-*"))
     assert not (tmp_path / "c" / "synth").exists() or not list((tmp_path / "c" / "synth").glob("*.json"))
