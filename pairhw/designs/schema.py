@@ -49,6 +49,8 @@ SCHEMA = {
         "name": (str, True, "the bank's name, used by a unit's reads and writes"),
         "size": (int, False, "at most this many registers (default: as many as the schedule needs)"),
         "write_ports": (int, False, "write ports per cycle; set, the bank is a RAM (LUTRAM/BRAM)"),
+        "read": (str, False, "a RAM bank's reads: comb (default; LUTRAM) or sync (at the clock edge, "
+                             "addressed by the next word: block RAM; same schedule and cycles)"),
     },
     "unit": {
         "name": (str, True, "the unit's name (distinct)"),

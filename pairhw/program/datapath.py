@@ -15,7 +15,10 @@ written to (empty: every bank).  The stream loader writes and the unloader reads
 A bank with ``write_ports`` set is a RAM (LUTRAM on an FPGA) rather than a set of registers with
 their own multiplexers: at most that many results are written to it per cycle (a scheduling resource,
 :mod:`pairhw.program.schedule`), and every unit that writes it writes no other bank, so the scheduler
-knows which port a result takes.
+knows which port a result takes.  A RAM bank with ``read="sync"`` is read at the clock edge (block
+RAM): the core presents the next word's read addresses a cycle early, through read ports transparent
+to the write port, so a read sees the same state as a combinational read one cycle later and the
+schedule does not change (:class:`pairhw.rtl.core.Core`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class Bank:
     name: str
     size: int | None = None  # registers; None: as many as the allocation needs
     write_ports: int | None = None  # None: registers with per-register write multiplexers
+    read: str = "comb"  # a RAM's reads: "comb" (LUTRAM) or "sync" (block RAM, addressed a cycle early)
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,10 @@ class Datapath:
         for b in self.banks:
             if b.write_ports is not None and b.write_ports < 1:
                 raise DatapathError(f"bank {b.name}: write_ports must be ≥ 1")
+            if b.read not in ("comb", "sync"):
+                raise DatapathError(f"bank {b.name}: read must be comb or sync, not {b.read!r}")
+            if b.read == "sync" and not b.write_ports:
+                raise DatapathError(f"bank {b.name}: a sync read is for a RAM bank (set write_ports)")
         own = [b for u in self.units for b in u.writes_each]
         for u in self.units:
             if u.writes_each:
@@ -209,15 +217,16 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     computes, see :class:`UnitSpec`); a ``mul`` unit names a multiplier of the field's catalogue
     (``"mul": {"kind": "karatsuba", ...}``, :meth:`~pairhw.program.field.BaseField.make_mul`) whose
     latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
-    ``{"name", "size", "write_ports"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
-    makes a bank a RAM), ``spec["io_width"]`` the stream word width (default 64), ``spec["rom"]`` how the core reads its
+    ``{"name", "size", "write_ports", "read"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
+    makes a bank a RAM, ``"read": "sync"`` one read at the clock edge: block RAM), ``spec["io_width"]`` the stream word width (default 64), ``spec["rom"]`` how the core reads its
     microcode (``comb``, default: a LUT ROM; ``sync``: a clocked read that maps to block RAM), and
     ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count, and
     ``spec["connect"]`` which connections the core's register file builds (``any``, default: every
     register to every unit port that may read or write its bank; ``program``: only those the
     microcode uses, :meth:`~pairhw.program.microcode.Microcode.connections`).
     """
-    banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports")) for b in spec.get("banks", [{"name": "r"}]))
+    banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"))
+                  for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
     for u in spec["units"]:
         k = u.get("k", 1)

@@ -102,19 +102,19 @@ class PairingCore(StreamCore):
         return fi.build_unit(u)
 
     @staticmethod
-    def _advance(m, pc, set_pc, loop, cnt, last):
+    def _advance(m, pc, set_pc, loop, cnt, last, to_unload):
         """The sequencer's step after a word: the loop's jump back, the end of the run, or the next word."""
         if loop:
             with m.If((pc == loop.end) & (cnt > 1)):
                 set_pc(loop.start)
                 m.d.sync += cnt.eq(cnt - 1)
             with m.Elif(pc == last):
-                m.next = "UNLOAD"
+                to_unload()
             with m.Else():
                 set_pc(pc + 1)
         else:
             with m.If(pc == last):
-                m.next = "UNLOAD"
+                to_unload()
             with m.Else():
                 set_pc(pc + 1)
 
@@ -125,6 +125,9 @@ class PairingCore(StreamCore):
         words = mc.packed()
         rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words)
         pc = Signal(range(max(len(words), 2)))
+        # a sync-read RAM bank (block RAM) is addressed a cycle early, by the next word's fields
+        sync = {b.name for b in dp.banks if b.write_ports and b.read == "sync"}
+        pc_next = None  # the word of the next cycle (set_pc), for the reads at the clock edge
         if dp.rom == "sync":  # a ROM read at the clock edge (block RAM): addressed by the next pc
             rd = rom.read_port(domain="sync")
             pc_next = Signal.like(pc)
@@ -132,14 +135,35 @@ class PairingCore(StreamCore):
         else:
             rd = rom.read_port(domain="comb")
             m.d.comb += rd.addr.eq(pc)
+        if sync and pc_next is None:
+            pc_next = Signal.like(pc)
+            m.d.comb += pc_next.eq(pc)
 
         def set_pc(value):
             m.d.sync += pc.eq(value)
-            if dp.rom == "sync":
+            if pc_next is not None:
                 m.d.comb += pc_next.eq(value)
 
-        fld = {name: rd.data[o:o + n] for name, (o, n) in mc.offsets().items()}
+        offsets = mc.offsets()
+        fld = {name: rd.data[o:o + n] for name, (o, n) in offsets.items()}
         run = Signal()
+
+        # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
+        # fields alone, read at pc_next
+        early = [f"{p}.{PORT_NAMES[port]}" for p, u in instances(dp) for port in range(u.ports)
+                 if sync & set(dp.read_banks(u, port))]
+        fld_next = {}
+        if early:
+            cols, at = [], 0
+            for key in early:
+                o, n = offsets[key]
+                cols.append((key, o, n, at))
+                at += n
+            ewords = [sum(((wd >> o) & ((1 << n) - 1)) << a for _, o, n, a in cols) for wd in words]
+            erom = m.submodules.rom_next = Memory(shape=at, depth=len(words), init=ewords)
+            erd = erom.read_port(domain="comb")
+            m.d.comb += erd.addr.eq(pc_next)
+            fld_next = {key: erd.data[a:a + n] for key, _, n, a in cols}
 
         # banks with limited write ports are RAMs (LUTRAM): one comb read port per reader, one
         # write port; the others are registers with a write multiplexer each
@@ -148,18 +172,46 @@ class PairingCore(StreamCore):
             if b.write_ports != 1:
                 raise ValueError(f"bank {b.name}: the core builds RAM banks with one write port")
         regs = {b: [Signal(mm, name=f"{b}{k}") for k in range(n)] for b, n in mc.sizes.items() if b not in rams}
-        mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[]) for b in rams}
+        # a sync bank is block RAM, however shallow, whose read-during-write at one address is
+        # don't-care (no_rw_check): the bypass below gives the data then, so the tool need not emulate
+        mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[],
+                          attrs={"ram_style": "block", "no_rw_check": 1} if b in sync else None) for b in rams}
         for b, mem in mems.items():
             m.submodules[f"bank_{b}"] = mem
+        wps = {b: mems[b].write_port() for b in sorted(sync)}  # a sync bank's, before its read ports
+        wdata = {}  # sync bank -> the data its write port wrote at the last clock edge
+        for b in sorted(sync):
+            wdata[b] = Signal(mm, name=f"{b}_wdata")
+            m.d.sync += wdata[b].eq(wps[b].data)
+        first = {}  # sync bank -> (its first read port, its data): the unloader's port too
+
+        def sync_read(b, name):
+            """A read port of a sync bank whose data is what a comb read at the next cycle gives:
+            the RAM's (a read before the write of the same edge, which any block RAM does) unless the
+            edge wrote the address read; that write's data then comes from ``wdata`` (a bypass in
+            logic, not left to the tool's transparency emulation)."""
+            rp = mems[b].read_port(domain="sync")
+            hit = Signal(name=f"{name}_hit")
+            m.d.sync += hit.eq(wps[b].en & (wps[b].addr == rp.addr))
+            data = Signal(mm, name=f"{name}_data")
+            m.d.comb += data.eq(Mux(hit, wdata[b], rp.data))
+            return rp, data
 
         # "connect": "program" builds only the connections the words use (Microcode.connections):
         # a register's write multiplexer takes the units that write it, a read port's the registers
         # it reads; an address the words never give is don't-care (the port's value is unused there)
         used_w, used_r = mc.connections() if dp.connect == "program" else (None, None)
 
-        def bank_read(b, addr, name, only=None):
+        def bank_read(b, addr, name, only=None, key=None):
             s = Signal(mm, name=name)
-            if b in mems:
+            if b in sync:  # addressed by the next word: the state a comb read sees a cycle later
+                rp, data = sync_read(b, name)
+                m.d.comb += s.eq(data)
+                if b in first:
+                    m.d.comb += rp.addr.eq(fld_next[key])
+                else:  # the unloader shares it: its address is set below
+                    first[b] = (rp, data, fld_next[key])
+            elif b in mems:
                 rp = mems[b].read_port(domain="comb")
                 m.d.comb += [rp.addr.eq(addr), s.eq(rp.data)]
             elif only is None:
@@ -173,7 +225,7 @@ class PairingCore(StreamCore):
             pn = PORT_NAMES[port]
             key = f"{p}.{pn}"
             outs = [bank_read(b, fld[key], f"{p}_{pn}_{b}",
-                              None if used_r is None else sorted(k for c, k in used_r[key] if c == b))
+                              None if used_r is None else sorted(k for c, k in used_r[key] if c == b), key)
                     for b in banks]
             if len(outs) == 1:
                 return outs[0]
@@ -228,15 +280,37 @@ class PairingCore(StreamCore):
         # outputs: selected register, word by word
         osel = Signal(beats * w)
         unload = {}  # RAM bank -> data of its unload read port (addressed by the output index)
+        elem_next = unl_next = None  # the output of the next cycle and whether it unloads (sync banks)
+        if sync:
+            elem_next, unl_next = Signal.like(elem), Signal()
+            m.d.comb += elem_next.eq(elem)
+
+        def set_elem(value):
+            m.d.sync += elem.eq(value)
+            if sync:
+                m.d.comb += elem_next.eq(value)
+
+        def to_unload():
+            m.next = "UNLOAD"
+            if sync:
+                m.d.comb += unl_next.eq(1)
+
         for b in mems:
             idx = [k if ob == b else 0 for ob, k in mc.outputs]
-            unload[b] = bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}")
+            if b in sync:  # the first read port, addressed by the next output while unloading
+                if b not in first:
+                    first[b] = (*sync_read(b, f"unload_{b}"), 0)
+                rp, data, a = first[b]
+                m.d.comb += rp.addr.eq(Mux(unl_next, Array(idx)[elem_next] if len(idx) > 1 else idx[0], a))
+                unload[b] = data
+            else:
+                unload[b] = bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}")
         m.d.comb += osel.eq(Array([unload[b] if b in mems else regs[b][k] for b, k in mc.outputs])[elem])
         m.d.comb += self.o.payload.eq(osel.word_select(beat, w))
 
         bank_writers = None if used_w is None else {(c, p) for (c, _), ps in used_w.items() for p in ps}
         for b, mem in mems.items():
-            wp = mem.write_port()
+            wp = wps[b] if b in wps else mem.write_port()
             # the loader, then the units: the scheduler allows one unit write per cycle
             conds = [(load_we & (elem == e), k, nxt[:mm]) for e, (ib, k) in enumerate(mc.inputs) if ib == b]
             conds += [(we if bsel is None else we & (bsel == banks.index(b)), addr, data)
@@ -269,12 +343,12 @@ class PairingCore(StreamCore):
                         m.d.comb += load_we.eq(1)
                         m.d.sync += beat.eq(0)
                         with m.If(elem == len(mc.inputs) - 1):
-                            m.d.sync += elem.eq(0)
+                            set_elem(0)
                             set_pc(0)
                             m.d.sync += cnt.eq(loop.count if loop else 0)
                             m.next = "RUN"
                         with m.Else():
-                            m.d.sync += elem.eq(elem + 1)
+                            set_elem(elem + 1)
                     with m.Else():
                         m.d.sync += beat.eq(beat + 1)
             with m.State("RUN"):
@@ -285,19 +359,23 @@ class PairingCore(StreamCore):
                         m.d.sync += hold.eq(hold + 1)
                     with m.Else():
                         m.d.sync += hold.eq(0)
-                        self._advance(m, pc, set_pc, loop, cnt, last)
+                        self._advance(m, pc, set_pc, loop, cnt, last, to_unload)
                 else:
-                    self._advance(m, pc, set_pc, loop, cnt, last)
+                    self._advance(m, pc, set_pc, loop, cnt, last, to_unload)
             with m.State("UNLOAD"):
                 m.d.comb += [self.o.valid.eq(1), self.busy.eq(1)]
+                if sync:
+                    m.d.comb += unl_next.eq(1)
                 with m.If(self.o.ready):
                     with m.If(beat == beats - 1):
                         m.d.sync += beat.eq(0)
                         with m.If(elem == len(mc.outputs) - 1):
-                            m.d.sync += elem.eq(0)
+                            set_elem(0)
+                            if sync:
+                                m.d.comb += unl_next.eq(0)
                             m.next = "LOAD"
                         with m.Else():
-                            m.d.sync += elem.eq(elem + 1)
+                            set_elem(elem + 1)
                     with m.Else():
                         m.d.sync += beat.eq(beat + 1)
         return m

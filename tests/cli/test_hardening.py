@@ -260,6 +260,8 @@ def test_user_design_with_an_extra_adder_schedules_differently(capsys, tmp_path)
     (lambda d: d["datapath"]["units"].append({"name": "add", "kind": "add"}), "names two units"),
     (lambda d: d["datapath"]["units"].append({"name": "q", "kind": "cube"}), "unknown kind 'cube'"),
     (lambda d: d["datapath"].update(connect="some"), "connect must be any or program, not 'some'"),
+    (lambda d: d["datapath"]["banks"][0].update(read="edge"), "bank a: read must be comb or sync, not 'edge'"),
+    (lambda d: d["datapath"]["banks"][0].update(read="sync"), "bank a: a sync read is for a RAM bank"),
 ])
 def test_invalid_user_design_names_the_key(capsys, tmp_path, edit, key):
     path = user_design(tmp_path, edit)

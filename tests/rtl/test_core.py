@@ -149,3 +149,50 @@ def test_a_design_connected_by_its_program_is_bit_exact_with_banks(name):
     d = designs.from_data(data)
     res = simulate(d, _random_rows(d, 5, seed=9))
     assert (res["verified"], res["failed"], res["timeout"]) == (5, 0, False)
+
+
+def _ram_read(name, read, **datapath):
+    """The built-in design ``name`` with its RAM banks read ``comb`` or ``sync`` (and ``datapath`` set)."""
+    data = json.loads(json.dumps(designs.get(name).data))
+    data["name"] = f"{name}-{read}"
+    data["datapath"].update(datapath)
+    for b in data["datapath"]["banks"]:
+        if b.get("write_ports"):
+            b["read"] = read
+    return designs.from_data(data)
+
+
+@pytest.mark.parametrize("name,datapath", [
+    ("f2-79-etat-tmvp3", {}),
+    ("f2-79-etat-tmvp3", {"rom": "sync", "connect": "program"}),  # the ROM at the edge too
+    ("ate-bn-tiny-small", {}),  # idle runs held as one word (waits), F_p, four words an element
+])
+def test_a_ram_read_at_the_clock_edge_is_bit_exact_in_the_same_cycles(name, datapath):
+    """``"read": "sync"``: the same microcode words, and the same pairings in the same cycles
+    (Verilator, against the model), with the reads presented a cycle early and the bypass of a
+    write at that edge; the core built without either fails this test (checked when written)."""
+    comb, sync = _ram_read(name, "comb", **datapath), _ram_read(name, "sync", **datapath)
+    assert sync.compile().microcode.packed() == comb.compile().microcode.packed()
+    res = simulate(sync, _random_rows(sync, 4, seed=11))
+    assert (res["verified"], res["failed"], res["timeout"]) == (4, 0, False)
+    assert {p["cycles"] for p in res["pairings"]} == {comb.compile().microcode.cycles}
+
+
+def test_a_ram_read_at_the_clock_edge_is_block_ram():
+    """Yosys' synth_ecp5 (native, up to its LUT mapping) puts a sync bank in DP16KD block RAM, one
+    36-bit-wide copy per read port (six ports, ⌈79/36⌉ = 3 blocks each), and a comb one in LUT RAM."""
+    import tempfile
+    from pathlib import Path
+
+    from pairhw.cli.design import _verilog
+    from pairhw.synth.flows import _stat_cells, _yosys
+
+    cells = {}
+    for read in ("comb", "sync"):
+        d = _ram_read("f2-79-etat-tmvp3", read)
+        with tempfile.TemporaryDirectory() as work:
+            _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
+                   "tee -q -o stat.json stat -json\n", _verilog(d, d.core()), Path(work), yosys="native")
+            cells[read] = _stat_cells(Path(work), d.top)
+    assert cells["comb"].get("TRELLIS_DPR16X4", 0) > 0 and cells["comb"].get("DP16KD", 0) == 0
+    assert cells["sync"].get("DP16KD", 0) == 6 * 3 and cells["sync"].get("TRELLIS_DPR16X4", 0) == 0
