@@ -73,7 +73,7 @@ DESIGNS = [
     "ate-bn-seed002-toy", "asip-1223-lsb77", "asip-1223-lsd7", "asip-1223-lsd11", "asip-1223-k77",
     "etat3-97-fast", "etat3-193-small", "tate2-239-d16", "tate1-239-d16", "tate1-283-d16", "ate-bn-seed002",
     "ate-bn254-fast", "etat3-313-small", "ate-bls12-381-fast", "etat3-193-fast", "etat2-1223-tmvp2",
-    "etat2-1223-tmvp2-bram", "etat2-1223-tmvp3",
+    "etat2-1223-tmvp2-bram", "etat2-1223-tmvp3", "etat2-1223-tmvp3-bram",
 ]
 
 #: the order of a run: nextpnr-ecp5 (WebAssembly) takes minutes per thousand LUT4s, so the word-serial
@@ -98,6 +98,7 @@ ROUTER2 = {
                    "which router1 did not route",
     "etat2-1223-tmvp2-bram": "router1: not tried (hours a try); etat2-1223-tmvp2's logic, which router1 did not "
                              "route",
+    "etat2-1223-tmvp3-bram": "router1: not tried (hours a try); more logic than etat2-1223-tmvp2-bram",
 }
 #: entries placed with nextpnr's electrostatic placer (``--placer static``), and why: after HeAP, nextpnr's
 #: default placer, router1 did not route them, and router2 did not either or at a lower Fmax.  HeAP packs
@@ -118,6 +119,7 @@ STATIC = {
                             "and router1: 29.1 MHz)",
     "ate-bn-tiny": "HeAP: not tried; 58 % of the part's LUT4s, placed as tate1-47-d4 was (31 %)",
     "etat2-1223-tmvp2-bram": "HeAP: not tried; etat2-1223-tmvp2's logic, which HeAP and router2 did not route",
+    "etat2-1223-tmvp3-bram": "HeAP: not tried; more logic than etat2-1223-tmvp2-bram",
 }
 #: entries synthesized by native Yosys (``--yosys native``: pyosys, the same Yosys version as machine
 #: code), and why: the WebAssembly Yosys' ABC9 had not mapped them in hours.  Its netlist may differ from

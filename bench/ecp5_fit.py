@@ -1,6 +1,6 @@
 """Benchmark: does a core fit an LFE5U-85F, when Yosys' full ECP5 flow takes hours? (writes JSON).
 
-    python bench/ecp5_fit.py DESIGN [-o bench/out/ecp5_fit.json] [--record]
+    python bench/ecp5_fit.py DESIGN [-o bench/out/ecp5_fit.json] [--record] [--units]
 
 ``pairhw synth DESIGN --target ecp5`` maps the netlist to LUT4s with ABC9's default script, whose
 last steps (``&dch``, then ``&mfs``) ran for hours on the largest cores without finishing (README,
@@ -12,6 +12,13 @@ count is another mapping's, 0.82 to 2.83 times the full flow's on the cores meas
 SAT sweeping removes).  So a core over the part by more than :data:`MARGIN` times does not fit
 either way; one under the part may fit (``bench/ecp5.py`` places and routes it); one in between is
 inconclusive.  Nothing is placed.
+
+``--units`` synthesizes each unit of the core alone instead (the core's own Verilog, each of the
+top's submodules as the top, ``synth_ecp5`` up to its LUT mapping): exact FFs, DSPs and block RAMs of
+every unit, whose sum the core holds at least (flattening leaves a unit whose inputs come from
+registers and whose outputs are all written whole).  A core whose units alone are over the part does
+not fit; its LUT4s are not counted.  For the cores whose whole-core synthesis runs for hours before
+ABC (``ate-bn254-fast``: Yosys' ``opt_clean`` for 21 minutes).
 
 ``--record`` writes a row into ``pairhw/report/recorded.json`` (section ``ecp5``, through
 ``bench/ecp5.py``'s ``record``) only for a core that does not fit: ``fits: false``, with a note that
@@ -49,6 +56,44 @@ MARGIN = 3.0
 
 NOTE = "over the LFE5U-85F by ABC's LUT mapping alone (&if; {sites:,} LUT4 sites, {times:.1f} times the part)"
 
+#: a unit of the core alone, up to the LUT mapping: its FFs, DSPs and block RAMs are mapped by then
+UNIT_SCRIPT = """read_verilog -sv design.v
+synth_ecp5 -top {top} -run begin:map_luts
+tee -q -o stat.json stat -json
+"""
+
+
+def unit_modules(verilog: str, top: str) -> list[str]:
+    """The modules of the core's units: the top's direct submodules (``{top}__{instance}``; the
+    register banks and the ROM are memories of the top, not modules)."""
+    import re
+
+    return sorted(set(re.findall(rf"^module ({re.escape(top)}__[A-Za-z0-9_]+?)\s*\(", verilog, re.M))
+                  - set(re.findall(rf"^module ({re.escape(top)}__[A-Za-z0-9_]+__[A-Za-z0-9_]+?)\s*\(", verilog, re.M)))
+
+
+def module_text(verilog: str, mod: str) -> str:
+    """The Verilog of module ``mod`` and of its submodules (``{mod}__…``), each with the attributes
+    before it: a unit without the rest of the core, which Yosys would parse again for every unit."""
+    import re
+
+    blocks = re.findall(r"((?:^\(\*[^\n]*\*\)\n)*^module (\S+?)\s*\(.*?^endmodule\n)", verilog, re.M | re.S)
+    return "".join(text for text, name in blocks if name == mod or name.startswith(mod + "__"))
+
+
+def units_cells(verilog: str, top: str, log) -> dict:
+    """{unit module: its cells} by :data:`UNIT_SCRIPT` (native Yosys), one unit at a time."""
+    from pairhw.scratch import scratch_dir
+    from pairhw.synth.flows import _stat_cells, _yosys
+
+    out = {}
+    for mod in unit_modules(verilog, top):
+        log(f"yosys (native, up to the LUT mapping): {mod} alone")
+        with scratch_dir("pairhw-fit-") as work:
+            _yosys(UNIT_SCRIPT.format(top=mod), module_text(verilog, mod), work, log, yosys="native")
+            out[mod] = _stat_cells(work, mod)
+    return out
+
 
 def main(argv=None) -> int:
     from pairhw import designs
@@ -61,6 +106,7 @@ def main(argv=None) -> int:
     ap.add_argument("design", help="a built-in design (pairhw designs)")
     ap.add_argument("-o", "--output", default="bench/out/ecp5_fit.json")
     ap.add_argument("--record", action="store_true", help="record a core over the part in recorded.json")
+    ap.add_argument("--units", action="store_true", help="each unit of the core alone: FFs, DSPs, block RAMs")
     args = ap.parse_args(argv)
     if args.design not in designs.names():
         ap.error(f"no built-in design {args.design!r}; designs: pairhw designs")
@@ -71,6 +117,8 @@ def main(argv=None) -> int:
     d = designs.get(args.design)
     verilog = _verilog(d, d.core())
     t0 = time.monotonic()
+    if args.units:
+        return _units(args, d, verilog, log, t0)
     log(f"yosys (native, ABC &if alone): synthesizing {d.top}")
     try:
         with scratch_dir("pairhw-fit-") as work:
@@ -101,6 +149,44 @@ def main(argv=None) -> int:
     print(f"{d.name}: {row['lut4']:,} LUT4 ({sites:,} sites), {row['ffs']:,} FFs, {row['dsp']} DSP, "
           f"{row['ebr']} EBR by ABC's &if mapping: {verdict}")
     if args.record and fits is False:
+        from ecp5 import record
+
+        record(row)
+    return 0
+
+
+def _units(args, d, verilog, log, t0) -> int:
+    """``--units``: the core's units alone; over the part by their FFs, DSPs or block RAMs: does not fit."""
+    from pairhw.report import ECP5_FIT
+    from pairhw.synth.flows import ECP5_LIMITS, SynthError, ecp5_excess
+
+    try:
+        per = units_cells(verilog, d.top, log)
+    except SynthError as e:
+        print(f"ecp5_fit: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"ecp5_fit: stopped after {time.monotonic() - t0:.0f} s", file=sys.stderr)
+        return 130
+    total = {}
+    for cells in per.values():
+        for k, n in cells.items():
+            total[k] = total.get(k, 0) + n
+    hard = {k: n for k, n in ecp5_excess(total).items() if k != "LUT4 sites"}
+    units = {m[len(d.top) + 2:]: {"ffs": c.get("TRELLIS_FF", 0), "dsp": c.get("MULT18X18D", 0),
+                                   "ebr": c.get("DP16KD", 0)} for m, c in per.items()}
+    row = {"label": d.name, "command": f"{ECP5_FIT}--units {d.name}", "lut4": None,
+           "ffs": total.get("TRELLIS_FF", 0), "dsp": total.get("MULT18X18D", 0), "ebr": total.get("DP16KD", 0),
+           "fits": False if hard else None, "seconds": round(time.monotonic() - t0, 1), "units": units}
+    if hard:
+        big = max(units, key=lambda u: units[u]["dsp"] + units[u]["ffs"] + units[u]["ebr"])
+        row["note"] = ("its units alone: " + "; ".join(f"{n:,} {k} exceed the LFE5U-85F's {ECP5_LIMITS[k]:,}"
+                                                        for k, n in hard.items())
+                       + f" ({big}: {units[big]['ffs']:,} FFs, {units[big]['dsp']:,} DSP, {units[big]['ebr']:,} EBR)")
+    write_json(args.output, row)
+    print(f"{d.name}: its {len(units)} units alone: {row['ffs']:,} FFs, {row['dsp']:,} DSP, {row['ebr']:,} EBR: "
+          + (row["note"] if hard else "under the part (the core's fit is not decided by its units)"))
+    if args.record and hard:
         from ecp5 import record
 
         record(row)

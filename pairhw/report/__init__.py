@@ -198,7 +198,9 @@ def ecp5_cells(e: dict) -> list[str]:
     fmax, cyc = e.get("fmax_mhz"), e.get("cycles")
     fm = _n(fmax, 1) if fmax else ("does not fit" if not e.get("fits") else e.get("note", "not placed"))
     fm += ecp5_how(e) if e.get("fits") else ""
-    if e.get("command", "").startswith(ECP5_FIT):  # LUT4s of another mapping than the flow's
+    if e.get("command", "").startswith(ECP5_FIT + "--units"):  # no LUT4s: the units' FFs, DSPs, EBRs
+        fm += " (its units alone, native Yosys: bench/ecp5_fit.py --units)"
+    elif e.get("command", "").startswith(ECP5_FIT):  # LUT4s of another mapping than the flow's
         fm += " (native Yosys, ABC's &if mapping alone: bench/ecp5_fit.py)"
     return [e["label"], _n(e["lut4"]), _n(e["ffs"]), _n(e.get("dsp", 0)), _n(e.get("ebr", 0)), fm,
             _n(cyc) if cyc else "–", _n(cyc / fmax, 1) if cyc and fmax else "–"]

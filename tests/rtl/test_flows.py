@@ -732,15 +732,9 @@ def test_a_stopped_native_yosys_stops_its_abc_too(tmp_path):
     assert (tmp_path / "tmpdir").read_text().strip() == str(tmp_path)
 
 
-def test_bench_ecp5_fit_maps_a_core_with_abcs_lut_mapper_alone(tmp_path, monkeypatch, capsys):
-    """bench/ecp5_fit.py: the native synth_ecp5 with ABC's &if alone.  The flip-flops are mapped before
-    ABC, so they are the full flow's (f2-79-etat-tmvp3: the 529 of its recorded ECP5 row); a core
-    under the part is not recorded, nor one over it by less than the margin (here, under limits made
-    small), one over it by more is, as not fitting, and an unknown design is refused (exit code 2)."""
+def _bench_ecp5_fit(tmp_path, monkeypatch):
+    """bench/ecp5_fit.py as a module, recording into an empty recorded.json of ``tmp_path``."""
     import importlib.util
-    import sys
-
-    from pairhw.synth import flows
 
     bench = Path(__file__).resolve().parents[2] / "bench"
     monkeypatch.syspath_prepend(str(bench))
@@ -752,6 +746,19 @@ def test_bench_ecp5_fit_maps_a_core_with_abcs_lut_mapper_alone(tmp_path, monkeyp
     rec = tmp_path / "recorded.json"
     rec.write_text(json.dumps({"ecp5": []}))
     monkeypatch.setattr(ecp5, "RECORDED", str(rec))
+    return fit, rec
+
+
+def test_bench_ecp5_fit_maps_a_core_with_abcs_lut_mapper_alone(tmp_path, monkeypatch, capsys):
+    """bench/ecp5_fit.py: the native synth_ecp5 with ABC's &if alone.  The flip-flops are mapped before
+    ABC, so they are the full flow's (f2-79-etat-tmvp3: the 529 of its recorded ECP5 row); a core
+    under the part is not recorded, nor one over it by less than the margin (here, under limits made
+    small), one over it by more is, as not fitting, and an unknown design is refused (exit code 2)."""
+    import sys
+
+    from pairhw.synth import flows
+
+    fit, rec = _bench_ecp5_fit(tmp_path, monkeypatch)
     recorded = {r["label"]: r for r in json.loads(Path(flows.__file__).parents[1].joinpath(
         "report", "recorded.json").read_text())["ecp5"]}
     out = tmp_path / "fit.json"
@@ -775,4 +782,34 @@ def test_bench_ecp5_fit_maps_a_core_with_abcs_lut_mapper_alone(tmp_path, monkeyp
     with pytest.raises(SystemExit) as e:
         fit.main(["no-such-core"])
     assert e.value.code == 2 and "no built-in design 'no-such-core'" in capsys.readouterr().err
+    del sys.modules["ecp5"]
+
+
+def test_bench_ecp5_fit_units_counts_each_unit_of_a_core_alone(tmp_path, monkeypatch):
+    """bench/ecp5_fit.py --units: each unit module of the core's own Verilog synthesized alone.  Their
+    flip-flops are part of the core's (f2-79-etat-tmvp3: the multiplier's 443 of the 529 of its ECP5
+    row), so under the part nothing is decided or recorded; over it (limits made small) the core is
+    recorded as not fitting, without a LUT4 count, and the report says how it was measured."""
+    import sys
+
+    from pairhw import report
+    from pairhw.synth import flows
+
+    fit, rec = _bench_ecp5_fit(tmp_path, monkeypatch)
+    full = next(r for r in report.recorded()["ecp5"] if r["label"] == "f2-79-etat-tmvp3")
+    out = tmp_path / "units.json"
+    assert fit.main(["f2-79-etat-tmvp3", "--units", "-o", str(out), "--record"]) == 0
+    row = json.loads(out.read_text())
+    assert set(row["units"]) == {"mul", "add", "sqr", "sqrt"} and row["fits"] is None
+    assert 0 < row["units"]["mul"]["ffs"] == row["ffs"] < full["ffs"]
+    assert json.loads(rec.read_text())["ecp5"] == []
+    monkeypatch.setattr(flows, "ECP5_LIMITS", {**flows.ECP5_LIMITS, "TRELLIS_FF": row["ffs"] - 1})
+    assert fit.main(["f2-79-etat-tmvp3", "--units", "-o", str(out), "--record"]) == 0
+    (over,) = json.loads(rec.read_text())["ecp5"]
+    assert over["fits"] is False and over["lut4"] is None
+    assert over["command"] == "python bench/ecp5_fit.py --units f2-79-etat-tmvp3"
+    assert over["note"] == f"its units alone: {row['ffs']:,} TRELLIS_FF exceed the LFE5U-85F's {row['ffs'] - 1:,} " \
+                           f"(mul: {row['ffs']:,} FFs, 0 DSP, 0 EBR)"
+    cells = report.ecp5_cells(over)
+    assert cells[1] == "–" and cells[5] == "does not fit (its units alone, native Yosys: bench/ecp5_fit.py --units)"
     del sys.modules["ecp5"]
