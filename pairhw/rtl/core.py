@@ -150,8 +150,8 @@ class PairingCore(StreamCore):
 
         # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
         # fields alone, read at pc_next
-        early = [f"{p}.{PORT_NAMES[port]}" for p, u in instances(dp) for port in range(u.ports)
-                 if sync & set(dp.read_banks(u, port))]
+        early = [key for p, u in instances(dp) for port in range(u.ports)
+                 if (key := f"{p}.{PORT_NAMES[port]}") in offsets and sync & set(dp.read_banks(u, port))]
         fld_next = {}
         if early:
             cols, at = [], 0
