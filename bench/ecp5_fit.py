@@ -14,8 +14,8 @@ either way; one under the part may fit (``bench/ecp5.py`` places and routes it);
 inconclusive.  Nothing is placed.
 
 ``--units`` synthesizes each unit of the core alone instead (the core's own Verilog, each of the
-top's submodules as the top, ``synth_ecp5`` up to its LUT mapping): exact FFs, DSPs and block RAMs of
-every unit, whose sum the core holds at least (flattening leaves a unit whose inputs come from
+top's submodules as the top, ``synth_ecp5`` up to its LUT mapping): every unit's FFs, DSPs and block
+RAMs as mapped before the LUT mapping, whose sum the core holds at least (flattening leaves a unit whose inputs come from
 registers and whose outputs are all written whole).  A core whose units alone are over the part does
 not fit; its LUT4s are not counted.  For the cores whose whole-core synthesis runs for hours before
 ABC (``ate-bn254-fast``: Yosys' ``opt_clean`` for 21 minutes).
