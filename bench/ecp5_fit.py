@@ -15,14 +15,14 @@ inconclusive.  Nothing is placed.
 
 ``--units`` synthesizes each unit of the core alone instead (the core's own Verilog, each of the
 top's submodules as the top, ``synth_ecp5`` up to its LUT mapping): every unit's FFs, DSPs and block
-RAMs as mapped before the LUT mapping, whose sum the core holds at least (flattening leaves a unit whose inputs come from
-registers and whose outputs are all written whole).  A core whose units alone are over the part does
-not fit; its LUT4s are not counted.  For the cores whose whole-core synthesis runs for hours before
-ABC (``ate-bn254-fast``: Yosys' ``opt_clean`` for 21 minutes).
+RAMs as mapped before the LUT mapping, whose sum the core holds at least (flattening leaves a unit
+whose inputs come from registers and whose outputs are all written whole).  A core whose units
+alone are over the part does not fit; its LUT4s are not counted.  For the cores whose whole-core
+synthesis runs for hours before ABC (``ate-bn254-fast``: Yosys' ``opt_clean`` for 21 minutes).
 
 ``--record`` writes a row into ``pairhw/report/recorded.json`` (section ``ecp5``, through
 ``bench/ecp5.py``'s ``record``) only for a core that does not fit: ``fits: false``, with a note that
-says the count is ABC's ``&if`` mapping.
+says what was over the part and how it was counted (ABC's ``&if`` mapping, or the units alone).
 """
 
 from __future__ import annotations
@@ -99,8 +99,7 @@ def main(argv=None) -> int:
     from pairhw import designs
     from pairhw.cli.design import _verilog
     from pairhw.scratch import scratch_dir
-    from pairhw.report import ECP5_FIT
-    from pairhw.synth.flows import ECP5_LIMITS, SynthError, _stat_cells, _yosys, ecp5_excess, ecp5_lut_sites
+    from pairhw.synth.flows import SynthError, _stat_cells, _yosys
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("design", help="a built-in design (pairhw designs)")
@@ -117,19 +116,43 @@ def main(argv=None) -> int:
     d = designs.get(args.design)
     verilog = _verilog(d, d.core())
     t0 = time.monotonic()
-    if args.units:
-        return _units(args, d, verilog, log, t0)
-    log(f"yosys (native, ABC &if alone): synthesizing {d.top}")
     try:
-        with scratch_dir("pairhw-fit-") as work:
-            _yosys(SCRIPT.format(top=d.top), verilog, work, log, yosys="native")
-            cells = _stat_cells(work, d.top)
+        if args.units:
+            per = units_cells(verilog, d.top, log)
+        else:
+            log(f"yosys (native, ABC &if alone): synthesizing {d.top}")
+            with scratch_dir("pairhw-fit-") as work:
+                _yosys(SCRIPT.format(top=d.top), verilog, work, log, yosys="native")
+                per = {d.top: _stat_cells(work, d.top)}
     except SynthError as e:
         print(f"ecp5_fit: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"ecp5_fit: stopped after {time.monotonic() - t0:.0f} s", file=sys.stderr)
         return 130
+    row, message = (_units_row if args.units else _core_row)(d, per, round(time.monotonic() - t0, 1))
+    write_json(args.output, row)
+    print(f"{d.name}: {message}")
+    if args.record and row["fits"] is False:
+        from ecp5 import record
+
+        record(row)
+    return 0
+
+
+def _over(hard: dict) -> str:
+    """What a row's ``hard`` resources (``ecp5_excess`` but the LUT4 sites) say of the part."""
+    from pairhw.synth.flows import ECP5_LIMITS
+
+    return "; ".join(f"{n:,} {k} exceed the LFE5U-85F's {ECP5_LIMITS[k]:,}" for k, n in hard.items())
+
+
+def _core_row(d, per: dict, seconds: float) -> tuple[dict, str]:
+    """The whole core by ABC's &if: its row, and what to print of it."""
+    from pairhw.report import ECP5_FIT
+    from pairhw.synth.flows import ECP5_LIMITS, ecp5_excess, ecp5_lut_sites
+
+    cells = per[d.top]
     sites = ecp5_lut_sites(cells)
     # flip-flops, DSPs and block RAMs are the full flow's: over the part is over it
     hard = {k: n for k, n in ecp5_excess(cells).items() if k != "LUT4 sites"}
@@ -137,37 +160,21 @@ def main(argv=None) -> int:
     fits = False if hard or times > MARGIN else (True if times <= 1 else None)
     row = {"label": d.name, "command": ECP5_FIT + d.name, "lut4": cells.get("LUT4", 0),
            "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0), "ebr": cells.get("DP16KD", 0),
-           "lut4_sites": sites, "fits": fits, "seconds": round(time.monotonic() - t0, 1),
-           "cells": dict(sorted(cells.items()))}
+           "lut4_sites": sites, "fits": fits, "seconds": seconds, "cells": dict(sorted(cells.items()))}
     if fits is False:
-        row["note"] = (NOTE.format(sites=sites, times=times) if not hard else
-                       "; ".join(f"{n:,} {k} exceed the LFE5U-85F's {ECP5_LIMITS[k]:,}" for k, n in hard.items()))
-    write_json(args.output, row)
+        row["note"] = NOTE.format(sites=sites, times=times) if not hard else _over(hard)
     verdict = {True: "fits the LFE5U-85F by this mapping (place and route: bench/ecp5.py)", False: row.get("note"),
                None: f"inconclusive: {times:.1f} times the part, within the factor {MARGIN:g} by which this "
                      "mapping can exceed the full flow's"}[fits]
-    print(f"{d.name}: {row['lut4']:,} LUT4 ({sites:,} sites), {row['ffs']:,} FFs, {row['dsp']} DSP, "
-          f"{row['ebr']} EBR by ABC's &if mapping: {verdict}")
-    if args.record and fits is False:
-        from ecp5 import record
-
-        record(row)
-    return 0
+    return row, (f"{row['lut4']:,} LUT4 ({sites:,} sites), {row['ffs']:,} FFs, {row['dsp']} DSP, "
+                 f"{row['ebr']} EBR by ABC's &if mapping: {verdict}")
 
 
-def _units(args, d, verilog, log, t0) -> int:
+def _units_row(d, per: dict, seconds: float) -> tuple[dict, str]:
     """``--units``: the core's units alone; over the part by their FFs, DSPs or block RAMs: does not fit."""
     from pairhw.report import ECP5_FIT
-    from pairhw.synth.flows import ECP5_LIMITS, SynthError, ecp5_excess
+    from pairhw.synth.flows import ecp5_excess
 
-    try:
-        per = units_cells(verilog, d.top, log)
-    except SynthError as e:
-        print(f"ecp5_fit: error: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"ecp5_fit: stopped after {time.monotonic() - t0:.0f} s", file=sys.stderr)
-        return 130
     total = {}
     for cells in per.values():
         for k, n in cells.items():
@@ -177,20 +184,13 @@ def _units(args, d, verilog, log, t0) -> int:
                                    "ebr": c.get("DP16KD", 0)} for m, c in per.items()}
     row = {"label": d.name, "command": f"{ECP5_FIT}--units {d.name}", "lut4": None,
            "ffs": total.get("TRELLIS_FF", 0), "dsp": total.get("MULT18X18D", 0), "ebr": total.get("DP16KD", 0),
-           "fits": False if hard else None, "seconds": round(time.monotonic() - t0, 1), "units": units}
+           "fits": False if hard else None, "seconds": seconds, "units": units}
     if hard:
         big = max(units, key=lambda u: units[u]["dsp"] + units[u]["ffs"] + units[u]["ebr"])
-        row["note"] = ("its units alone: " + "; ".join(f"{n:,} {k} exceed the LFE5U-85F's {ECP5_LIMITS[k]:,}"
-                                                        for k, n in hard.items())
-                       + f" ({big}: {units[big]['ffs']:,} FFs, {units[big]['dsp']:,} DSP, {units[big]['ebr']:,} EBR)")
-    write_json(args.output, row)
-    print(f"{d.name}: its {len(units)} units alone: {row['ffs']:,} FFs, {row['dsp']:,} DSP, {row['ebr']:,} EBR: "
-          + (row["note"] if hard else "under the part (the core's fit is not decided by its units)"))
-    if args.record and hard:
-        from ecp5 import record
-
-        record(row)
-    return 0
+        row["note"] = (f"its units alone: {_over(hard)} ({big}: {units[big]['ffs']:,} FFs, "
+                       f"{units[big]['dsp']:,} DSP, {units[big]['ebr']:,} EBR)")
+    return row, (f"its {len(units)} units alone: {row['ffs']:,} FFs, {row['dsp']:,} DSP, {row['ebr']:,} EBR: "
+                 + (row["note"] if hard else "under the part (the core's fit is not decided by its units)"))
 
 
 def _interrupt(signum, frame):

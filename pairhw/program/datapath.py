@@ -16,9 +16,9 @@ A bank with ``write_ports`` set is a RAM (LUTRAM on an FPGA) rather than a set o
 their own multiplexers: at most that many results are written to it per cycle (a scheduling resource,
 :mod:`pairhw.program.schedule`), and every unit that writes it writes no other bank, so the scheduler
 knows which port a result takes.  A RAM bank with ``read="sync"`` is read at the clock edge (block
-RAM): the core presents the next word's read addresses a cycle early, through read ports transparent
-to the write port, so a read sees the same state as a combinational read one cycle later and the
-schedule does not change (:class:`pairhw.rtl.core.Core`).
+RAM): the core presents the next word's read addresses a cycle early and bypasses a write to the
+address read at that edge, so a read sees the same state as a combinational read one cycle later and
+the schedule does not change (:class:`pairhw.rtl.core.PairingCore`).
 """
 
 from __future__ import annotations
@@ -218,8 +218,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     (``"mul": {"kind": "karatsuba", ...}``, :meth:`~pairhw.program.field.BaseField.make_mul`) whose
     latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
     ``{"name", "size", "write_ports", "read"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
-    makes a bank a RAM, ``"read": "sync"`` one read at the clock edge: block RAM), ``spec["io_width"]`` the stream word width (default 64), ``spec["rom"]`` how the core reads its
-    microcode (``comb``, default: a LUT ROM; ``sync``: a clocked read that maps to block RAM), and
+    makes a bank a RAM, ``"read": "sync"`` one read at the clock edge: block RAM), ``spec["io_width"]``
+    the stream word width (default 64), ``spec["rom"]`` how the core reads its microcode (``comb``,
+    default: a LUT ROM; ``sync``: a clocked read that maps to block RAM), and
     ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count, and
     ``spec["connect"]`` which connections the core's register file builds (``any``, default: every
     register to every unit port that may read or write its bank; ``program``: only those the

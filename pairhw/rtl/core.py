@@ -178,10 +178,9 @@ class PairingCore(StreamCore):
                           attrs={"ram_style": "block", "no_rw_check": 1} if b in sync else None) for b in rams}
         for b, mem in mems.items():
             m.submodules[f"bank_{b}"] = mem
-        wps = {b: mems[b].write_port() for b in sorted(sync)}  # a sync bank's, before its read ports
-        wdata = {}  # sync bank -> the data its write port wrote at the last clock edge
+        wps, wdata = {}, {}  # a sync bank's write port (before its read ports) and what it wrote at the last edge
         for b in sorted(sync):
-            wdata[b] = Signal(mm, name=f"{b}_wdata")
+            wps[b], wdata[b] = mems[b].write_port(), Signal(mm, name=f"{b}_wdata")
             m.d.sync += wdata[b].eq(wps[b].data)
         first = {}  # sync bank -> (its first read port, its data): the unloader's port too
 
