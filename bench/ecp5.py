@@ -44,6 +44,7 @@ UNITS = [
     ("msd f3-97 D=4", "unit synth --kind msd --curve f3-97 --digit 4"),
     ("msd f3-97 D=16", "unit synth --kind msd --curve f3-97 --digit 16"),
     ("polymont-seed002 bn-seed002", "unit synth --kind polymont-seed002 --curve bn-seed002"),
+    ("montgomery-iterative bn-seed002", "unit synth --kind montgomery-iterative --curve bn-seed002"),
     ("montgomery-iterative bn254", "unit synth --kind montgomery-iterative --curve bn254"),
     ("montgomery-iterative bls12-381", "unit synth --kind montgomery-iterative --curve bls12-381"),
     ("ca2 m=239 D=4", "unit synth --kind ca2 --curve f2-239 --digit 4"),
@@ -58,27 +59,34 @@ UNITS = [
     ("karatsuba f3-97 stages=7", "unit synth --kind karatsuba --curve f3-97 --stages 7"),
     ("lsb m=1223", "unit synth --kind lsb --curve f2-1223"),
     ("lsd m=1223 D=7", "unit synth --kind lsd --curve f2-1223 --digit 7"),
+    ("lsd m=1223 D=9", "unit synth --kind lsd --curve f2-1223 --digit 9"),
     ("lsd m=1223 D=11", "unit synth --kind lsd --curve f2-1223 --digit 11"),
     ("iter-karatsuba m=1223 core=77", "unit synth --kind iter-karatsuba --curve f2-1223 --core 77"),
     ("iter-karatsuba m=1223 core=153", "unit synth --kind iter-karatsuba --curve f2-1223 --core 153"),
+    ("montgomery-pipelined bn-seed002", "unit synth --kind montgomery-pipelined --curve bn-seed002"),
     ("montgomery-pipelined bn254", "unit synth --kind montgomery-pipelined --curve bn254"),
+    ("montgomery-pipelined bls12-381", "unit synth --kind montgomery-pipelined --curve bls12-381"),
     ("hybrid-tmvp2 m=1223", "unit synth --kind hybrid-tmvp2 --curve f2-1223"),
+    ("hybrid-kara306 m=1223", "unit synth --kind hybrid-kara306 --curve f2-1223"),
     ("hybrid-tmvp3 m=1223", "unit synth --kind hybrid-tmvp3 --curve f2-1223"),
 ]
 
-#: built-in cores, smallest first (the 1223-bit and 509-trit cores last: they are not expected to fit)
+#: every built-in core (``pairhw designs``), smallest first (the 1223-bit and 509-trit cores last: they are not
+#: expected to fit)
 DESIGNS = [
     "f3-19-etat-schoolbook", "f2-47-etat-banked", "f2-79-etat-tmvp3", "f2-79-etat-karatsuba", "asip-79-lsb5",
-    "asip-79-lsd3", "asip-79-k5", "tate1-47-d4", "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small",
-    "ate-bn-seed002-toy", "asip-1223-lsb77", "asip-1223-lsd7", "asip-1223-lsd11", "asip-1223-k77",
-    "etat3-97-fast", "etat3-193-small", "tate2-239-d16", "tate1-239-d16", "tate1-283-d16", "ate-bn-seed002",
-    "ate-bn254-fast", "etat3-313-small", "ate-bls12-381-fast", "etat3-193-fast", "etat2-1223-tmvp2",
-    "etat2-1223-tmvp2-bram", "etat2-1223-tmvp3", "etat2-1223-tmvp3-bram",
+    "asip-79-lsb10", "asip-79-lsd2", "asip-79-lsd3", "asip-79-lsd5", "asip-79-k5", "asip-79-k10", "tate1-47-d4",
+    "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small", "ate-bn-seed002-toy", "asip-1223-lsb77",
+    "asip-1223-lsb153", "asip-1223-lsd7", "asip-1223-lsd9", "asip-1223-lsd11", "asip-1223-k77", "asip-1223-k153",
+    "etat3-97-fast", "etat3-193-small", "tate2-239-d16", "tate1-239-d16", "tate1-283-d16", "tate2-283-d16",
+    "tate1-239-d32", "tate1-283-d32", "ate-bn-seed002", "ate-bn254-fast", "etat3-313-small", "ate-bls12-381-fast",
+    "etat3-193-fast", "etat3-313-fast", "etat3-509-fast", "etat2-1223-tmvp2", "etat2-1223-tmvp2-bram",
+    "etat2-1223-kara306", "etat2-1223-tmvp3", "etat2-1223-tmvp3-bram", "etat2-1223-tmvp3-2ram",
 ]
 
 #: the order of a run: nextpnr-ecp5 (WebAssembly) takes minutes per thousand LUT4s, so the word-serial
 #: ASIP cores and the units go first, then the engine cores (their microcode ROMs are LUT logic)
-FIRST = ["asip-79-lsb5", "asip-79-lsd3", "asip-79-k5"]
+FIRST = [d for d in DESIGNS if d.startswith("asip-79-")]
 _ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for label, args in UNITS]
             + [(d, ["synth", d]) for d in DESIGNS if d not in FIRST])
 
@@ -89,6 +97,8 @@ _ENTRIES = ([(d, ["synth", d]) for d in FIRST] + [(label, args.split()) for labe
 ROUTER2 = {
     "hybrid-tmvp2 m=1223": "router1: not routed in 1,500 s; 193,000 arcs unrouted after 430 s of routing",
     "hybrid-tmvp3 m=1223": "router1: not routed in 600 s; 1.5 times hybrid-tmvp2 m=1223",
+    "hybrid-kara306 m=1223": "router1: not tried (an hour a try); more logic than hybrid-tmvp2 m=1223, which router1 "
+                             "did not route",
     "f2-47-etat-banked": "router1: not routed in 2,400 s",
     "tate1-47-d4": "router1: not routed in 720 s after the static placer (96,060 arcs left, about 550 fewer a "
                    "minute; 25,594 LUT4); before, 145,521 arcs left after 900 s (38,960 LUT4)",
@@ -99,6 +109,8 @@ ROUTER2 = {
     "etat2-1223-tmvp2-bram": "router1: not tried (hours a try); etat2-1223-tmvp2's logic, which router1 did not "
                              "route",
     "etat2-1223-tmvp3-bram": "router1: not tried (hours a try); more logic than etat2-1223-tmvp2-bram",
+    "etat2-1223-kara306": "router1: not tried (hours a try); etat2-1223-tmvp2's datapath with a larger multiplier "
+                          "(xc7: 44,535 LUTs against 41,920), which router1 did not route",
 }
 #: entries placed with nextpnr's electrostatic placer (``--placer static``), and why: after HeAP, nextpnr's
 #: default placer, router1 did not route them, and router2 did not either or at a lower Fmax.  HeAP packs
@@ -120,6 +132,9 @@ STATIC = {
     "ate-bn-tiny": "HeAP: not tried; 58 % of the part's LUT4s, placed as tate1-47-d4 was (31 %)",
     "etat2-1223-tmvp2-bram": "HeAP: not tried; etat2-1223-tmvp2's logic, which HeAP and router2 did not route",
     "etat2-1223-tmvp3-bram": "HeAP: not tried; more logic than etat2-1223-tmvp2-bram",
+    "etat2-1223-kara306": "HeAP: not tried; more logic than etat2-1223-tmvp2, which HeAP and router2 did not route",
+    "asip-1223-k153": "HeAP: not tried; asip-1223-k77's datapath with a 153-bit core (gates: 170,334 GE against "
+                      "166,386), which neither router routed after HeAP",
 }
 #: entries synthesized by native Yosys (``--yosys native``: pyosys, the same Yosys version as machine
 #: code), and why: the WebAssembly Yosys' ABC9 had not mapped them in hours.  Its netlist may differ from

@@ -229,6 +229,16 @@ def test_bench_ecp5_unmeasured_runs_again_what_another_nextpnr_command_measured(
     assert mod.unmeasured(st, [{"label": "s", "pnr": mod.pnr(st[0][1]), "fmax_mhz": 50.0}]) == []
 
 
+def test_bench_ecp5_has_an_entry_for_every_built_in_core(bench_ecp5):
+    """Issue 24's done-when asks for the Fmax of every core that fits: the bench runs each built-in core
+    once, so the README's table (a row per entry) names each, measured or not."""
+    from pairhw import designs
+
+    cores = [label for label, argv in bench_ecp5.ENTRIES if argv[0] == "synth"]
+    assert sorted(cores) == sorted(designs.names())
+    assert len(set(label for label, _ in bench_ecp5.ENTRIES)) == len(bench_ecp5.ENTRIES)
+
+
 def test_bench_ecp5_keeps_the_try_that_got_further(bench_ecp5, monkeypatch, tmp_path):
     """A shorter try of the same command and netlist, stopped before it placed, does not replace a
     recorded row that was placed (before, a try stopped after 672 s replaced the estimate of one
