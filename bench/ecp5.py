@@ -127,6 +127,8 @@ STATIC = {
                    "design before it set connect and rom (51,023 LUT4)",
     "etat2-1223-tmvp2": "HeAP: router2 did not converge in 3,592 s (74,284 wires overused at iteration 5)",
     "hybrid-tmvp3 m=1223": "HeAP: not placed and routed (router1) in 600 s",
+    "hybrid-kara306 m=1223": "HeAP: router2 did not converge in 1,821 s (8,520 wires overused at iteration 16, "
+                             "10,608 at 22)",
     "f2-79-etat-karatsuba": "HeAP: router1 did not route it in 1,500 s; router2 did, at 25.0 MHz (static placer "
                             "and router1: 29.1 MHz)",
     "ate-bn-tiny": "HeAP: not tried; 58 % of the part's LUT4s, placed as tate1-47-d4 was (31 %)",
