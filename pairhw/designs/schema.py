@@ -51,6 +51,9 @@ SCHEMA = {
         "write_ports": (int, False, "write ports per cycle; set, the bank is a RAM (LUTRAM/BRAM)"),
         "read": (str, False, "a RAM bank's reads: comb (default; LUTRAM) or sync (at the clock edge, "
                              "addressed by the next word: block RAM; same schedule and cycles)"),
+        "read_ports": (int, False, "a comb RAM bank's read ports, shared by the units (default: one per unit "
+                                   "input port; each is a copy of the LUT RAM); a shared port reads one "
+                                   "register a cycle, a scheduling resource"),
     },
     "unit": {
         "name": (str, True, "the unit's name (distinct)"),
@@ -63,6 +66,8 @@ SCHEMA = {
                                   "(default 1)"),
         "reads": ([list], False, "per input port, the banks it may read (default all)"),
         "writes": ([str], False, "the banks it may write (default all but the writes_each banks)"),
+        "read_via": ([int], False, "per input port, the shared read port (of a bank with read_ports) it "
+                                   "reads through (default: input j through port j mod read_ports)"),
         "writes_each": ([str], False, "one RAM bank per instance that only that instance writes, besides "
                                       "its writes (RAM writes without contention)"),
         "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),

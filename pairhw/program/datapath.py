@@ -19,6 +19,15 @@ knows which port a result takes.  A RAM bank with ``read="sync"`` is read at the
 RAM): the core presents the next word's read addresses a cycle early and bypasses a write to the
 address read at that edge, so a read sees the same state as a combinational read one cycle later and
 the schedule does not change (:class:`pairhw.rtl.core.PairingCore`).
+
+A comb RAM bank with ``read_ports`` set has that many read ports shared by the units, rather than one
+per unit input port: on an FPGA each read port is a copy of the LUT RAM, so a register file read by
+six unit ports (a multiplier's two, an adder's two, a squarer and a square root) is six copies, and
+with ``read_ports: 2`` two.  Input port j of a unit reads through the bank's port ``read_via[j]``
+(default j mod ``read_ports``), fixed in hardware: the port's data goes to each of its units' inputs
+without a multiplexer, and the microcode word addresses each shared port once (``r.rd0``, ...).  A
+shared port reads one register a cycle, so it is a scheduling resource like a write port; a unit
+samples its operands in its issue cycle, so an op holds its ports for that cycle only.
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ class Bank:
     size: int | None = None  # registers; None: as many as the allocation needs
     write_ports: int | None = None  # None: registers with per-register write multiplexers
     read: str = "comb"  # a RAM's reads: "comb" (LUTRAM) or "sync" (block RAM, addressed a cycle early)
+    read_ports: int | None = None  # None: one read port per unit input port; n: n ports the units share
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,7 @@ class UnitSpec:
     ports: int = 2  # input ports (set from the field's unit kind)
     started: bool = False  # started by a go bit, result latency cycles later (set from the unit kind)
     lanes: int = 1  # multipliers per instance that share the operand b and start together
+    read_via: tuple = ()  # per input port, the shared read port of a read_ports bank (default port mod n)
 
     @property
     def delay(self) -> int:
@@ -119,6 +130,28 @@ class Datapath:
                 raise DatapathError(f"bank {b.name}: read must be comb or sync, not {b.read!r}")
             if b.read == "sync" and not b.write_ports:
                 raise DatapathError(f"bank {b.name}: a sync read is for a RAM bank (set write_ports)")
+        for b in self.banks:
+            if b.read_ports is None:
+                continue
+            if b.read_ports < 1 or not b.write_ports or b.read != "comb":
+                raise DatapathError(f"bank {b.name}: read_ports (≥ 1) is for a RAM bank read comb (LUTRAM)")
+        for u in self.units:
+            shared = [p for p in range(u.ports) if any(self.bank(b).read_ports for b in self.read_banks(u, p))]
+            if u.read_via and not shared:
+                raise DatapathError(f"unit {u.name}: read_via is for a unit that reads a bank with read_ports")
+            if not shared:
+                continue
+            if len(shared) != u.ports or any(len(self.read_banks(u, p)) != 1 for p in shared) \
+                    or len({self.read_banks(u, p)[0] for p in shared}) != 1:
+                raise DatapathError(f"unit {u.name}: a unit that reads a bank with read_ports reads that "
+                                    "bank alone on every input port (give it \"reads\")")
+            n = self.bank(self.read_banks(u, 0)[0]).read_ports
+            if u.lanes > 1:
+                raise DatapathError(f"unit {u.name}: lanes do not read a bank with read_ports")
+            via = u.read_via or tuple(p % n for p in range(u.ports))
+            if len(via) != u.ports or len(set(via)) != len(via) or any(not 0 <= k < n for k in via):
+                raise DatapathError(f"unit {u.name}: read_via gives each of its {u.ports} input ports a "
+                                    f"distinct read port 0..{n - 1} (the bank has read_ports {n})")
         own = [b for u in self.units for b in u.writes_each]
         for u in self.units:
             if u.writes_each:
@@ -192,6 +225,15 @@ class Datapath:
         """The k of every k-fold power op ``kind`` some unit computes, largest first."""
         return tuple(sorted({k for u in self.units if kind in u.ops for k in u.ks}, reverse=True))
 
+    def read_port(self, u: UnitSpec, port: int):
+        """(bank, index) of the shared read port input ``port`` of ``u`` reads through (a bank with
+        ``read_ports``), else None (the input has a read port of its own)."""
+        banks = self.read_banks(u, port)
+        if len(banks) != 1 or not self.bank(banks[0]).read_ports:
+            return None
+        n = self.bank(banks[0]).read_ports
+        return (banks[0], u.read_via[port] if u.read_via else port % n)
+
     def read_banks(self, u: UnitSpec, port: int) -> tuple:
         return tuple(u.reads[port]) if u.reads else tuple(self.bank_names())
 
@@ -217,8 +259,10 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     computes, see :class:`UnitSpec`); a ``mul`` unit names a multiplier of the field's catalogue
     (``"mul": {"kind": "karatsuba", ...}``, :meth:`~pairhw.program.field.BaseField.make_mul`) whose
     latency and II are taken from the built unit.  ``spec["banks"]`` is a list of
-    ``{"name", "size", "write_ports", "read"}`` (default one unbounded bank ``r``; ``"write_ports": 1``
-    makes a bank a RAM, ``"read": "sync"`` one read at the clock edge: block RAM), ``spec["io_width"]``
+    ``{"name", "size", "write_ports", "read", "read_ports"}`` (default one unbounded bank ``r``;
+    ``"write_ports": 1`` makes a bank a RAM, ``"read": "sync"`` one read at the clock edge: block RAM,
+    ``"read_ports": 2`` two read ports the units share, a unit's ``"read_via"`` binding its inputs to
+    them), ``spec["io_width"]``
     the stream word width (default 64), ``spec["rom"]`` how the core reads its microcode (``comb``,
     default: a LUT ROM; ``sync``: a clocked read that maps to block RAM), and
     ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count, and
@@ -226,7 +270,7 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     register to every unit port that may read or write its bank; ``program``: only those the
     microcode uses, :meth:`~pairhw.program.microcode.Microcode.connections`).
     """
-    banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"))
+    banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
     for u in spec["units"]:
@@ -236,7 +280,7 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             raise DatapathError(f"unit {u['name']}: k must be an integer or a list of integers")
         kw = dict(name=u["name"], kind=u["kind"], count=u.get("count", 1), ks=ks, lanes=u.get("lanes", 1),
                   reads=tuple(tuple(r) for r in u.get("reads", ())), writes=tuple(u.get("writes", ())),
-                  writes_each=tuple(u.get("writes_each", ())))
+                  writes_each=tuple(u.get("writes_each", ())), read_via=tuple(u.get("read_via", ())))
         if u["kind"] == "mul" and "mul" not in u:
             raise DatapathError(f"unit {u['name']}: a mul unit needs \"mul\": {{\"kind\": ...}}")
         if u["kind"] == "mul":

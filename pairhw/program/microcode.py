@@ -5,6 +5,8 @@ Fields of a word, per unit instance ``p`` (see :func:`fields`):
 * ``p.go`` (multipliers and other started units, e.g. an F_p inverter): start an op with the
   operands read this cycle;
 * ``p.a``, ``p.b`` (``p.a_bank``, ``p.b_bank`` when a port reads several banks): register addresses;
+  an input that reads through a bank's shared read port (``read_ports``) has no field of its own:
+  the port's ``bank.rd0``, ``bank.rd1``, ... addresses what each of its units reads;
 * ``p.sel`` (constant units): index into the unit's constant table;
 * ``p.k`` (power units with several powers): index into the unit's ``ks``;
 * ``p.op`` (units that execute several op kinds, e.g. an F_3^m adder: add, sub, neg): index into the
@@ -31,6 +33,13 @@ PORT_NAMES = "ab"
 
 def _bits(n: int) -> int:
     return max(1, (n - 1).bit_length())
+
+
+def read_key(dp: Datapath, u, q: str, port: int) -> str:
+    """The word field that addresses input ``port`` of instance ``q`` of ``u``: ``q.a``/``q.b``, or
+    the shared read port's ``bank.rdK`` (:meth:`Datapath.read_port`)."""
+    rp = dp.read_port(u, port)
+    return f"{rp[0]}.rd{rp[1]}" if rp else f"{q}.{PORT_NAMES[port]}"
 
 
 @dataclass(frozen=True)
@@ -106,7 +115,7 @@ class Microcode:
             for port in range(u.ports):
                 if lane(u, p) > 0 and port == 1:  # a lane's b is lane 0's
                     continue
-                key, banks = f"{p}.{PORT_NAMES[port]}", self.dp.read_banks(u, port)
+                key, banks = read_key(self.dp, u, p, port), self.dp.read_banks(u, port)
                 reads[key] = {(banks[wd.get(f"{key}_bank", 0)], wd[key]) for wd in self.words if key in wd}
             for wd in self.words:
                 if wd.get(f"{p}.we"):
@@ -129,10 +138,9 @@ class Microcode:
             writes = []
             for p, u in insts:
                 def src(port):
-                    name = PORT_NAMES[port]
                     q = base[p] if port == 1 else p  # lanes share lane 0's operand b
-                    banks = self.dp.read_banks(u, port)
-                    return regs[banks[wd.get(f"{q}.{name}_bank", 0)]][wd.get(f"{q}.{name}", 0)]
+                    key, banks = read_key(self.dp, u, q, port), self.dp.read_banks(u, port)
+                    return regs[banks[wd.get(f"{key}_bank", 0)]][wd.get(key, 0)]
 
                 if u.started and wd.get(f"{base[p]}.go"):  # every lane starts (an unused one is not written)
                     pending[(p, cycle + u.latency)] = fi.apply(u.ops[0], [src(i) for i in range(u.ports)])
@@ -205,7 +213,7 @@ def fields(dp: Datapath, sizes: dict) -> list:
         if len(u.ops) > 1:
             out.append((f"{p}.op", _bits(len(u.ops))))
         for port in range(u.ports):
-            if shared and port == 1:
+            if (shared and port == 1) or dp.read_port(u, port):
                 continue
             banks = dp.read_banks(u, port)
             out.append((f"{p}.{PORT_NAMES[port]}", _bits(max(sizes[b] for b in banks))))
@@ -216,6 +224,8 @@ def fields(dp: Datapath, sizes: dict) -> list:
         out.append((f"{p}.w", _bits(max(sizes[b] for b in banks))))
         if len(banks) > 1:
             out.append((f"{p}.w_bank", _bits(len(banks))))
+    for b in dp.banks:  # the shared read ports' addresses
+        out += [(f"{b.name}.rd{k}", _bits(sizes[b.name])) for k in range(b.read_ports or 0)]
     return out
 
 
@@ -263,9 +273,10 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
                 b, k = alloc.reg[s]
                 banks = dp.read_banks(u, port)
                 q = base if port == 1 else p  # a lane's b is lane 0's (the scheduler made them equal)
-                put(issue_at, f"{q}.{PORT_NAMES[port]}", k)
+                key = read_key(dp, u, q, port)  # a shared read port: one address per cycle (scheduled)
+                put(issue_at, key, k)
                 if len(banks) > 1:
-                    put(issue_at, f"{q}.{PORT_NAMES[port]}_bank", banks.index(b))
+                    put(issue_at, f"{key}_bank", banks.index(b))
                 srcs.append(reg_text((b, k)))
             if u.latency:
                 notes[issue_at].append(f"{p} {' '.join(srcs)}")

@@ -10,6 +10,10 @@ before trip i + 1 overwrites it.  A dependence edge ``(src, dst, delay, distance
 The timing model is the core's: an op issued in cycle t on a unit of hardware latency L has its
 result on the unit's output in cycle t + L, written to its register at the end of that cycle, and
 readable by an op issued in cycle t + L + 1.
+
+Besides the units, two kinds of port are resources: a RAM bank's write ports (a result takes one in
+the cycle it is written) and a bank's shared read ports (``read_ports``: an op takes the ports its
+unit's inputs are bound to in its issue cycle, :meth:`Datapath.read_port`).
 """
 
 from __future__ import annotations
@@ -63,6 +67,11 @@ def _wport(dp: Datapath, op, u: UnitSpec, shared):
     return dp.shared_write_port(u) if op.dst in shared and u.writes_each else dp.write_port(u)
 
 
+def _rports(dp: Datapath, op, u: UnitSpec) -> tuple:
+    """The shared read ports (bank, index) op ``op`` on unit ``u`` takes in its issue cycle."""
+    return tuple(rp for port in range(len(op.srcs)) if (rp := dp.read_port(u, port)))
+
+
 def _b_operand(op):
     """The operand a unit's lanes share (port b)."""
     return op.srcs[1] if len(op.srcs) > 1 else None
@@ -91,6 +100,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
     free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
     opened: dict = {}  # (unit name, instance) -> [start cycle, operand b, lanes used]
     writes: dict = {}  # (bank, cycle) -> results written through the bank's limited write ports
+    reads: set = set()  # (bank, port, cycle) of the shared read ports taken
     start, inst, units = [0] * len(ops), [0] * len(ops), [None] * len(ops)
     ready = [(-height[i], i) for i in range(len(ops)) if waiting[i] == 0]
     heapq.heapify(ready)
@@ -124,10 +134,13 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
                 wp = _wport(dp, ops[i], u, shared)
                 if t == cycle and wp and writes.get((wp[0], cycle + u.latency), 0) >= wp[1]:
                     t += 1  # its write port is taken: not this cycle
+                rp = _rports(dp, ops[i], u)
+                if t == cycle and any((*r, cycle) in reads for r in rp):
+                    t += 1  # a read port it needs is taken: not this cycle
                 key = (t + u.delay, t, rank)
                 if best is None or key < best[0]:
-                    best = (key, u, g, lane, wp)
-            (_, t, _), u, g, lane, wp = best
+                    best = (key, u, g, lane, wp, rp)
+            (_, t, _), u, g, lane, wp, rp = best
             if t > cycle:
                 if len(cands[i]) > 1:
                     queued[u.name] = queued.get(u.name, 0) + 1
@@ -136,6 +149,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             if wp:
                 wkey = (wp[0], cycle + u.latency)
                 writes[wkey] = writes.get(wkey, 0) + 1
+            reads.update((*r, cycle) for r in rp)
             if lane is None:
                 free[(u.name, g)] = cycle + u.ii
                 opened[(u.name, g)] = [cycle, _b_operand(ops[i]), 1]
@@ -268,12 +282,15 @@ def _res_mii(body, dp: Datapath, shared=frozenset(), units=None) -> int:
     load: dict = {}
     wload: dict = {}
     units = units or [unit_of(dp, op) for op in body]
+    rload: dict = {}
     for op, u, wp in zip(body, units, _write_ports(body, units, dp, shared)):
         load[u.name] = load.get(u.name, 0) + u.ii
         if wp:
             wload[wp] = wload.get(wp, 0) + 1
+        for r in _rports(dp, op, u):
+            rload[r] = rload.get(r, 0) + 1
     return max([1] + [-(-v // next(u.slots for u in dp.units if u.name == n)) for n, v in load.items()]
-               + [-(-v // ports) for (_, ports), v in wload.items()])
+               + [-(-v // ports) for (_, ports), v in wload.items()] + list(rload.values()))
 
 
 def _topo(n, edges, prio):
@@ -318,6 +335,7 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     mii = _res_mii(body, dp, shared, units)
     limit = max_ii or (sum(u.delay + u.ii for u in units) + 1)
     wport = _write_ports(body, units, dp, shared)
+    rport = [_rports(dp, op, u) for op, u in zip(body, units)]
     best = None
     for ii in range(mii, limit + 1):
         if best and (trips is None or trips * ii >= (trips + best.stages - 1) * best.ii):
@@ -325,14 +343,14 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
         # first with multi-cycle units issuing only at multiples of their II, which packs the
         # reservation table without gaps a later op could not use (a tight multiplier needs it)
         bops = [_b_operand(op) for op in body]
-        placed = (_place(order, units, into, out, ii, True, wport, bops=bops)
-                  or _place(order, units, into, out, ii, False, wport, bops=bops))
+        placed = (_place(order, units, into, out, ii, True, wport, bops=bops, rport=rport)
+                  or _place(order, units, into, out, ii, False, wport, bops=bops, rport=rport))
         if not placed:  # Rau's own order: the highest HeightR first, evicted ops by priority too
             hr = height_r(n, edges, ii)
             if hr is not None:
                 rau = sorted(range(n), key=lambda i: (-hr[i], i))
-                placed = (_place(rau, units, into, out, ii, True, wport, hr, bops)
-                          or _place(rau, units, into, out, ii, False, wport, hr, bops))
+                placed = (_place(rau, units, into, out, ii, True, wport, hr, bops, rport)
+                          or _place(rau, units, into, out, ii, False, wport, hr, bops, rport))
         if placed:
             start, inst = placed
             last = max(start[i] + units[i].latency for i in range(n)) if n else 0
@@ -382,13 +400,14 @@ class _Todo:
             heapq.heappush(self.q, (-self.prio[i], i))
 
 
-def _place(order, units, into, out, ii, align, wport, prio=None, bops=None):
+def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rport=None):
     """Place the ops in ``order`` at ``ii``; on a conflict, evict the ops in the way and place them
     again later (iterative modulo scheduling, Rau 1994), within a budget of evictions.  ``wport[i]``
     is the (bank, ports) whose write ports op i's result takes, at its issue + latency, or None.
     With ``prio`` (Rau's HeightR), the next op placed is always the unplaced one of highest priority.
     ``bops[i]`` is op i's operand b: on a unit with lanes, ops issued in the same cycle of the trip
-    on the same b share one start of an instance (one lane each)."""
+    on the same b share one start of an instance (one lane each).  ``rport[i]`` lists the shared read
+    ports op i takes in its issue cycle."""
     start: dict = {}
     grp: dict = {}  # op -> its start (unit name, instance, issue cycle)
     starts: dict = {}  # start -> the ops sharing it, lane order
@@ -399,6 +418,10 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None):
     todo = _Todo(order, prio)
     last_try: dict = {}
     bops = bops or [None] * len(units)
+    rport = rport or [()] * len(units)
+
+    def rkeys(i, t):
+        return [("read", *r, t % ii) for r in rport[i]]
 
     def wkey(i, t, k):
         return ("write", wport[i][0], k, (t + units[i].latency) % ii)
@@ -421,6 +444,8 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None):
                 del mrt[(u.name, key[1], (key[2] + c) % ii)]
         if wport[v]:
             del mrt[wkey(v, start[v], wused.pop(v))]
+        for r in rkeys(v, start[v]):
+            del mrt[r]
         del start[v]
         todo.push(v)
 
@@ -436,6 +461,8 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None):
         if wport[i]:
             mrt[wkey(i, t, k)] = i
             wused[i] = k
+        for r in rkeys(i, t):
+            mrt[r] = i
         start[i] = t
 
     def joinable(i, t):
@@ -466,7 +493,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None):
         hi = lo + ii - 1 if lst is None else min(lst, lo + ii - 1)
         for t in range(min(first, est) if u.lanes > 1 else first, hi + 1):
             w = wslot(i, t)
-            if w is None:
+            if w is None or any(r in mrt for r in rkeys(i, t)):
                 continue
             slot = joinable(i, t)
             if slot is None:
@@ -489,6 +516,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None):
             victims |= {s for s, _, delay, dist in into[i] if s in start and s != i and start[s] + delay - dist * ii > t}
             if wport[i] and wkey(i, t, 0) in mrt:
                 victims.add(mrt[wkey(i, t, 0)])
+            victims |= {mrt[r] for r in rkeys(i, t) if r in mrt}
             for v in victims:
                 unplace(v)
             put(i, t, 0, 0)

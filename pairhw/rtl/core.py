@@ -21,7 +21,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from pairhw.program.microcode import PORT_NAMES, instances
+from pairhw.program.microcode import PORT_NAMES, instances, read_key
 
 
 def _read_tree(m, regs: list, used: list, addr, name: str):
@@ -219,10 +219,24 @@ class PairingCore(StreamCore):
                 m.d.comb += s.eq(_read_tree(m, regs[b], only, addr, name))
             return s  # (a port that never reads the bank reads 0)
 
+        # a bank's shared read ports (read_ports): one LUT RAM read each, addressed by its own field
+        # of the word (or, port 0, by the unloader), its data wired to every input bound to it
+        shared_rd, shared_addr = {}, {}
+
+        def shared_read(b, k):
+            key = f"{b}.rd{k}"
+            if key not in shared_rd:
+                shared_addr[key] = Signal(len(fld[key]), name=f"{b}_rd{k}_addr")
+                m.d.comb += shared_addr[key].eq(fld[key])
+                shared_rd[key] = bank_read(b, shared_addr[key], f"{b}_rd{k}")
+            return shared_rd[key]
+
         def read(u, p, port):
             banks = dp.read_banks(u, port)
             pn = PORT_NAMES[port]
-            key = f"{p}.{pn}"
+            if rp := dp.read_port(u, port):
+                return shared_read(*rp)
+            key = read_key(dp, u, p, port)
             outs = [bank_read(b, fld[key], f"{p}_{pn}_{b}",
                               None if used_r is None else sorted(k for c, k in used_r[key] if c == b), key)
                     for b in banks]
@@ -294,9 +308,14 @@ class PairingCore(StreamCore):
             if sync:
                 m.d.comb += unl_next.eq(1)
 
+        unloading = Signal()  # the UNLOAD state: a bank's shared read port 0 reads the outputs
         for b in mems:
             idx = [k if ob == b else 0 for ob, k in mc.outputs]
-            if b in sync:  # the first read port, addressed by the next output while unloading
+            if rams[b].read_ports:  # no unit issues while unloading: port 0 reads the outputs then
+                unload[b] = shared_read(b, 0)
+                with m.If(unloading):
+                    m.d.comb += shared_addr[f"{b}.rd0"].eq(Array(idx)[elem] if len(idx) > 1 else idx[0])
+            elif b in sync:  # the first read port, addressed by the next output while unloading
                 if b not in first:
                     first[b] = (*sync_read(b, f"unload_{b}"), 0)
                 rp, data, a = first[b]
@@ -362,7 +381,7 @@ class PairingCore(StreamCore):
                 else:
                     self._advance(m, pc, set_pc, loop, cnt, last, to_unload)
             with m.State("UNLOAD"):
-                m.d.comb += [self.o.valid.eq(1), self.busy.eq(1)]
+                m.d.comb += [self.o.valid.eq(1), self.busy.eq(1), unloading.eq(1)]
                 if sync:
                     m.d.comb += unl_next.eq(1)
                 with m.If(self.o.ready):

@@ -159,6 +159,71 @@ def test_write_port_limits_are_checked():
         dp_for(F, banks=(Bank("r", write_ports=1), Bank("s")))
 
 
+def dp_shared(F, ports, sqrt_via=(1,), banks=None):
+    """dp_for's units reading one RAM bank through ``ports`` shared read ports (the square root's
+    input through ``sqrt_via``, the others by default: input j through port j mod ports)."""
+    return Datapath(of(F), (UnitSpec("mul", "mul", 9, 6), UnitSpec("add", "add"), UnitSpec("sqr", "sqr"),
+                            UnitSpec("sqrt", "sqrt", read_via=sqrt_via), UnitSpec("const", "const")),
+                    banks or (Bank("r", write_ports=1, read_ports=ports),))
+
+
+@pytest.mark.parametrize("ports", [2, 3])
+def test_a_shared_read_port_reads_one_register_a_cycle(ports, rng):
+    """Every op reads through the ports its unit's inputs are bound to: no two ops take one port in
+    a cycle (modulo ii in the loop), the loop's bound counts each port's reads, the words address
+    each port once (no per-unit address fields), and the pairing is still exact."""
+    from ..conftest import random_point
+
+    C = curve("f2-79")
+    dp = dp_shared(C.F, ports)
+    cp = compile_flow(flow_of("f2-79", pr.etat_seed000), dp)
+    flow = cp.flow  # after the power chains are fused for the datapath
+    for ops, sch, ii in ((flow.pre, cp.pre, None), (flow.body, cp.loop, cp.loop.ii), (flow.post, cp.post, None)):
+        taken = [(dp.read_port(u, j), t % ii if ii else t)
+                 for op, u, t in zip(ops, sch.units, sch.start) for j in range(len(op.srcs))]
+        assert all(rp is not None for rp, _ in taken)
+        assert len(taken) == len(set(taken)), "a read port taken twice in a cycle"
+    per_port = {}
+    for op, u in zip(flow.body, cp.loop.units):
+        for j in range(len(op.srcs)):
+            per_port[dp.read_port(u, j)] = per_port.get(dp.read_port(u, j), 0) + 1
+    assert cp.loop.mii >= max(per_port.values())
+    mc = cp.microcode
+    names = [n for n, _ in mc.fields]
+    assert [n for n in names if n.startswith("r.rd")] == [f"r.rd{k}" for k in range(ports)]
+    assert not [n for n in names if n.endswith((".a", ".b"))]
+    for _ in range(2):
+        P, Q = random_point(C, rng), random_point(C, rng)
+        out, cycles = mc.run([*P, *Q])
+        assert tuple(out) == tuple(pr.etat_seed000(C, P, Q)) and cycles == mc.cycles
+
+
+def test_an_input_reads_through_the_port_it_is_bound_to():
+    """read_via binds an input to a port; the default binds input j to port j mod read_ports."""
+    dp = dp_shared(curve("f2-17").F, 3, sqrt_via=(2,))
+    mul, add, sqr, sqrt = (dp.unit_for(k) for k in ("mul", "add", "sqr", "sqrt"))
+    assert [dp.read_port(mul, 0), dp.read_port(mul, 1), dp.read_port(add, 1)] == [("r", 0), ("r", 1), ("r", 1)]
+    assert (dp.read_port(sqr, 0), dp.read_port(sqrt, 0)) == (("r", 0), ("r", 2))
+    assert dp_for(curve("f2-17").F, banks=(Bank("r", write_ports=1),)).read_port(mul, 0) is None
+
+
+def test_shared_read_port_limits_are_checked():
+    F = curve("f2-17").F
+    with pytest.raises(DatapathError, match="read_ports"):  # registers, not a RAM
+        dp_shared(F, 2, banks=(Bank("r", read_ports=2),))
+    with pytest.raises(DatapathError, match="read_ports"):  # block RAM: not built with shared ports
+        dp_shared(F, 2, banks=(Bank("r", write_ports=1, read="sync", read_ports=2),))
+    with pytest.raises(DatapathError, match="read_ports"):
+        dp_shared(F, 0)
+    with pytest.raises(DatapathError, match="distinct read port"):  # only ports 0 and 1
+        dp_shared(F, 2, sqrt_via=(2,))
+    with pytest.raises(DatapathError, match="distinct read port"):  # a two-input unit on one port
+        dp_shared(F, 1, sqrt_via=(0,))
+    with pytest.raises(DatapathError, match="read_via"):  # no bank with read_ports
+        dp_shared(F, 2, banks=(Bank("r", write_ports=1),))
+    with pytest.raises(DatapathError, match="alone"):  # a port that may read two banks
+        dp_shared(F, 2, banks=(Bank("r", write_ports=1, read_ports=2), Bank("s")))
+
 def test_few_trips_prefer_fewer_stages():
     """A loop of 4 trips takes the II whose (trips + stages − 1)·II is smallest, not the least II."""
     flow = flow_of("f2-47")

@@ -196,3 +196,44 @@ def test_a_ram_read_at_the_clock_edge_is_block_ram():
             cells[read] = _stat_cells(Path(work), d.top)
     assert cells["comb"].get("TRELLIS_DPR16X4", 0) > 0 and cells["comb"].get("DP16KD", 0) == 0
     assert cells["sync"].get("DP16KD", 0) == 6 * 3 and cells["sync"].get("TRELLIS_DPR16X4", 0) == 0
+
+
+def _shared_reads(name, ports):
+    """The built-in design ``name`` with its RAM bank read through ``ports`` shared ports (the square
+    root's input through the last)."""
+    data = json.loads(json.dumps(designs.get(name).data))
+    data["name"] = f"{name}-rp{ports}"
+    data["datapath"]["banks"][0]["read_ports"] = ports
+    next(u for u in data["datapath"]["units"] if u["kind"] == "sqrt")["read_via"] = [ports - 1]
+    return designs.from_data(data)
+
+
+def test_a_core_with_shared_read_ports_is_bit_exact():
+    """``"read_ports": 2``: each unit input wired to one of two LUT RAM read ports, addressed by the
+    word, port 0 also read by the unloader; the pairings against the model (Verilator), in the
+    scheduled cycles."""
+    d = _shared_reads("f2-79-etat-tmvp3", 2)
+    res = simulate(d, _random_rows(d, 5, seed=13))
+    assert (res["verified"], res["failed"], res["timeout"]) == (5, 0, False)
+    assert {p["cycles"] for p in res["pairings"]} == {d.compile().microcode.cycles}
+
+
+def test_shared_read_ports_are_two_lut_ram_copies():
+    """Yosys' synth_ecp5 (native, up to its LUT mapping) builds a bank read through two shared ports
+    as two copies of its LUT RAM: ⌈79/4⌉ = 20 TRELLIS_DPR16X4 per 16 registers each; the same core
+    with a read port per unit input has more than twice as many."""
+    import tempfile
+    from pathlib import Path
+
+    from pairhw.cli.design import _verilog
+    from pairhw.synth.flows import _stat_cells, _yosys
+
+    cells = {}
+    for d in (designs.get("f2-79-etat-tmvp3"), _shared_reads("f2-79-etat-tmvp3", 2)):
+        with tempfile.TemporaryDirectory() as work:
+            _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
+                   "tee -q -o stat.json stat -json\n", _verilog(d, d.core()), Path(work), yosys="native")
+            cells[d.name] = _stat_cells(Path(work), d.top).get("TRELLIS_DPR16X4", 0)
+    regs = _shared_reads("f2-79-etat-tmvp3", 2).compile().microcode.sizes["r"]
+    assert cells["f2-79-etat-tmvp3-rp2"] == 2 * 20 * -(-regs // 16)
+    assert cells["f2-79-etat-tmvp3"] > 2 * cells["f2-79-etat-tmvp3-rp2"]
