@@ -112,8 +112,8 @@ ROUTER2 = {
     "etat2-1223-tmvp3-bram": "router1: not tried (hours a try); more logic than etat2-1223-tmvp2-bram",
     "etat2-1223-kara306": "router1: not tried (hours a try); etat2-1223-tmvp2's datapath with a larger multiplier "
                           "(xc7: 44,535 LUTs against 41,920), which router1 did not route",
-    "etat2-1223-tmvp2-rp2": "router1: not tried (hours a try); etat2-1223-tmvp2's logic less four LUT RAM copies "
-                            "of its register file, which router1 did not route",
+    "etat2-1223-tmvp2-rp2": "router1: not tried (hours a try); etat2-1223-tmvp2's logic with two register-file read "
+                            "ports, not six; router1 did not route etat2-1223-tmvp2",
     "etat2-1223-kara306-rp2": "router1: not tried (hours a try); more logic than etat2-1223-tmvp2-rp2",
 }
 #: entries placed with nextpnr's electrostatic placer (``--placer static``), and why: after HeAP, nextpnr's
@@ -139,8 +139,8 @@ STATIC = {
     "etat2-1223-tmvp2-bram": "HeAP: not tried; etat2-1223-tmvp2's logic, which HeAP and router2 did not route",
     "etat2-1223-tmvp3-bram": "HeAP: not tried; more logic than etat2-1223-tmvp2-bram",
     "etat2-1223-kara306": "HeAP: not tried; more logic than etat2-1223-tmvp2, which HeAP and router2 did not route",
-    "etat2-1223-tmvp2-rp2": "HeAP: not tried; etat2-1223-tmvp2's logic less four LUT RAM copies, which HeAP and "
-                            "router2 did not route",
+    "etat2-1223-tmvp2-rp2": "HeAP: not tried; etat2-1223-tmvp2's logic with two register-file read ports, "
+                            "not six; HeAP and router2 did not route etat2-1223-tmvp2",
     "etat2-1223-kara306-rp2": "HeAP: not tried; its multiplier alone (hybrid-kara306 m=1223) diverged after HeAP",
     "asip-1223-k153": "HeAP: not tried; asip-1223-k77's datapath with a 153-bit core (gates: 170,334 GE against "
                       "166,386), which neither router routed after HeAP",
