@@ -308,7 +308,9 @@ class PairingCore(StreamCore):
             if sync:
                 m.d.comb += unl_next.eq(1)
 
-        unloading = Signal()  # the UNLOAD state: a bank's shared read port 0 reads the outputs
+        # the UNLOAD state, when a bank's shared read port 0 reads the outputs (only built then: the
+        # Verilog of a core without shared ports is as before)
+        unloading = Signal() if any(b.read_ports for b in rams.values()) else None
         for b in mems:
             idx = [k if ob == b else 0 for ob, k in mc.outputs]
             if rams[b].read_ports:  # no unit issues while unloading: port 0 reads the outputs then
@@ -381,7 +383,9 @@ class PairingCore(StreamCore):
                 else:
                     self._advance(m, pc, set_pc, loop, cnt, last, to_unload)
             with m.State("UNLOAD"):
-                m.d.comb += [self.o.valid.eq(1), self.busy.eq(1), unloading.eq(1)]
+                m.d.comb += [self.o.valid.eq(1), self.busy.eq(1)]
+                if unloading is not None:
+                    m.d.comb += unloading.eq(1)
                 if sync:
                     m.d.comb += unl_next.eq(1)
                 with m.If(self.o.ready):
