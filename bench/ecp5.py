@@ -82,7 +82,7 @@ DESIGNS = [
     "tate1-239-d32", "tate1-283-d32", "ate-bn-seed002", "ate-bn254-fast", "etat3-313-small", "ate-bls12-381-fast",
     "etat3-193-fast", "etat3-313-fast", "etat3-509-fast", "etat2-1223-tmvp2", "etat2-1223-tmvp2-bram",
     "etat2-1223-kara306", "etat2-1223-tmvp3", "etat2-1223-tmvp3-bram", "etat2-1223-tmvp3-2ram",
-    "etat2-1223-tmvp2-rp2", "etat2-1223-kara306-rp2",
+    "etat2-1223-tmvp2-rp2", "etat2-1223-kara306-rp2", "etat2-1223-tmvp2-rp2-k1",
 ]
 
 #: the order of a run: nextpnr-ecp5 (WebAssembly) takes minutes per thousand LUT4s, so the word-serial
@@ -115,6 +115,8 @@ ROUTER2 = {
     "etat2-1223-tmvp2-rp2": "router1: not tried (hours a try); etat2-1223-tmvp2's logic with two register-file read "
                             "ports, not six; router1 did not route etat2-1223-tmvp2",
     "etat2-1223-kara306-rp2": "router1: not tried (hours a try); more logic than etat2-1223-tmvp2-rp2",
+    "etat2-1223-tmvp2-rp2-k1": "router1: not tried (hours a try); etat2-1223-tmvp2-rp2 less four power networks, "
+                               "which router1 did not route as etat2-1223-tmvp2",
 }
 #: entries placed with nextpnr's electrostatic placer (``--placer static``), and why: after HeAP, nextpnr's
 #: default placer, router1 did not route them, and router2 did not either or at a lower Fmax.  HeAP packs
@@ -142,6 +144,8 @@ STATIC = {
     "etat2-1223-tmvp2-rp2": "HeAP: not tried; etat2-1223-tmvp2's logic with two register-file read ports, "
                             "not six; HeAP and router2 did not route etat2-1223-tmvp2",
     "etat2-1223-kara306-rp2": "HeAP: not tried; its multiplier alone (hybrid-kara306 m=1223) diverged after HeAP",
+    "etat2-1223-tmvp2-rp2-k1": "HeAP: not tried; etat2-1223-tmvp2-rp2 less four power networks, which HeAP and "
+                               "router2 did not route as etat2-1223-tmvp2",
     "asip-1223-k153": "HeAP: not tried; asip-1223-k77's datapath with a 153-bit core (gates: 170,334 GE against "
                       "166,386), which neither router routed after HeAP",
 }
