@@ -148,7 +148,7 @@ class Datapath:
             n = self.bank(self.read_banks(u, 0)[0]).read_ports
             if u.lanes > 1:
                 raise DatapathError(f"unit {u.name}: lanes do not read a bank with read_ports")
-            via = u.read_via or tuple(p % n for p in range(u.ports))
+            via = [self.read_port(u, p)[1] for p in range(u.ports)] if len(u.read_via) in (0, u.ports) else []
             if len(via) != u.ports or len(set(via)) != len(via) or any(not 0 <= k < n for k in via):
                 raise DatapathError(f"unit {u.name}: read_via gives each of its {u.ports} input ports a "
                                     f"distinct read port 0..{n - 1} (the bank has read_ports {n})")

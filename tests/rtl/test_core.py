@@ -151,6 +151,20 @@ def test_a_design_connected_by_its_program_is_bit_exact_with_banks(name):
     assert (res["verified"], res["failed"], res["timeout"]) == (5, 0, False)
 
 
+def _ecp5_cells(d) -> dict:
+    """Cell counts of design ``d`` after Yosys' synth_ecp5 (native) up to its LUT mapping."""
+    import tempfile
+    from pathlib import Path
+
+    from pairhw.cli.design import _verilog
+    from pairhw.synth.flows import _stat_cells, _yosys
+
+    with tempfile.TemporaryDirectory() as work:
+        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
+               "tee -q -o stat.json stat -json\n", _verilog(d, d.core()), Path(work), yosys="native")
+        return _stat_cells(Path(work), d.top)
+
+
 def _ram_read(name, read, **datapath):
     """The built-in design ``name`` with its RAM banks read ``comb`` or ``sync`` (and ``datapath`` set)."""
     data = json.loads(json.dumps(designs.get(name).data))
@@ -181,19 +195,7 @@ def test_a_ram_read_at_the_clock_edge_is_bit_exact_in_the_same_cycles(name, data
 def test_a_ram_read_at_the_clock_edge_is_block_ram():
     """Yosys' synth_ecp5 (native, up to its LUT mapping) puts a sync bank in DP16KD block RAM, one
     36-bit-wide copy per read port (six ports, ⌈79/36⌉ = 3 blocks each), and a comb one in LUT RAM."""
-    import tempfile
-    from pathlib import Path
-
-    from pairhw.cli.design import _verilog
-    from pairhw.synth.flows import _stat_cells, _yosys
-
-    cells = {}
-    for read in ("comb", "sync"):
-        d = _ram_read("f2-79-etat-tmvp3", read)
-        with tempfile.TemporaryDirectory() as work:
-            _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
-                   "tee -q -o stat.json stat -json\n", _verilog(d, d.core()), Path(work), yosys="native")
-            cells[read] = _stat_cells(Path(work), d.top)
+    cells = {read: _ecp5_cells(_ram_read("f2-79-etat-tmvp3", read)) for read in ("comb", "sync")}
     assert cells["comb"].get("TRELLIS_DPR16X4", 0) > 0 and cells["comb"].get("DP16KD", 0) == 0
     assert cells["sync"].get("DP16KD", 0) == 6 * 3 and cells["sync"].get("TRELLIS_DPR16X4", 0) == 0
 
@@ -222,18 +224,8 @@ def test_shared_read_ports_are_two_lut_ram_copies():
     """Yosys' synth_ecp5 (native, up to its LUT mapping) builds a bank read through two shared ports
     as two copies of its LUT RAM: ⌈79/4⌉ = 20 TRELLIS_DPR16X4 per 16 registers each; the same core
     with a read port per unit input has more than twice as many."""
-    import tempfile
-    from pathlib import Path
-
-    from pairhw.cli.design import _verilog
-    from pairhw.synth.flows import _stat_cells, _yosys
-
-    cells = {}
-    for d in (designs.get("f2-79-etat-tmvp3"), _shared_reads("f2-79-etat-tmvp3", 2)):
-        with tempfile.TemporaryDirectory() as work:
-            _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
-                   "tee -q -o stat.json stat -json\n", _verilog(d, d.core()), Path(work), yosys="native")
-            cells[d.name] = _stat_cells(Path(work), d.top).get("TRELLIS_DPR16X4", 0)
+    cells = {d.name: _ecp5_cells(d).get("TRELLIS_DPR16X4", 0)
+             for d in (designs.get("f2-79-etat-tmvp3"), _shared_reads("f2-79-etat-tmvp3", 2))}
     regs = _shared_reads("f2-79-etat-tmvp3", 2).compile().microcode.sizes["r"]
     assert cells["f2-79-etat-tmvp3-rp2"] == 2 * 20 * -(-regs // 16)
     assert cells["f2-79-etat-tmvp3"] > 2 * cells["f2-79-etat-tmvp3-rp2"]
