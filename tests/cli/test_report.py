@@ -34,7 +34,7 @@ def test_report_tables_sources_and_determinism(capsys, tmp_path, quick):
     assert code == 0, err
     summary = json.loads(text)
     names = sorted(p.name for p in out.iterdir())
-    assert names == summary["files"] and {"index.html", "report.md", "manifest.json",
+    assert names == sorted([*summary["files"], "manifest.json"]) and {"index.html", "report.md", "manifest.json",
                                           "pareto-f2-1223.svg", "pareto-f2-1223.png"} <= set(names)
     html = (out / "index.html").read_text()
     md = (out / "report.md").read_text()
