@@ -62,6 +62,8 @@ def main(argv=None) -> int:
     except CacheError as e:
         print(f"pairhw: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # standard output closed by its reader (`| head`): the caller decides
+        raise
     except OSError as e:  # a file or directory the user named (or the environment) cannot be used
         where = f"{e.filename}: " if e.filename else ""
         print(f"pairhw: error: {where}{e.strerror or e}", file=sys.stderr)
@@ -69,8 +71,6 @@ def main(argv=None) -> int:
     except SynthError as e:  # a tool failed (or stopped) on a valid design: not the input's fault
         print(f"pairhw: error: {e}", file=sys.stderr)
         return 1
-    except BrokenPipeError:  # pragma: no cover
-        return 0
     except Exception as e:  # pragma: no cover - a bug, not bad input
         print(f"pairhw: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
