@@ -25,6 +25,7 @@ import sys
 from pairhw.cli import curves, design, explore, prime, unit
 from pairhw.cache import CacheError
 from pairhw.cli.common import UsageError, _Parser
+from pairhw.designs import DesignError
 from pairhw.synth.flows import SynthError
 
 
@@ -60,6 +61,9 @@ def main(argv=None) -> int:
         print(f"pairhw: error: {e}", file=sys.stderr)
         return 2
     except CacheError as e:
+        print(f"pairhw: error: {e}", file=sys.stderr)
+        return 2
+    except DesignError as e:  # a design the engine cannot build (found while compiling it)
         print(f"pairhw: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # standard output closed by its reader (`| head`): the caller decides

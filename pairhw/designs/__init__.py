@@ -81,7 +81,15 @@ class Design:
     def compile(self):
         """The engine's :class:`~pairhw.program.engine.Compiled` of this design's data (cached per
         content, so a design built from other data is compiled as it is)."""
-        return _compiled(json.dumps(self.data, sort_keys=True))
+        from pairhw.designs.schema import in_design_terms
+        from pairhw.program.asip import AsipError
+        from pairhw.program.datapath import DatapathError
+        from pairhw.program.schedule import ScheduleError
+
+        try:
+            return _compiled(json.dumps(self.data, sort_keys=True))
+        except (DatapathError, ScheduleError, AsipError) as e:  # the design asks what the engine cannot do
+            raise DesignError(f"{self.name}: {in_design_terms(str(e), self.data)}") from None
 
     def report(self, log=None) -> dict:
         """The schedule report (:meth:`~pairhw.program.engine.Compiled.report`), from the results cache
@@ -170,8 +178,14 @@ def load(name: str) -> Design:
         return get(name)
     from pairhw.designs.schema import SchemaError, check
 
+    from pairhw.designs.schema import MAX_FILE_BYTES
+
     try:
-        text = Path(name).read_text(encoding="utf-8")
+        with open(name, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)  # a device or a huge file is not read whole
+        if len(raw) > MAX_FILE_BYTES:
+            raise DesignError(f"{name}: larger than {MAX_FILE_BYTES >> 20} MB; a design file is a few kB of JSON")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise DesignError(f"{name}: not UTF-8 text") from None
     except OSError as e:
@@ -180,6 +194,8 @@ def load(name: str) -> Design:
         data = json.loads(text)
     except ValueError as e:
         raise DesignError(f"{name}: not JSON ({e})") from None
+    except RecursionError:
+        raise DesignError(f"{name}: not a design: JSON nested too deeply") from None
     try:
         check(data)
     except SchemaError as e:

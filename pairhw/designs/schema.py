@@ -61,7 +61,7 @@ SCHEMA = {
                                  "a constant-time inverter, instead of Fermat's a^(p-2) on the multiplier)"),
         "count": (int, False, "identical instances (default 1)"),
         "lanes": (int, False, "mul units: multipliers per instance sharing the operand b and its x^i*b array, "
-                              "started together (seed 001's groups; msd only; default 1)"),
+                              "started together (Shu–Kwon–Gaj's groups; msd only; default 1)"),
         "k": ((int, list), False, "power units: the k-fold powers x^(p^±k) it computes, e.g. [1, 2, 4] "
                                   "(default 1)"),
         "reads": ([list], False, "per input port, the banks it may read (default all)"),
@@ -92,6 +92,23 @@ SCHEMA = {
 }
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+#: the largest value of each integer key, the most items of each list and the longest string, checked
+#: before anything is built: a design file is input, and a count of 10^9 must not take the machine's memory
+MOST = {
+    ("design", "name"): 100, ("design", "description"): 4_000,
+    ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64,
+    ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
+    ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
+    ("unit", "writes"): 64, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
+    ("inv", "per_cycle"): 64,
+    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000,
+    ("mul", "registers"): 64, ("mul", "core"): 1_000,
+    ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
+}
+
+#: the largest design file read (bytes): the built-in ones are under 2 kB
+MAX_FILE_BYTES = 1 << 20
 
 
 class SchemaError(ValueError):
@@ -136,6 +153,7 @@ def _walk(obj, kind: str, path: str) -> None:
         v = obj[key]
         if not _is(v, t):
             raise SchemaError(f"{where}: expected {_type_name(t)}, got {type(v).__name__} {v!r}"[:200])
+        _bounded(v, MOST.get((kind, key)), where)
         if isinstance(t, str):
             _walk(v, t, where)
         elif isinstance(t, list) and isinstance(t[0], str):
@@ -143,6 +161,17 @@ def _walk(obj, kind: str, path: str) -> None:
                 _walk(item, t[0], f"{where}[{i}]")
         if t is int and v < 1:
             raise SchemaError(f"{where}: must be at least 1, not {v}")
+
+
+def _bounded(v, most: int | None, where: str) -> None:
+    """Refuse a string or list longer than ``most``, or an integer above it (:data:`MOST`)."""
+    if most is None:
+        return
+    if isinstance(v, (str, list)) and len(v) > most:
+        raise SchemaError(f"{where}: at most {most:,} {'characters' if isinstance(v, str) else 'items'}, "
+                          f"not {len(v):,}")
+    if isinstance(v, int) and not isinstance(v, bool) and v > most:
+        raise SchemaError(f"{where}: must be at most {most:,}, not {v:,}")
 
 
 def validate(data) -> None:
@@ -184,6 +213,12 @@ def check(data) -> None:
     if data["algorithm"] not in known:
         raise SchemaError(f"algorithm: {data['algorithm']!r} is not a pairing of {data['curve']}; "
                           f"pairings: {', '.join(known)}")
+    applies = getattr(importlib.import_module(fi.pairings_module), "APPLIES", {}).get(data["algorithm"])
+    if applies is not None:
+        try:
+            applies(params.curve(data["curve"]))
+        except ValueError as e:
+            raise SchemaError(f"algorithm: {data['algorithm']!r} does not run on {data['curve']}: {e}") from None
     if "asip" in data:
         from pairhw.program.asip import AsipError, asip_config
 
@@ -195,7 +230,22 @@ def check(data) -> None:
     try:
         build_datapath(fi.for_datapath(data["datapath"]), data["datapath"])
     except (DatapathError, ValueError) as e:
-        raise SchemaError(f"datapath: {e}") from None
+        raise SchemaError(in_design_terms(str(e), data)) from None
+
+
+def in_design_terms(message: str, data: dict) -> str:
+    """An engine message about ``data``'s datapath as the key path a design file's author reads:
+    ``unit mul: …`` becomes ``datapath.units[0] (mul): …``; a unit option is named as its key
+    (``digit``), not as the ``pairhw unit`` flag (``--digit``) the same check words for the command."""
+    message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|lanes)\b", r"\1", message)
+    units = data.get("datapath", {}).get("units", [])
+    m = re.match(r"unit (\S+?):? ", message)
+    if m:
+        i = next((i for i, u in enumerate(units) if u.get("name") == m[1]), None)
+        if i is not None:
+            sep = ":" if message[m.end() - 2] == ":" else ""
+            return f"datapath.units[{i}] ({m[1]}){sep} {message[m.end():]}"
+    return message if message.startswith("datapath") else f"datapath: {message}"
 
 
 def text() -> str:

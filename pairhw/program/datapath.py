@@ -32,6 +32,8 @@ samples its operands in its issue cycle, so an op holds its ports for that cycle
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 
 from .field import BaseField, FieldInterfaceError
@@ -123,6 +125,8 @@ class Datapath:
                     or (u.ks != (1,) and not kinds[u.kind].power):
                 raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only power units "
                                     f"({', '.join(k for k, v in kinds.items() if v.power)}) take k")
+            if max(u.ks) >= self.F.m:  # x^(p^m) = x: a larger k is a smaller one's power
+                raise DatapathError(f"unit {u.name}: k must be below m = {self.F.m}, not {max(u.ks)}")
         for b in self.banks:
             if b.write_ports is not None and b.write_ports < 1:
                 raise DatapathError(f"bank {b.name}: write_ports must be ≥ 1")
@@ -190,7 +194,7 @@ class Datapath:
         out = [u for u in self.units if kind in u.ops and (not power or k in u.ks)]
         if not out:
             what = f"{kind}^{k}" if power and k != 1 else kind
-            raise DatapathError(f"the datapath has no unit for {what}")
+            raise DatapathError(f"datapath.units: no unit computes {what}, which the pairing's program needs")
         return out
 
     @property
@@ -288,8 +292,14 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             try:
                 built = F.make_mul(opts.pop("kind"), lanes=kw["lanes"], **opts) if kw["lanes"] > 1 \
                     else F.make_mul(opts.pop("kind"), **opts)
-            except (FieldInterfaceError, ValueError, TypeError) as e:  # not in the catalogue, bad option
+            except (FieldInterfaceError, ValueError) as e:  # not in the catalogue, bad option
                 raise DatapathError(f"unit {u['name']}: {e}") from None
+            except TypeError as e:  # an option the kind's builder has no parameter for
+                bad = re.search(r"unexpected keyword argument '(\w+)'", str(e))
+                if bad is None:
+                    raise
+                raise DatapathError(f"unit {u['name']}: the {u['mul']['kind']} multiplier of {F.name} takes no "
+                                    f"option {bad[1]!r}") from None
             mul_unit = mul_unit or built
             kw.update(latency=built.latency, ii=built.initiation_interval,
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)

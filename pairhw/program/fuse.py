@@ -40,7 +40,8 @@ def decompose(n: int, ks: tuple) -> list[int]:
         best(r)
     parts = best(n)
     if parts is None:
-        raise DatapathError(f"a power 2^{n} cannot be made from the unit powers k ∈ {sorted(ks)}")
+        raise DatapathError(f"datapath.units: the program needs a power of {n} steps, which no sum of the "
+                            f"power units' k ∈ {sorted(ks)} makes (a unit with k = 1 makes every one)")
     return sorted(parts, reverse=True)
 
 
@@ -135,7 +136,8 @@ def fuse_powers(flow: Flow, dp: Datapath, balance: bool = True) -> Flow:
                 continue
             c = chains[i]
             if not powers[c["kind"]]:
-                raise DatapathError(f"the datapath has no unit for {c['kind']}")
+                raise DatapathError(f"datapath.units: no unit computes {c['kind']}, which the pairing's "
+                                    "program needs")
             src = c["src"]
             parts = decompose(c["n"], powers[c["kind"]])
             for idx, k in enumerate(parts):

@@ -202,8 +202,9 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
                     alloc.reg[n] = (bank, k)
                 break
         else:
-            raise ScheduleError(f"register banks {sorted(banks)} are full at cycle {s} "
-                                f"(sizes {', '.join(f'{b}: {size[b]}' for b in sorted(banks))})")
+            raise ScheduleError(f"datapath.banks: {', '.join(sorted(banks))} {'is' if len(banks) == 1 else 'are'} "
+                                f"full at cycle {s} of the schedule (size {', '.join(f'{b}: {size[b]}' for b in sorted(banks))}); "
+                                "give a larger size, or none")
     for v, slot in local_slot.items():
         alloc.reg[v] = alloc.reg[shared_ids[slot]]
     for b, regs in free_at.items():

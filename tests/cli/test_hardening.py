@@ -251,7 +251,7 @@ def test_user_design_with_an_extra_adder_schedules_differently(capsys, tmp_path)
 @pytest.mark.parametrize("edit,key", [
     (lambda d: d["datapath"]["units"].append({"name": "x", "kind": "add", "colour": 1}),
      "datapath.units[5].colour: unknown key"),
-    (lambda d: d["datapath"]["units"][0]["mul"].update(kind="bogus"), "unit mul: unknown multiplier kind"),
+    (lambda d: d["datapath"]["units"][0]["mul"].update(kind="bogus"), "datapath.units[0] (mul): unknown multiplier kind"),
     (lambda d: d.pop("curve"), "curve: missing"),
     (lambda d: d.update(curve="f2-999"), "curve: unknown parameter set"),
     (lambda d: d.update(algorithm="optimal-ate"), "algorithm: 'optimal-ate' is not a pairing of f2-47"),

@@ -37,7 +37,7 @@ def test_decompose_is_exact_and_minimal(ks):
 
 
 def test_decompose_refuses_an_impossible_power():
-    with pytest.raises(DatapathError, match="2\\^3 cannot be made"):
+    with pytest.raises(DatapathError, match="a power of 3 steps, which no sum"):
         decompose(3, (2, 4))
 
 
@@ -111,7 +111,7 @@ def test_values_read_elsewhere_end_a_chain():
 
 def test_a_datapath_without_the_power_is_refused():
     C, flow = _flow()
-    with pytest.raises(DatapathError, match="cannot be made"):
+    with pytest.raises(DatapathError, match="which no sum of the power units"):
         fuse_powers(flow, build_datapath(of(C.F), spec((2,), (1,))))
 
 

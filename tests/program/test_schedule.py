@@ -121,7 +121,7 @@ def test_reading_a_value_before_and_after_its_redefinition_is_refused():
 
 def test_datapath_errors():
     F = curve("f2-17").F
-    with pytest.raises(DatapathError, match="no unit for sqrt"):
+    with pytest.raises(DatapathError, match="no unit computes sqrt"):
         Datapath(of(F), (UnitSpec("mul", "mul"),)).unit_for("sqrt")
     with pytest.raises(DatapathError, match="unknown kind"):
         Datapath(of(F), (UnitSpec("x", "div"),))

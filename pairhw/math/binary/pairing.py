@@ -137,6 +137,13 @@ def final_exp_plain(C: Curve2, f):
 # ηT: seed 000 Alg. 1 and the general closed form
 
 
+def seed000_applies(C: Curve2) -> None:
+    """Raise ``ValueError`` unless Adikari et al.'s Alg. 1 (as printed) runs on ``C``."""
+    if C.F.m % 8 != 7 or C.b != 0:
+        raise ValueError(f"Adikari et al.'s Alg. 1 is written for m ≡ 7 (mod 8) and b = 0; this curve has "
+                         f"m = {C.F.m} ≡ {C.F.m % 8} (mod 8) and b = {C.b}")
+
+
 def etat_seed000(C: Curve2, P, Q):
     """Seed 000 Alg. 1 (the ηT loop with square roots of P and squares of Q) and Alg. 2.
 
@@ -150,8 +157,7 @@ def etat_seed000(C: Curve2, P, Q):
             x2 ← x2²;  y2 ← y2²
         return f^((q²-1)(q - 2^((m+1)/2) + 1))
     """
-    if C.F.m % 8 != 7 or C.b != 0:
-        raise ValueError("seed 000 Alg. 1 is written for m ≡ 7 (mod 8) and b = 0")
+    seed000_applies(C)
     T4 = _tower(C)
     if P is None or Q is None:
         return T4.ONE
@@ -500,6 +506,9 @@ def tate_alg2(C: Curve2, P, Q):
     """Seed 001 Alg. 2 with its final exponentiation C^(MT) (eq. (8)); equals t_r(P, ψ(Q))."""
     return _run(C, P, Q, tate_alg2_miller, final_exp_seed001_alg2)
 
+
+#: the algorithms that run on some parameter sets only: each raises ``ValueError`` on another
+APPLIES = {"etat-seed000": seed000_applies}
 
 ALGORITHMS = {
     "etat": etat,

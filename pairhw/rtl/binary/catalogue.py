@@ -167,13 +167,7 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         if not isinstance(lanes, int) or lanes < 1:
             raise KindError(f"lanes must be a positive integer, not {lanes}")
         if kind != "msd":
-            raise KindError(f"lanes sharing an operand are msd multipliers (seed 001's groups), not {kind}")
-        if digit is None:
-            raise KindError("msd needs --digit D")
-        try:
-            return MsdGroup(F, digit, lanes)
-        except ValueError as e:
-            raise KindError(str(e)) from None
+            raise KindError(f"lanes sharing an operand are msd multipliers (Shu–Kwon–Gaj's groups), not {kind}")
     if schedule is not None and any(k not in (2, 3) for k in schedule):
         raise KindError(f"schedule splits must be 2 or 3, not {','.join(map(str, schedule))}")
     if kind in DIGIT_KINDS and digit is None:
@@ -187,6 +181,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     if schedule is not None and kind in (*DIGIT_KINDS, "lsb"):
         raise KindError(f"--schedule applies to the kinds with a parallel part, not {kind}")
     try:
+        if lanes != 1:
+            return MsdGroup(F, digit, lanes)
         return _build(kind, F, digit, schedule, core, lut6)
     except KindError:
         raise

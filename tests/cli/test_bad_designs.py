@@ -1,0 +1,130 @@
+"""Every design-file mistake is exit 2 with the key path and the reason in the design's own terms,
+answered at once (issue 48): no exception class name, no command-line flag, no internal name."""
+
+import copy
+import json
+import re
+import time
+
+import pytest
+
+from pairhw.cli import main
+from pairhw.designs import get
+
+
+def unit(d, kind):
+    return next(u for u in d["datapath"]["units"] if u["kind"] == kind)
+
+
+def drop(d, kind):
+    d["datapath"]["units"].remove(unit(d, kind))
+
+
+def ram(d, **kw):
+    d["datapath"]["banks"][0].update({"write_ports": 1, **kw})
+
+
+F2, TATE, F3, BN, ASIP = "f2-47-etat-banked", "tate1-47-d4", "f3-19-etat-schoolbook", "ate-bn-tiny-small", "asip-79-lsd5"
+
+#: (base design, edit, what the one error line must say)
+CASES = {
+    "algorithm-off-its-curves": (F2, lambda d: d.update(algorithm="etat-seed000"),
+                                 "algorithm: 'etat-seed000' does not run on f2-47: Adikari et al.'s Alg. 1 is written for m ≡ 7"),
+    "algorithm-unknown": (F2, lambda d: d.update(algorithm="ate"), "algorithm: 'ate' is not a pairing of f2-47"),
+    "banks-too-small": (F2, lambda d: [b.update(size=1) for b in d["datapath"]["banks"]],
+                        "datapath.banks: a, b are full at cycle 0 of the schedule (size a: 1, b: 1)"),
+    "no-sqrt": (F2, lambda d: drop(d, "sqrt"), "datapath.units: no unit computes sqrt"),
+    "no-add": (F2, lambda d: drop(d, "add"), "datapath.units: no unit computes add"),
+    "no-sqr": (F2, lambda d: drop(d, "sqr"), "datapath.units: no unit computes sqr"),
+    "no-const": (F2, lambda d: drop(d, "const"), "datapath.units: no unit computes const"),
+    "no-cube": (F3, lambda d: drop(d, "cube"), "datapath.units: no unit computes cube"),
+    "no-mul": (F2, lambda d: drop(d, "mul"), "datapath.units: a design needs a mul unit"),
+    "option-the-kind-lacks": (F2, lambda d: unit(d, "mul")["mul"].update(kind="karatsuba", stages=3),
+                              "datapath.units[0] (mul): the karatsuba multiplier of F_2^47 takes no option 'stages'"),
+    "digit-on-a-parallel-kind": (F2, lambda d: unit(d, "mul")["mul"].update(digit=3),
+                                 "datapath.units[0] (mul): digit applies to lsd, msd, ca1, ca2, not tmvp"),
+    "lanes-on-a-parallel-kind": (F2, lambda d: unit(d, "mul").update(lanes=2),
+                                 "datapath.units[0] (mul): lanes sharing an operand are msd multipliers"),
+    "lut6-on-msd-lanes": (TATE, lambda d: unit(d, "mul")["mul"].update(lut6=True), "datapath.units[0] (ca): lut6 applies to"),
+    "core-on-tmvp": (F2, lambda d: unit(d, "mul")["mul"].update(core=153), "datapath.units[0] (mul): core applies to iter-karatsuba"),
+    "count-huge": (F2, lambda d: unit(d, "add").update(count=10**9), "datapath.units[1].count: must be at most 64, not 1,000,000,000"),
+    "lanes-huge": (TATE, lambda d: unit(d, "mul").update(lanes=10**6), "datapath.units[0].lanes: must be at most 64"),
+    "digit-huge": (TATE, lambda d: unit(d, "mul")["mul"].update(digit=10**9), "datapath.units[0].mul.digit: must be at most"),
+    "digit-zero": (TATE, lambda d: unit(d, "mul")["mul"].update(digit=0), "datapath.units[0].mul.digit: must be at least 1"),
+    "digit-over-m": (TATE, lambda d: unit(d, "mul")["mul"].update(digit=48), "digit size must be between 1 and m = 47, not 48"),
+    "io-width-huge": (F2, lambda d: d["datapath"].update(io_width=10**9), "datapath.io_width: must be at most 8,192"),
+    "power-k-over-m": (F2, lambda d: unit(d, "sqr").update(k=[1, 10**4]), "datapath.units[2] (sqr): k must be below m = 47"),
+    "power-k-huge": (F2, lambda d: unit(d, "sqr").update(k=10**9), "datapath.units[2].k: must be at most 64"),
+    "power-k-zero": (F2, lambda d: unit(d, "sqr").update(k=[0]), "datapath.units[2] (sqr): k must be distinct integers ≥ 1"),
+    "power-k-no-one": (F2, lambda d: unit(d, "sqr").update(k=[2]), "which no sum of the power units' k ∈ [2] makes"),
+    "reads-unknown-bank": (F2, lambda d: unit(d, "mul").update(reads=[["z"], ["a"]]), "datapath.units[0] (mul): no bank 'z'"),
+    "reads-too-many-ports": (F2, lambda d: unit(d, "mul").update(reads=[["a"], ["a"], ["b"]]),
+                             "datapath.units[0] (mul): reads lists 3 ports, the kind has 2"),
+    "writes-unknown-bank": (F2, lambda d: unit(d, "add").update(writes=["z"]), "datapath.units[1] (add): no bank 'z'"),
+    "writes-each-count": (F2, lambda d: unit(d, "add").update(writes_each=["a"]),
+                          "datapath.units[1] (add): writes_each names one bank per instance (2), not 1"),
+    "write-ports-huge": (F2, lambda d: ram(d, write_ports=10**9), "datapath.banks[0].write_ports: must be at most 16"),
+    "read-ports-huge": (F2, lambda d: ram(d, read_ports=10**9), "datapath.banks[0].read_ports: must be at most 16"),
+    "bank-size-huge": (F2, lambda d: d["datapath"]["banks"][0].update(size=10**9), "datapath.banks[0].size: must be at most"),
+    "too-many-units": (F2, lambda d: d["datapath"]["units"].extend({"name": f"a{i}", "kind": "add"} for i in range(70)),
+                       "datapath.units: at most 64 items, not 75"),
+    "schedule-too-deep": (F2, lambda d: unit(d, "mul")["mul"].update(schedule=[3] * 10),
+                          "datapath.units[0] (mul): schedule 3,3,3,3,3,3,3,3,3,3: split 4 (3-way) would cut"),
+    "schedule-not-a-split": (F2, lambda d: unit(d, "mul")["mul"].update(schedule=[5]), "schedule splits must be 2 or 3, not 5"),
+    "kind-of-another-field": (F3, lambda d: d["datapath"]["units"].append({"name": "s", "kind": "sqrt"}),
+                              "datapath.units[5] (s): unknown kind 'sqrt' for F_3^19"),
+    "f3-stages-huge": (F3, lambda d: unit(d, "mul")["mul"].update(kind="karatsuba", stages=10**6),
+                       "datapath.units[0].mul.stages: must be at most 64"),
+    "f3-stages-over-depth": (F3, lambda d: unit(d, "mul")["mul"].update(kind="karatsuba", stages=20),
+                             "datapath.units[0] (mul): a 2-level multiplier has 1 to 7 stages, not 20"),
+    "f3-unknown-cut": (F3, lambda d: unit(d, "mul")["mul"].update(kind="karatsuba", registers=["nowhere"]),
+                       "datapath.units[0] (mul): unknown register cut point 'nowhere'"),
+    "fp-levels-huge": (BN, lambda d: unit(d, "mul")["mul"].update(levels=10**6), "datapath.units[0].mul.levels: must be at most"),
+    "fp-binary-kind": (BN, lambda d: unit(d, "mul")["mul"].update(kind="tmvp"), "unknown F_p multiplier kind 'tmvp'"),
+    "fp-cube": (BN, lambda d: d["datapath"]["units"].append({"name": "c", "kind": "cube"}), "unknown kind 'cube' for F_p"),
+    "inv-on-f2": (F2, lambda d: d["datapath"]["units"].append({"name": "i", "kind": "inv"}), "unknown kind 'inv' for F_2^47"),
+    "inv-steps-huge": (BN, lambda d: d["datapath"]["units"].append({"name": "i", "kind": "inv", "inv": {"per_cycle": 10**6}}),
+                       "inv.per_cycle: must be at most 64"),
+    "asip-word-huge": (ASIP, lambda d: d["asip"].update(word=10**9), "asip.word: must be at most 100,000"),
+    "asip-digit-not-dividing": (ASIP, lambda d: d["asip"]["mul"].update(digit=7), "asip.mul.digit: the digit size must divide"),
+    "name-huge": (F2, lambda d: d.update(name="x" * 1000), "name: at most 100 characters, not 1,000"),
+    "description-huge": (F2, lambda d: d.update(description="x" * 100_000), "description: at most 4,000 characters"),
+    "unknown-key": (F2, lambda d: unit(d, "add").update(colour=1), "datapath.units[1].colour: unknown key"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_bad_design_file_is_named_by_its_key(capsys, tmp_path, monkeypatch, case):
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path / "cache"))
+    base, edit, says = CASES[case]
+    data = copy.deepcopy(get(base).data)
+    data["name"] = "bad"
+    edit(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    t0 = time.monotonic()
+    code = main(["schedule", str(path)])
+    seconds = time.monotonic() - t0
+    _, err = capsys.readouterr()
+    line = err.strip().splitlines()[-1]
+    assert code == 2 and line.startswith("pairhw: error: ") and says in line, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert not re.search(r"\b[A-Z]\w*Error\b|--\w|\bseed 0\d\d\b|seed\d{3}'s", line.replace("etat-seed000", "")), line
+    assert seconds < 2.0, f"{case} took {seconds:.1f} s"
+
+
+def test_a_design_file_is_read_up_to_a_bound(capsys, tmp_path):
+    """/dev/urandom (endless, not UTF-8) and a 2 MB file are refused without reading them whole."""
+    code = main(["schedule", "/dev/urandom"])
+    err = capsys.readouterr().err
+    assert code == 2 and "/dev/urandom: larger than 1 MB" in err
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"name": "x", "description": "y" * (2 << 20)}))
+    code = main(["build", str(big), "-o", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and "larger than 1 MB" in err and not (tmp_path / "o").exists()
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    code = main(["schedule", str(deep)])
+    err = capsys.readouterr().err
+    assert code == 2 and "nested too deeply" in err and "Traceback" not in err
