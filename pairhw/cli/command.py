@@ -23,8 +23,8 @@ import os
 import sys
 
 from pairhw.cli import curves, design, explore, prime, unit
-from pairhw.cache import CacheError
-from pairhw.cli.common import UsageError, _Parser
+from pairhw.cache import CacheError, cache_dir
+from pairhw.cli.common import UsageError, _Parser, once
 from pairhw.designs import DesignError
 from pairhw.synth.flows import SynthError
 
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     design.register(sub, UsageError)
     explore.register(sub, UsageError)
     explore.register_report(sub, UsageError)
+    once(ap)  # one grammar: no option twice, -q before or after the verb
     return ap
 
 
@@ -54,6 +55,8 @@ def main(argv=None) -> int:
         return 2
     try:
         args = parser.parse_args(argv)
+        if os.environ.get("PAIRHW_CACHE"):  # every verb checks it alike, whether it uses the cache or not
+            cache_dir()
         if args.quiet:
             os.environ["PAIRHW_QUIET"] = "1"
         return args.func(args)

@@ -9,7 +9,7 @@ import sys
 
 from pairhw.cli import ternary as cli_char3, prime as cli_prime
 from pairhw import params
-from pairhw.cli.common import MAX_PAIRINGS, UsageError, add_count, add_seed
+from pairhw.cli.common import MAX_PAIRINGS, MAX_SEED, UsageError, add_count, add_seed, number
 from pairhw.math import opcount as opc
 from pairhw.math.binary import pairing as pairing2
 from pairhw.math.prime import pairing as pairing_p
@@ -253,9 +253,9 @@ def register(sub) -> None:
     p.add_argument("curve")
     p.add_argument("--group", type=int, choices=(1, 2), default=1,
                    help="prime sets: 1 = G1 over F_p (x,y), 2 = G2 on the twist (x0,x1,y0,y1)")
-    p.add_argument("--seed", type=int, default=1, metavar="S",
+    p.add_argument("--seed", type=number(0, MAX_SEED), default=1, metavar="S",
                    help="P_S = hash_to_point(b'point' + decimal S) (default 1)")
-    p.add_argument("--scalar", type=int, default=1)
+    p.add_argument("--scalar", type=number(), default=1)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_point)
 

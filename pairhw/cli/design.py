@@ -7,7 +7,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed
+from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed, given
 from pairhw.cli.output import check_target, file_hashes, read_text, tree_note, write_tree
 from pairhw.cli.unit import RUN, _tell, add_target, check_router, log, synth_text
 
@@ -44,6 +44,9 @@ def cmd_designs(args, UsageError) -> int:
     from pairhw import designs
 
     if args.schema:
+        if args.design is not None:
+            raise UsageError("--schema prints the design file format; give it without a design "
+                             f"({args.design!r}), or give the design without --schema")
         from pairhw.designs.schema import SCHEMA, text
 
         print(json.dumps(SCHEMA, default=lambda t: getattr(t, "__name__", str(t))) if args.json else text())
@@ -221,6 +224,8 @@ def cmd_sim(args, UsageError) -> int:
     d = _design(args.design, UsageError)
     if (args.n is None) == (args.vectors is None):
         raise UsageError("give one of -n N or --vectors FILE")
+    if args.vectors is not None and given(args, "seed"):
+        raise UsageError("--seed chooses -n's random pairings; a --vectors file gives its own points")
     if args.trace is not None:
         t = Path(args.trace)
         if t.suffix != ".vcd":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pairhw.cli.common import add_json
+from pairhw.cli.common import add_json, number
 from pairhw.cli.unit import log
 
 
@@ -18,7 +18,7 @@ def _store_path(arg: str | None) -> Path:
 def _add_workers(p) -> None:
     """``--db``, ``-j`` and ``--cluster``: where results are stored and where tasks run (explore, report)."""
     p.add_argument("--db", metavar="FILE", help="the SQLite results store (default <cache>/explore.sqlite)")
-    p.add_argument("-j", "--jobs", type=int, metavar="N", help="local worker processes (default: the CPUs)")
+    p.add_argument("-j", "--jobs", type=number(1, 256), metavar="N", help="local worker processes (default: the CPUs)")
     p.add_argument("--cluster", metavar="ADDRESS", help="run the tasks on a Dask distributed scheduler "
                    "(tcp://host:8786) instead of local processes")
 

@@ -8,7 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed
+from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed, number
 from pairhw.cli.output import check_target, file_hashes, tree_note, write_tree
 
 KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
@@ -85,13 +85,13 @@ def add_unit_args(p) -> None:
     p.add_argument("--kind", required=True, choices=list(dict.fromkeys([*KINDS, *KINDS3, *KINDSP])),
                    metavar="KIND", help=KIND_HELP)
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--m", type=int, help="field degree; the parameter set's polynomial if one has this m, "
+    g.add_argument("--m", type=number(2, 4096), help="field degree; the parameter set's polynomial if one has this m, "
                    "else the least trinomial (else pentanomial)")
     g.add_argument("--curve", help="take the field of a parameter set (e.g. f2-1223, f3-97, bn254)")
     g.add_argument("--p", help="F_p for this odd prime (decimal or 0x-hex): the F_p multipliers")
     p.add_argument("--char", type=int, choices=(2, 3), help="with --m: the characteristic (default 2); "
                    "F_3^m takes the parameter set's trinomial if one has this m, else the least irreducible one")
-    p.add_argument("--digit", type=int, help="digit size D of lsd / msd / ca1 / ca2; montgomery-iterative: the word W "
+    p.add_argument("--digit", type=number(1, 100_000), help="digit size D of lsd / msd / ca1 / ca2; montgomery-iterative: the word W "
                    "in bits (default 17, one DSP48E1 per word product)")
     p.add_argument("--schedule", help="splits of the parallel part, outermost first, e.g. 3,3,3,2 "
                    "(the whole multiplier for schoolbook/karatsuba/tmvp, the core for the others; "
@@ -99,14 +99,14 @@ def add_unit_args(p) -> None:
                    "TMVP takes the schedule of least estimated LUTs and Karatsuba three-way while > 51, "
                    "then two-way down to ≤ 24; F_3^m karatsuba: 2, 3 or oe per level, default two-way down "
                    "to ≤ 7 trits)")
-    p.add_argument("--stages", type=int, help="F_3^m karatsuba: pipeline stages, its latency (default 1); "
+    p.add_argument("--stages", type=number(1, 64), help="F_3^m karatsuba: pipeline stages, its latency (default 1); "
                    "registers go where they balance the estimated logic depth")
     p.add_argument("--registers", help="F_3^m karatsuba: the pipeline cut points instead of --stages, "
                    "e.g. in,base,post0 (points: in, pre0…, base, post…0)")
-    p.add_argument("--levels", type=int, help="F_p montgomery-pipelined: adder-tree levels per pipeline "
+    p.add_argument("--levels", type=number(1, 1_000), help="F_p montgomery-pipelined: adder-tree levels per pipeline "
                    "register (default 1; more: shorter latency, deeper logic)")
-    p.add_argument("--core", type=int, help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
-    p.add_argument("--lanes", type=int, help="F_2^m msd: K multipliers sharing operand b and its x^i*b array "
+    p.add_argument("--core", type=number(1, 1_000), help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
+    p.add_argument("--lanes", type=number(1, 64), help="F_2^m msd: K multipliers sharing operand b and its x^i*b array "
                    "(Shu-Kwon-Gaj's group, MsdGroup; K*m-bit a and c words, b in the low m bits)")
     p.add_argument("--lut6", action="store_true",
                    help="schoolbook base products from hand-packed Xilinx LUT6 primitives (schoolbook, karatsuba, "

@@ -248,11 +248,50 @@ def parse(raw, where: str = "spec") -> Spec:
     return Spec(name, d.name, _axes(raw.get("axes")), tiers, sim, synth, keep, copy.deepcopy(d.data))
 
 
+#: the largest spec file read (bytes)
+MAX_FILE_BYTES = 1 << 20
+
+
+def _unique_keys(pairs):
+    """A JSON object, refusing a key given twice (``json`` lets the last win)."""
+    keys = [k for k, _ in pairs]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise ValueError(f"key {twice[0]!r} given twice")
+    return dict(pairs)
+
+
+def _UniqueKeyLoader():
+    """A YAML safe loader that refuses a mapping key given twice (PyYAML lets the last win)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        loader.flatten_mapping(node)
+        seen = set()
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"key {key!r} given twice",
+                                                        key_node.start_mark)
+            seen.add(key)
+        return loader.construct_mapping(node, deep)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    return Loader
+
+
 def load(path: str) -> Spec:
     """Read a YAML (``.yaml``/``.yml``) or JSON spec file; :class:`SpecError` says what is wrong."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)  # a device or a huge file is not read whole
+        if len(raw) > MAX_FILE_BYTES:
+            raise SpecError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MB; a sweep spec is a few kB")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SpecError(f"{path}: not UTF-8 text") from None
     except OSError as e:
@@ -261,16 +300,18 @@ def load(path: str) -> Spec:
         import yaml
 
         try:
-            raw = yaml.safe_load(text)
+            raw = yaml.load(text, Loader=_UniqueKeyLoader())
         except yaml.YAMLError as e:
             mark = getattr(e, "problem_mark", None)
             where = f"line {mark.line + 1}: " if mark is not None else ""
             raise SpecError(f"{path}: not YAML ({where}{getattr(e, 'problem', None) or e})") from None
     else:
         try:
-            raw = json.loads(text)
+            raw = json.loads(text, object_pairs_hook=_unique_keys)
         except ValueError as e:
             raise SpecError(f"{path}: not JSON ({e}); YAML files end in .yaml") from None
+        except RecursionError:
+            raise SpecError(f"{path}: not a spec: JSON nested too deeply") from None
     try:
         return parse(raw, path)
     except SpecError as e:

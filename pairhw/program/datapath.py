@@ -125,7 +125,7 @@ class Datapath:
                     or (u.ks != (1,) and not kinds[u.kind].power):
                 raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only power units "
                                     f"({', '.join(k for k, v in kinds.items() if v.power)}) take k")
-            if max(u.ks) >= self.F.m:  # x^(p^m) = x: a larger k is a smaller one's power
+            if kinds[u.kind].power and max(u.ks) >= self.F.m:  # x^(p^m) = x: a larger k is a smaller one's power
                 raise DatapathError(f"unit {u.name}: k must be below m = {self.F.m}, not {max(u.ks)}")
         for b in self.banks:
             if b.write_ports is not None and b.write_ports < 1:
