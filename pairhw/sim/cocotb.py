@@ -45,6 +45,7 @@ def vectors(path=VECTORS):
     n = int(lines[0])
     rows = [[int(x, 16) for x in line.split()] for line in lines[1:1 + n]]
     assert len(rows) == n and all(len(r) == N_IN + N_OUT for r in rows), f"{{path}}: not {{n}} pairings"
+    assert not any(line.strip() for line in lines[1 + n:]), f"{{path}}: goes on after its count of {{n}} pairings"
     return [(r[:N_IN], r[N_IN:]) for r in rows]
 
 

@@ -67,6 +67,18 @@ def test_core_bench_exit_status_is_the_verdict(capsys, tmp_path):
     assert bad.returncode != 0 and "PAIRHW FAIL 1 of 3 pairings failed" in bad.stdout + bad.stderr
     mism = [ln for ln in bad.stdout.splitlines() if ln.startswith("PAIRHW MISMATCH")]
     assert len(mism) == 1 and "expected" in mism[0] and "got" in mism[0]
+    lines = original.splitlines()
+    vec.write_text(original + lines[1] + "\n")  # a line beyond the count
+    extra = make_sim(out)
+    assert extra.returncode != 0 and "goes on past the count on its first line (3)" in extra.stdout + extra.stderr
+    vec.write_text("1\n" + lines[1] + "\nnot a vector\n")  # count 1, a corrupted line 2
+    assert make_sim(out).returncode != 0
+    words = lines[2].split()
+    vec.write_text("\n".join([*lines[:2], " ".join([*words[:-1], "g" + words[-1][1:]]), *lines[3:]]) + "\n")
+    bad_digit = make_sim(out)  # a digit that is not hex in an expected value: refused, not read as 0
+    assert bad_digit.returncode != 0 and "line 3 of the vector file: 'g' is not a hex digit" in \
+        bad_digit.stdout + bad_digit.stderr
+    assert "PAIRHW MISMATCH" not in bad_digit.stdout
     vec.write_text("\n".join(original.splitlines()[:-1]) + "\n")  # one pairing short of its count
     short = make_sim(out)
     assert short.returncode != 0 and "ends after 2 of 3 pairings" in short.stdout
@@ -88,6 +100,11 @@ def test_unit_bench_exit_status_is_the_verdict(capsys, tmp_path):
     assert bad.returncode != 0
     mism = [ln for ln in bad.stdout.splitlines() if ln.startswith("PAIRHW MISMATCH")]
     assert len(mism) == 1 and "product 4: expected" in mism[0] and "got" in mism[0]
+    vec = (out / "vectors.txt").read_text().splitlines()
+    (out / "more.txt").write_text("1\n" + vec[1] + "\n" + vec[2] + "\n")  # make sim VECTORS=FILE: count 1, two lines
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    more = subprocess.run(["make", "-C", str(out), "sim", "VECTORS=more.txt"], capture_output=True, text=True, env=env)
+    assert more.returncode != 0 and "goes on past the count on its first line (1)" in more.stdout + more.stderr
 
 
 @pytest.mark.parametrize("argv", [["build", D, "-o", "x", "-n", "0"],
