@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed, given
 from pairhw.cli.output import check_target, file_hashes, read_text, tree_note, write_tree
-from pairhw.cli.unit import RUN, _tell, add_target, check_router, log, synth_text
+from pairhw.cli.unit import RUN, _tell, add_target, check_router, log, synth_text, ticker
 
 
 #: how a hardware word encodes a base-field element, per family (manifest and --help)
@@ -171,7 +171,9 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
     n_out = len(d.compile().microcode.outputs)
     lines = read_text(path, "--vectors").splitlines()
     rows, model_bad = [], 0
+    tick = ticker(f"checking {path} against the golden model", len(lines))
     for no, line in enumerate(lines, 1):
+        tick(no - 1)
         if not line.strip():
             continue
         try:

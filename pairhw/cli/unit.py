@@ -29,6 +29,25 @@ def log(msg: str) -> None:
     print(f"[pairhw] {msg}", file=sys.stderr, flush=True)
 
 
+#: seconds between two progress lines of a long loop (:func:`ticker`)
+PROGRESS_SECONDS = 5.0
+
+
+def ticker(what: str, total: int):
+    """A progress callback ``done -> None`` for long loops: says ``what: done of total (N s)`` on stderr
+    at most every :data:`PROGRESS_SECONDS`, so a run over a few seconds is never silent."""
+    t0 = last = time.monotonic()
+    every = PROGRESS_SECONDS
+
+    def tick(done: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= every and done < total:
+            last = now
+            log(f"{what}: {done:,} of {total:,} ({now - t0:.0f} s)")
+    return tick
+
+
 def _tell(note: str | None) -> None:
     """Say on stderr what a build did to a directory that held files (:func:`tree_note`)."""
     if note:
@@ -209,7 +228,7 @@ def _verify(unit, n: int, seed: int, simulator: str) -> dict:
         from pairhw.sim.amsim import simulate_mul
 
         log(f"Amaranth simulator: {len(vecs)} products on {unit.name}")
-        run = simulate_mul(unit, [(a, b) for a, b, _ in vecs])
+        run = simulate_mul(unit, [(a, b) for a, b, _ in vecs], progress=ticker("simulated", len(vecs)))
         ok = [r == c and lat == unit.latency
               for r, c, lat in zip(run.results, [c for _, _, c in vecs], run.latencies)]
         verified = sum(ok)

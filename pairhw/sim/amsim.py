@@ -21,11 +21,11 @@ class MulRun:
         return [d - s for s, d in zip(self.starts, self.dones)]
 
 
-def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None) -> MulRun:
+def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None, progress=None) -> MulRun:
     """Issue ``pairs`` (operand tuples: (a, b), or (a,) for a one-operand unit) to ``unit``;
     product i starts ``gaps[i]`` cycles after the previous one (default: every
     ``initiation_interval`` cycles, back to back).  Results are collected when
-    ``done`` is high.
+    ``done`` is high; ``progress(results so far)`` is called on each.
     """
     pairs = list(pairs)
     ii = unit.initiation_interval
@@ -57,6 +57,8 @@ def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None) -> MulRun:
             if ctx.get(unit.done):
                 run.results.append(ctx.get(unit.c))
                 run.dones.append(cyc)
+                if progress is not None:
+                    progress(len(run.results))
             await ctx.tick()
             cyc += 1
 

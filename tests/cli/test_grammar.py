@@ -82,3 +82,16 @@ def test_quiet_anywhere_and_hex_numbers(capsys):
     code2, out2, _ = run(capsys, "vectors", "f2-11", "-n", "2", "--seed", "1", "-q")
     assert code == code2 == 0 and out == out2 and len(out.splitlines()) == 2
     assert json.loads(out.splitlines()[0])["curve"] == "f2-11"
+
+
+def test_long_runs_say_how_far_they_are(capsys, tmp_path, monkeypatch):
+    """unit sim with many products and sim --vectors with many lines print progress (here every tick)."""
+    from pairhw.cli import unit
+
+    monkeypatch.setattr(unit, "PROGRESS_SECONDS", 0.0)
+    code, _, err = run(capsys, "-q", "unit", "sim", "--kind", "lsb", "--m", "5", "-n", "20")
+    assert code == 0 and "[pairhw] simulated: 1 of 30" in err and "simulated: 29 of 30" in err
+    v = tmp_path / "v.jsonl"
+    assert run(capsys, "-q", "vectors", "f2-47", "-n", "3", "-o", str(v))[0] == 0
+    code, _, err = run(capsys, "-q", "sim", D, "--vectors", str(v))
+    assert code == 0 and f"checking {v} against the golden model: 2 of 3" in err, err
