@@ -104,3 +104,21 @@ def add_output_dir(p) -> None:
 
 def add_json(p) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def plural(n: int, word: str) -> str:
+    """``1 cycle``, ``2 cycles``, ``10,000 pairings``."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def table(columns: list[tuple[str, str]], rows: list[dict]) -> str:
+    """A text table whose columns are as wide as their widest cell: ``columns`` are (key, heading)
+    pairs, a heading starting with ``>`` right-aligns its column; the last column is not padded."""
+    heads = [(k, h.lstrip(">"), h.startswith(">")) for k, h in columns]
+    width = {k: max([len(h), *(len(str(r[k])) for r in rows)]) for k, h, _ in heads}
+    lines = []
+    for cells in [{k: h for k, h, _ in heads}, *rows]:
+        out = [f"{str(cells[k]):>{width[k]}}" if right else f"{str(cells[k]):{width[k]}}" for k, _, right in heads]
+        out[-1] = out[-1].rstrip() if not heads[-1][2] else out[-1]
+        lines.append("  ".join(out).rstrip())
+    return "\n".join(lines)

@@ -9,7 +9,7 @@ import sys
 
 from pairhw.cli import ternary as cli_char3, prime as cli_prime
 from pairhw import params
-from pairhw.cli.common import MAX_PAIRINGS, MAX_SEED, UsageError, add_count, add_seed, number
+from pairhw.cli.common import MAX_PAIRINGS, MAX_SEED, UsageError, add_count, add_seed, number, table
 from pairhw.math import opcount as opc
 from pairhw.math.binary import pairing as pairing2
 from pairhw.math.prime import pairing as pairing_p
@@ -99,19 +99,14 @@ def cmd_curves(args) -> int:
     if args.json:
         print(json.dumps(prime_rows + rows + char3_rows))
         return 0
-    print(f"{'curve':10} {'family':6} {'p bits':>6} {'equation':14} {'r bits':>6} {'twist':>5}  security")
-    for r in prime_rows:
-        print(f"{r['curve']:10} {r['family']:6} {r['p_bits']:>6} {r['equation']:14} {r['r_bits']:>6} "
-              f"{r['twist']:>5}  {r['security']}")
+    print(table([("curve", "curve"), ("family", "family"), ("p_bits", ">p bits"), ("equation", "equation"),
+                 ("r_bits", ">r bits"), ("twist", ">twist"), ("security", "security")], prime_rows))
     print()
-    print(f"{'curve':9} {'field':38} {'equation':22} {'r bits':>6} {'cofactor':>8}  source")
-    for r in rows:
-        print(f"{r['curve']:9} {r['field']:38} {r['equation']:22} {r['r_bits']:>6} {r['cofactor']:>8}  {r['source']}")
+    print(table([("curve", "curve"), ("field", "field"), ("equation", "equation"), ("r_bits", ">r bits"),
+                 ("cofactor", ">cofactor"), ("source", "source")], rows))
     print()
-    print(f"{'curve':9} {'field':30} {'equation':18} {'r bits':>6} {'cofactor':>8}  source")
-    for r in char3_rows:
-        print(f"{r['curve']:9} {r['field']:30} {r['equation']:18} {r['r_bits']:>6} {r['cofactor']:>8}  "
-              f"{r['cite']}")
+    print(table([("curve", "curve"), ("field", "field"), ("equation", "equation"), ("r_bits", ">r bits"),
+                 ("cofactor", ">cofactor"), ("cite", "source")], char3_rows))
     print("\nsecurity: every binary and ternary set here is broken or a toy (Granger-Kleinjung-"
           "Zumbragel 2014 put F_2^(4*1223) at about 59 bits; discrete logarithms in F_3^(6*97) and "
           "F_3^(6*509) have been computed). Use them to study hardware, not to protect data.")

@@ -7,7 +7,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed, given
+from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed, given, plural, table
 from pairhw.cli.output import check_target, file_hashes, read_text, tree_note, write_tree
 from pairhw.cli.unit import RUN, _tell, add_target, check_router, log, synth_text, ticker
 
@@ -62,10 +62,8 @@ def cmd_designs(args, UsageError) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    print(f"{'design':24} {'curve':8} {'algorithm':13} {'multiplier':14} {'cycles':>7} {'mul bound':>9}")
-    for r in rows:
-        print(f"{r['design']:24} {r['curve']:8} {r['algorithm']:13} {r['multiplier']:14} {r['cycles']:>7} "
-              f"{r['multiplier_bound']:>9}")
+    print(table([("design", "design"), ("curve", "curve"), ("algorithm", "algorithm"), ("multiplier", "multiplier"),
+                 ("cycles", ">cycles"), ("multiplier_bound", ">mul bound")], rows))
     for r in rows:
         print(f"\n{r['design']}: {r['description']}")
     return 0
@@ -215,7 +213,7 @@ def simulate(d, rows, trace: str | None = None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "vectors.txt"
         path.write_text(core_vectors_text(d.field, rows))
-        log(f"Verilator: {len(rows)} pairings of {core.cycles} cycles")
+        log(f"Verilator: {plural(len(rows), 'pairing')} of {plural(core.cycles, 'cycle')}")
         res = verilator.run_core(binary, path, trace=None if trace is None else Path(trace).resolve())
     res["expected_cycles"] = core.cycles
     res["constant_time"] = (res["cycles_min"] == res["cycles_max"] == core.cycles and not res["timeout"])

@@ -8,7 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed, number
+from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed, number, plural
 from pairhw.cli.output import check_target, file_hashes, tree_note, write_tree
 
 KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
@@ -60,7 +60,7 @@ def unit_text(unit) -> str:
 
     log(f"generating Verilog for {unit.name}")
     fields = {"field": unit.F.poly_str(),
-              "latency": f"{unit.latency} cycles, initiation interval {unit.initiation_interval} cycles",
+              "latency": f"{plural(unit.latency, 'cycle')}, initiation interval {plural(unit.initiation_interval, 'cycle')}",
               "contract": CONTRACT}
     if hasattr(unit, "encoding"):
         fields["encoding"] = unit.encoding
@@ -262,7 +262,7 @@ def cmd_unit_sim(args, UsageError) -> int:
         print(json.dumps(out))
     else:
         print(f"{unit.name} over {field_name(unit.F)} ({unit.F.poly_str()})")
-        print(f"latency {unit.latency} cycles, initiation interval {unit.initiation_interval} cycles")
+        print(f"latency {plural(unit.latency, 'cycle')}, initiation interval {plural(unit.initiation_interval, 'cycle')}")
         print(f"verified {res['verified']} of {res['vectors']} products (10 edge cases + {args.n} random, "
               f"seed {args.seed}) with {res['simulator']}: {res['failed']} failed")
     return 0 if res["failed"] == 0 else 1

@@ -171,7 +171,7 @@ class GF3m:
     def from_trits(self, text: str) -> int:
         s = text.strip()
         if len(s) != self.m:
-            raise FieldError(f"expected {self.m} trits (0/1/2), got {len(s)} characters")
+            raise FieldError(f"expected {self.m} trits (0/1/2), got {len(s)} character{'' if len(s) == 1 else 's'}")
         raw = s.encode("ascii", "replace").translate(_FROM_CHAR)
         if 255 in raw:
             bad = next(c for c in s if c not in "012")
