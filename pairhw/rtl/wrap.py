@@ -46,7 +46,11 @@ class RegisterMap:
     """The 32-bit register map of the AXI4-Lite and Wishbone wrappers (byte addresses): the
     registers of :attr:`FIXED`, then the input elements from ``IN_BASE`` (0x100) and the output
     elements from :attr:`out_base`, each as :attr:`words` 32-bit words, least significant first.
-    A read or write of any other address is answered with an error (AXI4-Lite SLVERR, Wishbone ERR).
+    Addresses are decoded by 32-bit word (a byte access at 0x103 is word 0x100 with its byte
+    strobes).  A read or write of any other word is answered with an error (AXI4-Lite SLVERR,
+    Wishbone ERR), and so is a write to an input word while ``STATUS.BUSY``: a run computes on the
+    inputs as they were at ``START``.  Bits above the element's width in an input's top word are
+    not stored (they read back 0).
     docs/PROTOCOL.md shows the table of :meth:`markdown`.
     """
 
@@ -120,7 +124,8 @@ class RegisterMap:
         rows = ["| offset | register | access | meaning |", "|---|---|---|---|"]
         rows += [f"| 0x{off:03X} | {name} | {acc} | {self.MEANING[name]} |" for name, off, acc in self.FIXED]
         rows += [f"| 0x{self.IN_BASE:03X} + 4·(k·W + j) | IN[k][j] | rw | word j of input element k (W words per "
-                 "element, least significant first) |",
+                 "element, least significant first; bits above the element's width read back 0; a write while "
+                 "BUSY is refused) |",
                  "| OUT + 4·(k·W + j) | OUT[k][j] | r | word j of output element k; OUT is the first multiple of "
                  "0x100 after the inputs |"]
         return "\n".join(rows)
@@ -156,31 +161,38 @@ class RegisterFile(wiring.Component):
         m.submodules.core = core
         w, beats, bits = core.dp.io_width, core.dp.io_beats, rm.bits
         wpe = rm.words
-        ins = [Signal(wpe * 32, name=f"in{k}") for k in range(rm.n_in)]
+        # the elements are m bits: bits above m in an input's top word are not stored and read back 0
+        ins = [Signal(bits, name=f"in{k}") for k in range(rm.n_in)]
         outs = Signal(rm.n_out * beats * w, name="outs")
         ctrl_ien = Signal(name="irq_en")
         done, cycles = Signal(name="done"), Signal(32, name="cycles")
         idx = Signal(range(max(rm.n_in, rm.n_out) * beats + 1), name="beat_index")
+        busy = Signal(name="busy")
+        # a bus puts the byte address of a narrow access on its address lines: decode by word
+        addr = Signal(rm.addr_bits, name="word_addr")
+        m.d.comb += addr.eq(self.addr & ~3)
 
-        # writes: the inputs byte by byte, CTRL and STATUS
+        # writes: the inputs byte by byte (not while a run reads them: a run's inputs are those at
+        # START), CTRL and STATUS
         start = Signal(name="start")
         with m.If(self.wr):
             for k in range(rm.n_in):
                 for j in range(wpe):
-                    with m.If(self.addr == rm.in_addr(k, j)):
+                    with m.If((addr == rm.in_addr(k, j)) & ~busy):
                         for b in range(4):
-                            with m.If(self.wstrb[b]):
-                                m.d.sync += ins[k][32 * j + 8 * b:32 * j + 8 * b + 8].eq(self.wdata[8 * b:8 * b + 8])
-            with m.If((self.addr == 0x00C) & self.wstrb[0]):
+                            lo = 32 * j + 8 * b
+                            if lo < bits:
+                                with m.If(self.wstrb[b]):
+                                    m.d.sync += ins[k][lo:min(lo + 8, bits)].eq(self.wdata[8 * b:8 * b + min(8, bits - lo)])
+            with m.If((addr == 0x00C) & self.wstrb[0]):
                 m.d.sync += ctrl_ien.eq(self.wdata[1])
                 m.d.comb += start.eq(self.wdata[0])
-            with m.If((self.addr == 0x010) & self.wstrb[0] & self.wdata[1]):
+            with m.If((addr == 0x010) & self.wstrb[0] & self.wdata[1]):
                 m.d.sync += done.eq(0)
 
         # reads
         consts = rm.constants()
-        busy = Signal(name="busy")
-        with m.Switch(self.addr):
+        with m.Switch(addr):
             for name, off, acc in rm.FIXED:
                 with m.Case(off):
                     m.d.comb += [self.hit.eq(1), self.writable.eq(acc == "rw")]
@@ -195,7 +207,8 @@ class RegisterFile(wiring.Component):
             for k in range(rm.n_in):
                 for j in range(wpe):
                     with m.Case(rm.in_addr(k, j)):
-                        m.d.comb += [self.hit.eq(1), self.writable.eq(1), self.rdata.eq(ins[k][32 * j:32 * j + 32])]
+                        m.d.comb += [self.hit.eq(1), self.writable.eq(~busy),
+                                     self.rdata.eq(ins[k][32 * j:min(32 * j + 32, bits)])]
             for k in range(rm.n_out):
                 elem = outs[k * beats * w:k * beats * w + bits]
                 for j in range(wpe):
@@ -390,18 +403,23 @@ def c_header(name: str, bus: str, rmap: RegisterMap) -> str:
               f"#define {up}_CYCLES_VALUE    {rmap.cycles}u  /* run cycles of every pairing */",
               f"#define {up}_ELEMENT_BITS    {rmap.bits}u",
               f"#define {up}_WORDS           {words}u  /* 32-bit words per element, least significant first */",
+              f"#define {up}_TOP_MASK        0x{(1 << (rmap.bits - 32 * (words - 1))) - 1:08x}u  "
+              "/* the element's bits in its top word (the core ignores the others) */",
               f"#define {up}_INPUTS          {n_in}u",
               f"#define {up}_OUTPUTS         {n_out}u",
               f"#define {up}_IN(k, j)        (0x{rmap.IN_BASE:03x}u + 4u * ((k) * {up}_WORDS + (j)))",
               f"#define {up}_OUT(k, j)       (0x{rmap.out_base:03x}u + 4u * ((k) * {up}_WORDS + (j)))",
               f"#define {up}_SPAN            0x{rmap.size:x}u", "",
               f"/* One pairing: write in[{n_in}][{words}], start, poll DONE, read out[{n_out}][{words}].",
-              " * Returns the run's cycles (CYCLES), or -1 if the core is not this design or never finished",
-              " * within `polls` reads of STATUS. */",
+              " * Returns the run's cycles (CYCLES), -1 if the core is not this design or never finished",
+              " * within `polls` reads of STATUS, or -2 if an input has bits above the element's width. */",
               f"static inline long {name}_pairing(volatile uint32_t *base, const uint32_t in[{n_in}][{words}],",
               f"                                  uint32_t out[{n_out}][{words}], unsigned long polls)",
               "{",
               f"    unsigned k, j;",
+              f"    for (k = 0; k < {up}_INPUTS; k++)",
+              f"        if (in[k][{up}_WORDS - 1] & ~{up}_TOP_MASK)",
+              "            return -2;",
               f"    if (base[{up}_ID / 4] != {up}_ID_VALUE || base[{up}_DESIGN / 4] != {up}_DESIGN_VALUE)",
               "        return -1;",
               f"    for (k = 0; k < {up}_INPUTS; k++)",
