@@ -531,7 +531,8 @@ lint:
 """
     if cocotb_test:  # the test finds the wheel itself
         text += f"""
+# make cocotb TESTS=mine: the cocotb tests of your own mine.py on the same build
 cocotb:
-\tPAIRHW_VECTORS=$(abspath $(VECTORS)) $(PYTHON) {cocotb_test}
+\tPAIRHW_VECTORS=$(abspath $(VECTORS)) $(PYTHON) {cocotb_test} $(TESTS)
 """
     return text

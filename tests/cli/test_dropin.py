@@ -213,6 +213,48 @@ def _cocotb(dirpath: Path, test: str, vectors: Path | None = None):
 
 SLOW = pytest.mark.slow
 
+#: what a user writes against a build with --wrap axil: cocotbext-axi's AxiLiteMaster (byte addresses,
+#: byte strobes) runs the first pairing of vectors.txt through the register map of manifest.json
+USER_AXIL_TEST = """
+import json
+from pathlib import Path
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import ClockCycles
+from cocotbext.axi import AxiLiteBus, AxiLiteMaster
+
+HERE = Path(__file__).resolve().parent
+
+
+@cocotb.test()
+async def my_pairing(dut):
+    rmap = json.loads((HERE / "manifest.json").read_text())["wrapper"]["register_map"]
+    regs, words = rmap["registers"], rmap["words_per_element"]
+    lines = (HERE / "vectors.txt").read_text().split()
+    n_in = rmap["inputs"]
+    row = [int(x, 16) for x in lines[1:1 + n_in + rmap["outputs"]]]
+    cocotb.start_soon(Clock(dut.aclk, 10, unit="ns").start())
+    dut.aresetn.value = 0
+    await ClockCycles(dut.aclk, 3)
+    dut.aresetn.value = 1
+    axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axi"), dut.aclk, dut.aresetn, reset_active_level=False)
+    for k, v in enumerate(row[:n_in]):
+        for j in range(words):
+            await axil.write_dword(rmap["in_base"] + 4 * (k * words + j), (v >> (32 * j)) & 0xFFFFFFFF)
+    top = rmap["in_base"] + 4 * (words - 1)  # byte 1 of input 0's top word, again, at its byte address
+    await axil.write_byte(top + 1, row[0] >> (32 * (words - 1) + 8) & 0xFF)
+    await axil.write_dword(regs["CTRL"]["offset"], 1)
+    while not await axil.read_dword(regs["STATUS"]["offset"]) & 2:
+        await ClockCycles(dut.aclk, 50)
+    for k, v in enumerate(row[n_in:]):
+        got = 0
+        for j in range(words):
+            got |= await axil.read_dword(rmap["out_base"] + 4 * (k * words + j)) << (32 * j)
+        assert got == v, f"output {k}: {got:x}, expected {v:x}"
+    assert await axil.read_dword(regs["CYCLES"]["offset"]) == await axil.read_dword(regs["EXPECTED"]["offset"])
+"""
+
 
 # every wrapper of f2-79-etat-tmvp3 and the stream and one register wrapper of the ternary core by
 # default; the rest slow (each is a Verilator build of about a minute)
@@ -229,6 +271,12 @@ def test_cocotb_wrapper_against_the_golden_model(capsys, tmp_path, design, wrap)
     assert res.returncode == 0 and "PAIRHW PASS" in log, log[-3000:]
     ok = re.findall(r"PAIRHW PAIRING (\d+) cycles=(\d+) ok", log)
     assert [int(n) for n, _ in ok] == [0, 1, 2] and {int(c) for _, c in ok} == {man["schedule"]["cycles"]}
+    if (design, wrap) == (F2, "axil"):  # a user's own cocotb test, an independent AXI4-Lite master
+        (tmp_path / "mine.py").write_text(USER_AXIL_TEST)
+        res = subprocess.run(["make", "-C", str(tmp_path), "cocotb", "TESTS=mine"], capture_output=True, text=True,
+                             env=_env())
+        log = res.stdout + res.stderr
+        assert res.returncode == 0 and "my_pairing" in log and "PAIRHW PASS" in log, log[-3000:]
     if (design, wrap) in ((F3, "wishbone"), (F2, "axis")):
         res = _cocotb(tmp_path, test, _tamper(tmp_path / "vectors.txt"))
         log = res.stdout + res.stderr
