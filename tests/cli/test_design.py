@@ -29,12 +29,20 @@ def test_designs_json_and_human_on_a_few(capsys, monkeypatch):
     assert code == 0 and "asip-79-lsd5" in out and "mul bound" in out
 
 
-@pytest.mark.slow
-def test_designs_json_and_human(capsys):
+def test_designs_json_and_human(capsys, monkeypatch, tmp_path):
+    """The whole listing from a cold cache without compiling a design: the shipped schedule figures
+    (report/recorded.json, checked against the engine by test_report's recorded-schedule tests)."""
+    from pairhw.report import recorded
+
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    monkeypatch.setattr(designs.Design, "compile", lambda self: pytest.fail(f"{self.name} compiled"))
     code, out, _ = run(capsys, "designs", "--json")
     assert code == 0
     rows = {r["design"]: r for r in json.loads(out)}
-    assert {"f2-79-etat-karatsuba", "f2-79-etat-tmvp3", D} <= set(rows)
+    assert set(rows) == set(designs.names())
+    shipped = recorded()["schedule"]
+    assert all((r["cycles"], r["multiplier_bound"]) == (shipped[n]["cycles"], shipped[n]["multiplier_bound"])
+               for n, r in rows.items())
     assert rows["f2-79-etat-tmvp3"]["multiplier"] == "hybrid-tmvp3"
     code, out, _ = run(capsys, "designs")
     assert code == 0 and "f2-79-etat-tmvp3" in out and "mul bound" in out
