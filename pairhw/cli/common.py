@@ -97,9 +97,11 @@ def add_seed(p) -> None:
 def add_output_dir(p) -> None:
     """``-o DIR`` and ``--force`` of the verbs that write a build directory."""
     p.add_argument("-o", "--output", required=True, metavar="DIR",
-                   help="directory to write (created; replaced if it holds a build of the same thing)")
+                   help="directory to write (created; in a previous build of the same thing only the files its "
+                        "manifest lists are replaced or removed, every other file stays)")
     p.add_argument("--force", action="store_true",
-                   help="write into DIR even if it holds other files (files of the same name are replaced)")
+                   help="write into DIR even if it is not a build of the same thing, or replace pairhw's files "
+                        "edited since; a file pairhw did not write is never replaced")
 
 
 def add_json(p) -> None:
