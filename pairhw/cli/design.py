@@ -289,8 +289,8 @@ def _wrapper_files(d, kind: str) -> tuple[str, dict, dict]:
 
 
 def cmd_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import (core_testbench, core_vectors_text, dropin_make, fusesoc_core, fusesoc_vlnv,
-                                 makefile)
+    from pairhw.rtl.emit import (LINT_WAIVERS, core_testbench, core_vectors_text, dropin_make, fusesoc_core,
+                                 fusesoc_vlnv, makefile)
 
     d = _design(args.design, UsageError)
     check_target(args.output, ("design", d.name), args.force)
@@ -322,6 +322,7 @@ def cmd_build(args, UsageError) -> int:
         cocotb_test = f"test_{dut}.py"
         files[cocotb_test] = testbench(dut, args.wrap, [wrap["verilog"] if wrap else f"{d.top}.v"], core,
                                        driver=wrap["python_driver"][:-3] if wrap and "python_driver" in wrap else None)
+    files["lint.vlt"] = LINT_WAIVERS
     files[f"{d.top}.core"] = fusesoc_core(d.name, d.description, d.top, f"{d.top}.v",
                                           (wrap["top"], wrap["verilog"]) if wrap else None)
     files["Makefile"] = makefile(d.top, dropin_make(fusesoc_vlnv(d.name), cocotb_test))

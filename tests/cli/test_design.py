@@ -67,9 +67,9 @@ def test_build_writes_everything(capsys, tmp_path):
     names = sorted(p.name for p in (tmp_path / "b").iterdir())
     top = "Pairing_f2_47_etat_banked"
     assert names == sorted([f"{top}.v", f"tb_{top}.v", "vectors.txt", "microcode.lst", "program.lst",
-                            "Makefile", f"{top}.core", "manifest.json"])
+                            "Makefile", f"{top}.core", "lint.vlt", "manifest.json"])
     man = json.loads((tmp_path / "b" / "manifest.json").read_text())
-    assert man["top"] == top and man["schedule"]["cycles"] > 0 and len(man["files"]) == 7
+    assert man["top"] == top and man["schedule"]["cycles"] > 0 and len(man["files"]) == 8
     lines = (tmp_path / "b" / "vectors.txt").read_text().splitlines()
     assert lines[0] == "3" and len(lines) == 4  # the count, then the vectors
 

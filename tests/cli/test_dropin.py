@@ -297,7 +297,14 @@ def test_fusesoc_runs_the_sim_and_lint_targets(capsys, tmp_path, design):
     log = res.stdout + res.stderr
     assert res.returncode == 0 and "PAIRHW PASS 3 of 3 pairings" in log, log[-3000:]
     res = subprocess.run(["make", "-C", str(tmp_path), "lint"], capture_output=True, text=True, env=_env())
-    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
+    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]  # -Wall, with lint.vlt's waivers only
+    wrapper = tmp_path / f"{designs.get(design).top}_axil.v"
+    clean = wrapper.read_text()
+    end = clean.rindex("endmodule")
+    wrapper.write_text(clean[:end] + "  wire [3:0] probe;\n  assign probe = 8'hff;\n" + clean[end:])
+    res = subprocess.run(["make", "-C", str(tmp_path), "lint"], capture_output=True, text=True, env=_env())
+    assert res.returncode != 0 and "WIDTHTRUNC" in res.stdout + res.stderr  # a real truncation fails make lint
+    wrapper.write_text(clean)
     if design == F3:
         bad = _tamper(tmp_path / "vectors.txt")  # given as make's VECTORS, as to make sim
         res = subprocess.run(["make", "-C", str(tmp_path), "fusesoc", f"VECTORS={bad}"], capture_output=True,
