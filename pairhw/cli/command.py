@@ -57,9 +57,17 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         if os.environ.get("PAIRHW_CACHE"):  # every verb checks it alike, whether it uses the cache or not
             cache_dir()
-        if args.quiet:
-            os.environ["PAIRHW_QUIET"] = "1"
-        return args.func(args)
+        if not args.quiet:
+            return args.func(args)
+        before = os.environ.get("PAIRHW_QUIET")
+        os.environ["PAIRHW_QUIET"] = "1"  # for this run only (main may be called again in one process)
+        try:
+            return args.func(args)
+        finally:
+            if before is None:
+                del os.environ["PAIRHW_QUIET"]
+            else:
+                os.environ["PAIRHW_QUIET"] = before
     except UsageError as e:
         print(f"pairhw: error: {e}", file=sys.stderr)
         return 2

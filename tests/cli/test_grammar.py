@@ -95,3 +95,10 @@ def test_long_runs_say_how_far_they_are(capsys, tmp_path, monkeypatch):
     assert run(capsys, "-q", "vectors", "f2-47", "-n", "3", "-o", str(v))[0] == 0
     code, _, err = run(capsys, "-q", "sim", D, "--vectors", str(v))
     assert code == 0 and f"checking {v} against the golden model: 2 of 3" in err, err
+
+
+def test_quiet_is_for_one_run(capsys):
+    """-q silences the run it is given to, not the later runs of the same process."""
+    assert run(capsys, "-q", "point", "f2-11")[2] == ""
+    code, _, err = run(capsys, "point", "f2-11")
+    assert code == 0 and "not secure" in err

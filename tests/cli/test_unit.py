@@ -62,7 +62,7 @@ def test_unit_synth_json(capsys):
     (["unit", "sim", "--kind", "bogus", "--m", "29"], "invalid choice"),
     (["unit", "sim", "--kind", "iter-karatsuba", "--m", "29", "--core", "12"], "153 or 77"),
     (["unit", "sim", "--kind", "lsd", "--digit", "4", "--m", "29", "--lanes", "2"], "msd"),
-    (["unit", "sim", "--kind", "msd", "--digit", "4", "--m", "29", "--lanes", "0"], "positive"),
+    (["unit", "sim", "--kind", "msd", "--digit", "4", "--m", "29", "--lanes", "0"], "--lanes: must be between 1 and 64, not 0"),
     (["unit", "sim", "--kind", "msd", "--digit", "4", "--curve", "f3-19", "--lanes", "2"], "F_2^m options"),
     (["unit", "synth", "--kind", "lsb", "--m", "29", "--target", "asic"], "invalid choice"),
 ])
