@@ -33,7 +33,12 @@ def digest(*texts) -> str:
     return h.hexdigest()[:24]
 
 
+def content_hash(data: str | bytes) -> str:
+    """The SHA-256 hex of a file's content (text as UTF-8)."""
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
 def file_hashes(files: dict) -> dict:
     """``{name: SHA-256 hex}`` of ``files`` ({name: text or bytes}): a build manifest's ``files``, by
     which a later build knows which files of the directory pairhw wrote (and whether they changed)."""
-    return {name: hashlib.sha256(t.encode() if isinstance(t, str) else t).hexdigest() for name, t in files.items()}
+    return {name: content_hash(t) for name, t in files.items()}

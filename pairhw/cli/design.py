@@ -8,8 +8,9 @@ import time
 from pathlib import Path
 
 from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed, given, plural, table
-from pairhw.cli.output import check_target, file_hashes, read_text, tree_note, write_tree
-from pairhw.cli.unit import RUN, _tell, add_target, check_router, log, synth_text, ticker
+from pairhw.cache import file_hashes
+from pairhw.cli.output import check_target, read_text, write_tree
+from pairhw.cli.unit import RUN, add_target, check_router, log, synth_text, tell_tree, ticker
 
 
 #: how a hardware word encodes a base-field element, per family (manifest and --help)
@@ -345,7 +346,7 @@ def cmd_build(args, UsageError) -> int:
         "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    _tell(tree_note(args.output, write_tree(args.output, files, ("design", d.name), force=args.force)))
+    tell_tree(args.output, write_tree(args.output, files, ("design", d.name), force=args.force))
     if args.json:
         print(json.dumps({"output": args.output, **manifest}))
         return 0

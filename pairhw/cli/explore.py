@@ -131,8 +131,8 @@ def register(sub, UsageError) -> None:
 
 def cmd_report(args, UsageError) -> int:
     from pairhw import report
-    from pairhw.cli.output import check_target, tree_note, write_tree
-    from pairhw.cli.unit import _tell
+    from pairhw.cli.output import check_target, write_tree
+    from pairhw.cli.unit import tell_tree
     from pairhw.explore import run
 
     _check_workers(args, UsageError)
@@ -148,7 +148,7 @@ def cmd_report(args, UsageError) -> int:
     finally:
         ex.close()
         store.close()
-    _tell(tree_note(args.output, write_tree(args.output, files, ("report", "pairhw"), force=args.force)))
+    tell_tree(args.output, write_tree(args.output, files, ("report", "pairhw"), force=args.force))
     if args.json:
         print(json.dumps({"output": args.output, **summary}))
     else:

@@ -13,7 +13,6 @@ Every OS error becomes a :class:`~pairhw.cli.common.UsageError` naming the path 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -21,8 +20,9 @@ import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from pairhw.cache import file_hashes  # noqa: F401 (the manifests' ``files``, re-exported)
+from pairhw.cache import content_hash
 from pairhw.cli.common import UsageError
+from pairhw.files import TooLarge, read_at_most
 from pairhw.scratch import scratch_dir
 
 
@@ -64,10 +64,6 @@ def stream(path: str | None, flag: str = "-o"):
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def _manifest(out: Path) -> dict | None:
@@ -225,7 +221,7 @@ def write_tree(out: str | Path, files: dict, owner: tuple[str, str], force: bool
 
 def _edited(path: Path, sha: str) -> bool:
     try:
-        return _sha(path.read_bytes()) != sha
+        return content_hash(path.read_bytes()) != sha
     except OSError:
         return False  # gone (or unreadable): nothing of the user's to keep
 
@@ -257,11 +253,9 @@ def read_text(path: str, flag: str, most: int = MAX_INPUT_BYTES) -> str:
     """The text of a UTF-8 input file of at most ``most`` bytes, or a :class:`UsageError` saying why
     it cannot be read (a device such as /dev/urandom is not read past the bound)."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(most + 1)
-        if len(raw) > most:
-            raise UsageError(f"{flag} {path}: larger than {most >> 20} MB")
-        return raw.decode("utf-8")
+        return read_at_most(path, most).decode("utf-8")
+    except TooLarge as e:
+        raise UsageError(f"{flag} {path}: {e}") from None
     except UnicodeDecodeError as e:
         raise UsageError(f"{flag} {path}: not UTF-8 text (byte {e.start}: {e.reason})") from None
     except IsADirectoryError:

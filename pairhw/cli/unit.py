@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed, number, plural
-from pairhw.cli.output import check_target, file_hashes, tree_note, write_tree
+from pairhw.cache import file_hashes
+from pairhw.cli.output import check_target, tree_note, write_tree
 
 KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
     ["schoolbook, karatsuba, tmvp: fully parallel (--schedule)",
@@ -48,8 +49,9 @@ def ticker(what: str, total: int):
     return tick
 
 
-def _tell(note: str | None) -> None:
-    """Say on stderr what a build did to a directory that held files (:func:`tree_note`)."""
+def tell_tree(out, done: dict) -> None:
+    """Say on stderr what :func:`~pairhw.cli.output.write_tree` did to a directory that held files."""
+    note = tree_note(out, done)
     if note:
         log(note)
 
@@ -310,7 +312,7 @@ def cmd_unit_build(args, UsageError) -> int:
         "files": file_hashes(files),
     }
     files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    _tell(tree_note(args.output, write_tree(args.output, files, ("unit", unit.name), force=args.force)))
+    tell_tree(args.output, write_tree(args.output, files, ("unit", unit.name), force=args.force))
     if args.json:
         print(json.dumps({"output": args.output, **manifest}))
         return 0

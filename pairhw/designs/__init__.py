@@ -179,13 +179,12 @@ def load(name: str) -> Design:
     from pairhw.designs.schema import SchemaError, check
 
     from pairhw.designs.schema import MAX_FILE_BYTES
+    from pairhw.files import TooLarge, read_at_most
 
     try:
-        with open(name, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)  # a device or a huge file is not read whole
-        if len(raw) > MAX_FILE_BYTES:
-            raise DesignError(f"{name}: larger than {MAX_FILE_BYTES >> 20} MB; a design file is a few kB of JSON")
-        text = raw.decode("utf-8")
+        text = read_at_most(name, MAX_FILE_BYTES).decode("utf-8")
+    except TooLarge as e:
+        raise DesignError(f"{name}: {e}; a design file is a few kB of JSON") from None
     except UnicodeDecodeError:
         raise DesignError(f"{name}: not UTF-8 text") from None
     except OSError as e:

@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pairhw.files import TooLarge, read_at_most
+
 TIERS = ("schedule", "sim", "synth")
 _TOP_KEYS = {"name", "description", "base", "axes", "tiers", "sim", "synth", "keep"}
 _STEP = re.compile(r"([^.\[\]]+)|\[([^\]]+)\]")
@@ -248,7 +250,7 @@ def parse(raw, where: str = "spec") -> Spec:
     return Spec(name, d.name, _axes(raw.get("axes")), tiers, sim, synth, keep, copy.deepcopy(d.data))
 
 
-#: the largest spec file read (bytes)
+#: the largest spec file read (bytes; :func:`pairhw.files.read_at_most`)
 MAX_FILE_BYTES = 1 << 20
 
 
@@ -287,11 +289,9 @@ def load(path: str) -> Spec:
     """Read a YAML (``.yaml``/``.yml``) or JSON spec file; :class:`SpecError` says what is wrong."""
     p = Path(path)
     try:
-        with open(p, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)  # a device or a huge file is not read whole
-        if len(raw) > MAX_FILE_BYTES:
-            raise SpecError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MB; a sweep spec is a few kB")
-        text = raw.decode("utf-8")
+        text = read_at_most(p, MAX_FILE_BYTES).decode("utf-8")
+    except TooLarge as e:
+        raise SpecError(f"{path}: {e}; a sweep spec is a few kB") from None
     except UnicodeDecodeError:
         raise SpecError(f"{path}: not UTF-8 text") from None
     except OSError as e:
