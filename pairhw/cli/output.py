@@ -21,7 +21,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from pairhw.cache import content_hash
-from pairhw.cli.common import UsageError
+from pairhw.cli.common import UsageError, plural
 from pairhw.files import TooLarge, read_at_most
 from pairhw.scratch import scratch_dir
 
@@ -235,7 +235,7 @@ def tree_note(out: str | Path, done: dict) -> str | None:
     """One line on what :func:`write_tree` did to a directory that held files, or ``None``."""
     parts = []
     if done["replaced"]:
-        parts.append(f"replaced {len(done['replaced'])} file{'s' if len(done['replaced']) != 1 else ''} of the previous build")
+        parts.append(f"replaced {plural(len(done['replaced']), 'file')} of the previous build")
     if done["removed"]:
         parts.append(f"removed {_names(done['removed'])} (the new build has no such file)")
     if done["kept"]:

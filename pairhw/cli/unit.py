@@ -56,13 +56,18 @@ def tell_tree(out, done: dict) -> None:
         log(note)
 
 
+def _timing(unit) -> str:
+    """``9 cycles, initiation interval 6 cycles``: a unit's latency and II, for its report and header."""
+    return f"{plural(unit.latency, 'cycle')}, initiation interval {plural(unit.initiation_interval, 'cycle')}"
+
+
 def unit_text(unit) -> str:
     """The unit's Verilog with its header (kind, field, latency, II, contract)."""
     from pairhw.rtl.emit import field_name, header, unit_verilog
 
     log(f"generating Verilog for {unit.name}")
     fields = {"field": unit.F.poly_str(),
-              "latency": f"{plural(unit.latency, 'cycle')}, initiation interval {plural(unit.initiation_interval, 'cycle')}",
+              "latency": _timing(unit),
               "contract": CONTRACT}
     if hasattr(unit, "encoding"):
         fields["encoding"] = unit.encoding
@@ -264,7 +269,7 @@ def cmd_unit_sim(args, UsageError) -> int:
         print(json.dumps(out))
     else:
         print(f"{unit.name} over {field_name(unit.F)} ({unit.F.poly_str()})")
-        print(f"latency {plural(unit.latency, 'cycle')}, initiation interval {plural(unit.initiation_interval, 'cycle')}")
+        print(f"latency {_timing(unit)}")
         print(f"verified {res['verified']} of {res['vectors']} products (10 edge cases + {args.n} random, "
               f"seed {args.seed}) with {res['simulator']}: {res['failed']} failed")
     return 0 if res["failed"] == 0 else 1

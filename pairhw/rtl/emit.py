@@ -166,9 +166,10 @@ def _open_vectors(what: str) -> str:
 
 def _read_vector(index: str, words: int, fmt: str, dsts: str, what: str, indent: str) -> str:
     """Test-bench lines that read vector ``index`` (0-based; line ``index + 2`` of the file) into
-    ``dsts``: ``r`` is ``words``, or 0 or less past the vector count or the end of the file.  A line with a character that is
-    not a hex digit or a space, or with another number of words, fails the bench at once (``%h``
-    would read a bad digit as a shorter number, and the check would print a wrong expected value)."""
+    ``dsts``: ``r`` is ``words``, or 0 or less past the vector count or the end of the file.  A line
+    with a character that is not a hex digit or a space, or with another number of words, fails the
+    bench at once (``%h`` would read a bad digit as a shorter number, and the check would print a
+    wrong expected value)."""
     body = f"""r = -1;
 line = "";
 if ({index} < total) r = $fgets(line, fd);  // not in one condition: Verilator calls $fgets either way
