@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import stream, wiring
-from amaranth.lib.memory import Memory
+from amaranth.lib.memory import Memory, ReadPort
+from amaranth.utils import ceil_log2
 from amaranth.lib.wiring import In, Out
 
 from pairhw.program.microcode import PORT_NAMES, instances, read_key
@@ -46,6 +47,13 @@ def _read_tree(m, regs: list, used: list, addr, name: str):
 
     return block(0, 1 << len(addr))
 
+
+
+def _read_port(mem: Memory, name: str, domain: str) -> ReadPort:
+    """``mem.read_port(domain=domain)`` whose signals are named ``{name}__addr`` and ``{name}__data``
+    (``read_port`` names them all ``rp``, so the Verilog's reader cannot tell the ports apart)."""
+    sig = ReadPort.Signature(shape=mem.shape, addr_width=ceil_log2(mem.depth))
+    return ReadPort(sig, memory=mem, domain=domain, path=(name,))
 
 class StreamCore(wiring.Component):
     """What every pairing core shares (the module docstring's protocol): the input and output
@@ -129,11 +137,11 @@ class PairingCore(StreamCore):
         sync = {b.name for b in dp.banks if b.write_ports and b.read == "sync"}
         pc_next = None  # the word of the next cycle (set_pc), for the reads at the clock edge
         if dp.rom == "sync":  # a ROM read at the clock edge (block RAM): addressed by the next pc
-            rd = rom.read_port(domain="sync")
+            rd = _read_port(rom, "word", "sync")
             pc_next = Signal.like(pc)
             m.d.comb += [pc_next.eq(pc), rd.addr.eq(pc_next)]
         else:
-            rd = rom.read_port(domain="comb")
+            rd = _read_port(rom, "word", "comb")
             m.d.comb += rd.addr.eq(pc)
         if sync and pc_next is None:
             pc_next = Signal.like(pc)
@@ -145,7 +153,10 @@ class PairingCore(StreamCore):
                 m.d.comb += pc_next.eq(value)
 
         offsets = mc.offsets()
-        fld = {name: rd.data[o:o + n] for name, (o, n) in offsets.items()}
+        fld = {}  # the word's fields, each a Signal named after it (mul.a -> word_mul_a) for the Verilog's reader
+        for name, (o, n) in offsets.items():
+            fld[name] = Signal(n, name="word_" + name.replace(".", "_"))
+            m.d.comb += fld[name].eq(rd.data[o:o + n])
         run = Signal()
 
         # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
@@ -161,7 +172,7 @@ class PairingCore(StreamCore):
                 at += n
             ewords = [sum(((wd >> o) & ((1 << n) - 1)) << a for _, o, n, a in cols) for wd in words]
             erom = m.submodules.rom_next = Memory(shape=at, depth=len(words), init=ewords)
-            erd = erom.read_port(domain="comb")
+            erd = _read_port(erom, "word_next", "comb")
             m.d.comb += erd.addr.eq(pc_next)
             fld_next = {key: erd.data[a:a + n] for key, _, n, a in cols}
 
@@ -189,7 +200,7 @@ class PairingCore(StreamCore):
             the RAM's (a read before the write of the same edge, which any block RAM does) unless the
             edge wrote the address read; that write's data then comes from ``wdata`` (a bypass in
             logic, not left to the tool's transparency emulation)."""
-            rp = mems[b].read_port(domain="sync")
+            rp = _read_port(mems[b], f"{name}_rd", "sync")
             hit = Signal(name=f"{name}_hit")
             m.d.sync += hit.eq(wps[b].en & (wps[b].addr == rp.addr))
             data = Signal(mm, name=f"{name}_data")
@@ -211,7 +222,7 @@ class PairingCore(StreamCore):
                 else:  # the unloader shares it: its address is set below
                     first[b] = (rp, data, fld_next[key])
             elif b in mems:
-                rp = mems[b].read_port(domain="comb")
+                rp = _read_port(mems[b], f"{name}_rd", "comb")
                 m.d.comb += [rp.addr.eq(addr), s.eq(rp.data)]
             elif only is None:
                 m.d.comb += s.eq(Array(regs[b])[addr])

@@ -229,3 +229,26 @@ def test_shared_read_ports_are_two_lut_ram_copies():
     regs = _shared_reads("f2-79-etat-tmvp3", 2).compile().microcode.sizes["r"]
     assert cells["f2-79-etat-tmvp3-rp2"] == 2 * 20 * -(-regs // 16)
     assert cells["f2-79-etat-tmvp3"] > 2 * cells["f2-79-etat-tmvp3-rp2"]
+
+
+def test_verilog_names_what_the_core_carries():
+    """Readable Verilog: a power network's output is one port named ``c`` (not a ``port_NNNN_0``
+    per bit), the microcode word's fields and the register file's read ports are named after what
+    they carry (``word_mul_a``, ``mul_a_r_rd__addr``), not ``rp__addr_16``."""
+    import re
+
+    text = unit_verilog(designs.get("f2-79-etat-tmvp3").core())
+    assert not re.search(r"\bport_\d+", text)
+    assert re.search(r"^module \w+__sqr__k4 \((c, a|a, c)\);", text, re.M)
+    for name in ("word_mul_a", "word_mul_b", "word_sqr_a", "mul_a_r_rd__addr", "mul_b_r_rd__data", "word__data"):
+        assert re.search(rf"^\s*(wire|reg) (\[\d+:0\] )?{name};", text, re.M), name
+    assert not re.search(r"\brp__", text)
+
+
+@pytest.mark.parametrize("name", ["f2-79-etat-tmvp3", "tate1-47-d4", "f3-19-etat-schoolbook", "ate-bn-tiny"])
+def test_no_port_is_named_by_number(name):
+    """Every submodule port is named after a signal (``port_NNNN_0`` is Amaranth's name for a port
+    that matches none: the power networks' XOR outputs, the lanes of an MSD group)."""
+    import re
+
+    assert not re.search(r"\bport_\d+", unit_verilog(designs.get(name).core()))

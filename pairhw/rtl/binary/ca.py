@@ -110,9 +110,14 @@ class MsdGroup(_Unit):
             m.d.sync += [cr.eq(n) for cr, n in zip(cregs, nxt)] + [ar.eq(ar << D) for ar in aregs]
         with m.If(last):
             m.d.sync += c.eq(Cat(*nxt))
+        # the operands as named Signals: a port is named after a signal of exactly its bits, so the
+        # lanes' a_i (each from its own register read in the core) and b are ports a_0.., b_0, not port_N
+        a_in = [Signal(F.m, name=f"a_{i}") for i in range(self.k)]
+        b_in = Signal(F.m, name="b_0")
+        m.d.comb += [x.eq(self.a[i * F.m:(i + 1) * F.m]) for i, x in enumerate(a_in)] + [b_in.eq(self.b[:F.m])]
         with m.If(self.start):
-            m.d.sync += [breg.eq(self.b[:F.m]), busy.eq(1)] + [cr.eq(0) for cr in cregs]
-            m.d.sync += [ar.eq(self.a[i * F.m:(i + 1) * F.m]) for i, ar in enumerate(aregs)]
+            m.d.sync += [breg.eq(b_in), busy.eq(1)] + [cr.eq(0) for cr in cregs]
+            m.d.sync += [ar.eq(x) for ar, x in zip(aregs, a_in)]
         m.d.sync += done.eq(last)
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from amaranth.hdl import Module
+from amaranth.hdl import Const, Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -40,7 +40,10 @@ class LinearUnit(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         y = nets.linear_net(m, self.a, self.columns, self.F.m, "y")
-        m.d.comb += self.c.eq(y)
+        # c is one cell (an XOR with 0, which synthesis removes): the net's output bits are XOR
+        # gates of their own, and a module port is cut per cell, so ``c = y`` would make one port
+        # per bit (``port_1112_0``…) where the module is instantiated; this way the port is ``c``
+        m.d.comb += self.c.eq(y ^ Const(0, self.F.m))
         return m
 
 
