@@ -187,8 +187,11 @@ def test_ternary_build_manifest(capsys, tmp_path):
     assert lines[0] == "2" and len(lines) == 3 and all(len(line.split()) == 10 for line in lines[1:])
 
 
+@pytest.mark.slow
 def test_beuchat_core_on_a_vectors_file(capsys, tmp_path):
-    """etat3-97-small (digit-serial, LUT RAM bank, clocked ROM) on a `pairhw vectors f3-97` file."""
+    """etat3-97-small (digit-serial, LUT RAM bank, clocked ROM) on a `pairhw vectors f3-97` file.
+    ``slow`` (a second Verilator build of the design, 105 s): a ternary vectors file runs by default
+    in test_ternary_design_sim_bit_exact_random_and_file, this core in tests/rtl/test_core.py."""
     vec = tmp_path / "v97.jsonl"
     assert run(capsys, "vectors", "f3-97", "-n", "2", "--seed", "9", "-o", str(vec))[0] == 0
     code, out, err = run(capsys, "sim", "etat3-97-small", "--vectors", str(vec), "--json")

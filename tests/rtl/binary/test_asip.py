@@ -1,8 +1,9 @@
 """Nagl et al.'s word-serial ASIP (seed 003 Fig. 1, Table III) as designs: the compiler's program
 computes the golden model's ηT word by word, the core is bit-exact against it in Verilator with the
-program's exact cycle count, and each m = 1223 variant is below Table III's cycles.  The m = 79
-designs run by default (in Verilator with every other core: tests/rtl/test_core.py, 20 pairings each);
-the m = 1223 cores in Verilator are ``slow``."""
+program's exact cycle count, and each m = 1223 variant is below Table III's cycles.  The programs of
+every m = 79 design run by default here; in Verilator (tests/rtl/test_core.py, 20 pairings each) one
+design per multiplier kind runs by default (asip-79-k10, asip-79-lsb10, asip-79-lsd5) and the other
+m = 79 twins and the m = 1223 cores are ``slow``."""
 
 import pytest
 

@@ -87,12 +87,14 @@ def test_toy_core_compares_outputs_by_value(tmp_path):
     assert not any("pairing 1" in ln for ln in res["mismatches"])
 
 
-def test_seed002_cores_schedule():
-    """The cores keep seed 002's multiplier busy: within 1.05x of its bound (a product every 14 cycles)."""
-    for name, cycles in (("ate-bn-seed002-toy", 85922), ("ate-bn-seed002", 169214)):
-        rep = designs.get(name).report()
-        assert rep["cycles"] == cycles and rep["cycles"] <= 1.05 * rep["multiplier_bound"]
-        assert rep["multiplier_bound"] == 14 * rep["products"]
+@pytest.mark.parametrize("name,cycles", [("ate-bn-seed002-toy", 85922),
+                                         pytest.param("ate-bn-seed002", 169214, marks=pytest.mark.slow)])
+def test_seed002_cores_schedule(name, cycles):
+    """The cores keep seed 002's multiplier busy: within 1.05x of its bound (a product every 14 cycles).
+    The full-size program compiles in minutes (conftest.LONG_PROGRAMS): ``slow``."""
+    rep = designs.get(name).report()
+    assert rep["cycles"] == cycles and rep["cycles"] <= 1.05 * rep["multiplier_bound"]
+    assert rep["multiplier_bound"] == 14 * rep["products"]
 
 
 @pytest.mark.slow
