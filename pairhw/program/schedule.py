@@ -105,6 +105,9 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
     ready = [(-height[i], i) for i in range(len(ops)) if waiting[i] == 0]
     heapq.heapify(ready)
     deferred, cycle, done, length = [], 0, 0, 0
+    # each op's write and read ports on each candidate unit (fixed: computed once, not each cycle)
+    wps = [[_wport(dp, op, u, shared) for u in c] for op, c in zip(ops, cands)]
+    rps = [[_rports(dp, op, u) for u in c] for op, c in zip(ops, cands)]
 
     def option(i, u):
         """(issue cycle, instance, lane or None for a new start) of op i on unit u from ``cycle``."""
@@ -121,6 +124,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
 
     while done < len(ops):
         queued: dict = {}  # unit -> ops of higher priority left waiting for it this cycle
+        issued = False
         while ready:
             h, i = heapq.heappop(ready)
             if ready_at[i] > cycle:
@@ -131,10 +135,10 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
                 t, g, lane = option(i, u)
                 if t > cycle or queued.get(u.name):  # behind the ops already waiting for it
                     t = max(t, cycle + 1) + queued.get(u.name, 0) * u.ii // u.slots
-                wp = _wport(dp, ops[i], u, shared)
+                wp = wps[i][rank]
                 if t == cycle and wp and writes.get((wp[0], cycle + u.latency), 0) >= wp[1]:
                     t += 1  # its write port is taken: not this cycle
-                rp = _rports(dp, ops[i], u)
+                rp = rps[i][rank]
                 if t == cycle and any((*r, cycle) in reads for r in rp):
                     t += 1  # a read port it needs is taken: not this cycle
                 key = (t + u.delay, t, rank)
@@ -158,6 +162,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
                 opened[(u.name, g)][2] += 1
             start[i], inst[i], units[i] = cycle, g * u.lanes + lane, u
             done += 1
+            issued = True
             length = max(length, cycle + max(u.delay, u.ii))
             for s in succs[i]:
                 ready_at[s] = max(ready_at[s], cycle + u.delay)
@@ -167,7 +172,12 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
         for item in deferred:
             heapq.heappush(ready, item)
         deferred = []
-        cycle += 1
+        if issued or not ready:
+            cycle += 1
+        else:  # nothing issued, so nothing changed: jump to the first cycle where an op could issue
+            # (its operands ready and an instance of one of its units free; ports only delay further)
+            cycle = max(cycle + 1, min(max(ready_at[i], min(min(free.get((u.name, g), 0) for g in range(u.count))
+                                                            for u in cands[i])) for _, i in ready))
     return BlockSchedule(start, inst, length, units)
 
 
@@ -426,13 +436,22 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
     def wkey(i, t, k):
         return ("write", wport[i][0], k, (t + units[i].latency) % ii)
 
-    def wslot(i, t):
-        """A free write port of op i's bank for issue at t (0 when the bank is unlimited)."""
-        if not wport[i]:
-            return 0
-        return next((k for k in range(wport[i][1]) if wkey(i, t, k) not in mrt), None)
-
     wused: dict = {}
+    # occ[(unit, instance)]: the cycles mod ii its starts hold, as bits (the unit entries of mrt):
+    # a free window is one AND, where the search looked up each of the unit's II cycles
+    occ: dict = {}
+    wocc: dict = {}  # (bank, write port) -> the cycles mod ii it writes, as bits (mrt's write entries)
+    windows: dict = {}
+
+    def window(r, n):
+        """Bits r, r+1, …, r+n−1 (mod ii) of an ii-bit mask."""
+        key = (r, n)
+        if key not in windows:
+            bits = 0
+            for c in range(n):
+                bits |= 1 << ((r + c) % ii)
+            windows[key] = bits
+        return windows[key]
 
     def unplace(v):
         u = units[v]
@@ -442,8 +461,11 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             del starts[key]
             for c in range(u.ii):
                 del mrt[(u.name, key[1], (key[2] + c) % ii)]
+            occ[(u.name, key[1])] &= ~window(key[2] % ii, u.ii)
         if wport[v]:
-            del mrt[wkey(v, start[v], wused.pop(v))]
+            k = wused.pop(v)
+            del mrt[wkey(v, start[v], k)]
+            wocc[(wport[v][0], k)] &= ~(1 << ((start[v] + u.latency) % ii))
         for r in rkeys(v, start[v]):
             del mrt[r]
         del start[v]
@@ -456,11 +478,13 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             starts[key] = []
             for c in range(u.ii):
                 mrt[(u.name, slot, (t + c) % ii)] = key
+            occ[(u.name, slot)] = occ.get((u.name, slot), 0) | window(t % ii, u.ii)
         starts[key].append(i)
         grp[i] = key
         if wport[i]:
             mrt[wkey(i, t, k)] = i
             wused[i] = k
+            wocc[(wport[i][0], k)] = wocc.get((wport[i][0], k), 0) | (1 << ((t + u.latency) % ii))
         for r in rkeys(i, t):
             mrt[r] = i
         start[i] = t
@@ -472,6 +496,76 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             return None
         return next((g for g in range(u.count) if (u.name, g, t) in starts and len(starts[(u.name, g, t)]) < u.lanes
                      and bops[starts[(u.name, g, t)][0]] == bops[i]), None)
+
+    full = (1 << ii) - 1
+
+    def rot(mask, c):
+        """Bit r of the result is bit (r + c) mod ii of ``mask``."""
+        c %= ii
+        return ((mask >> c) | (mask << (ii - c))) & full if c else mask
+
+    lattice: dict = {}
+
+    def residues(r0, step):
+        """The cycles mod ii that are r0 mod step (step divides ii), as bits."""
+        if (r0, step) not in lattice:
+            lattice[(r0, step)] = sum(1 << r for r in range(r0, ii, step))
+        return lattice[(r0, step)]
+
+    def _write_free(i, t):
+        """A free write port of op i's bank at its result's cycle (0: the bank is unlimited)."""
+        wp = wport[i]
+        if not wp:
+            return 0
+        bit = 1 << ((t + units[i].latency) % ii)
+        return next((k for k in range(wp[1]) if not wocc.get((wp[0], k), 0) & bit), None)
+
+    def _free_instance(u, t, step, phase):
+        wm = window(t % ii, u.ii)
+        return next((k for k in range(u.count) if (t - phase[k]) % step == 0
+                     and not occ.get((u.name, k), 0) & wm), None)
+
+    def _first_fit_lanes(i, u, t0, hi, step, phase):
+        """The first t in t0..hi where op i joins a started instance or starts a free one."""
+        for t in range(t0, hi + 1):
+            w = _write_free(i, t)
+            if w is None or any(r in mrt for r in rkeys(i, t)):
+                continue
+            slot = joinable(i, t)
+            if slot is None:
+                slot = _free_instance(u, t, step, phase)
+            if slot is not None:
+                return t, slot, w
+        return None
+
+    def _first_fit(i, u, t0, hi, step, phase):
+        """The first t in t0..hi where an instance is free for the unit's II cycles, a write port
+        at the result's cycle and the read ports: whether t fits depends on t mod ii alone (step
+        divides ii), so the residues that fit are one mask, its bits taken in order from t0."""
+        fits = 0
+        for k in range(u.count):
+            busy = 0
+            o = occ.get((u.name, k), 0)
+            for c in range(u.ii):
+                busy |= rot(o, c)  # bit r: the window starting at r meets a start of instance k
+            fits |= ~busy & (full if step == 1 else residues(phase[k] % step, step))
+        wp = wport[i]
+        if wp:
+            anyw = 0
+            for k in range(wp[1]):
+                anyw |= ~rot(wocc.get((wp[0], k), 0), u.latency) & full
+            fits &= anyw
+        fits = rot(fits, t0)  # bit j: t = t0 + j
+        while fits:
+            j = (fits & -fits).bit_length() - 1
+            t = t0 + j
+            if t > hi:
+                return None
+            fits &= fits - 1
+            if rport[i] and any(r in mrt for r in rkeys(i, t)):
+                continue
+            return t, _free_instance(u, t, step, phase), _write_free(i, t)
+        return None
 
     while todo:
         i = todo.pop()
@@ -491,17 +585,10 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
         lo = -(-est // step) * step
         first = min((est + (phase[k] - est) % step for k in range(u.count)), default=lo)
         hi = lo + ii - 1 if lst is None else min(lst, lo + ii - 1)
-        for t in range(min(first, est) if u.lanes > 1 else first, hi + 1):
-            w = wslot(i, t)
-            if w is None or any(r in mrt for r in rkeys(i, t)):
-                continue
-            slot = joinable(i, t)
-            if slot is None:
-                slot = next((k for k in range(u.count) if (t - phase[k]) % step == 0
-                             and not any((u.name, k, (t + c) % ii) in mrt for c in range(u.ii))), None)
-            if slot is not None:
-                put(i, t, slot, w)
-                break
+        found = (_first_fit_lanes if u.lanes > 1 else _first_fit)(i, u, min(first, est) if u.lanes > 1 else first,
+                                                                   hi, step, phase)
+        if found:
+            put(i, *found)
         else:
             budget -= 1
             if budget < 0:
