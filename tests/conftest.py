@@ -8,9 +8,10 @@ SMALL = ["f2-11", "f2-17", "f2-29", "f2-47", "f2-79", "f2-89", "f2-113"]
 MEDIUM = ["f2-239", "f2-283"]
 ALL_BINARY = SMALL + MEDIUM + ["f2-1223"]
 
-#: designs whose program takes over a minute to compile on CI's two cores (85,859 to 219,248 cycles;
-#: 48 to 114 s each in the default run's durations): their compile checks are `slow`, as the
-#: simulations of their cores (words over 200 bits) already are
+#: the longest programs (85,859 to 219,248 cycles): their compile checks and the microcode
+#: interpreter's runs of them are `slow`, as the simulations of their cores (words over 200 bits)
+#: already are.  Their cold compiles took 136 to 201 s before the schedulers' occupancy masks and
+#: cycle jumps, 12 to 36 s after (measured beside a test run: bench/tooling.py --parts compile)
 LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-seed002")
 
 
