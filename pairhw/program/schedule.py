@@ -440,6 +440,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
     # occ[(unit, instance)]: the cycles mod ii its starts hold, as bits (the unit entries of mrt):
     # a free window is one AND, where the search looked up each of the unit's II cycles
     occ: dict = {}
+    by_unit: dict = {}  # unit name -> the keys of its starts (a lane joins one at its very cycle)
     wocc: dict = {}  # (bank, write port) -> the cycles mod ii it writes, as bits (mrt's write entries)
     windows: dict = {}
 
@@ -462,6 +463,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             for c in range(u.ii):
                 del mrt[(u.name, key[1], (key[2] + c) % ii)]
             occ[(u.name, key[1])] &= ~window(key[2] % ii, u.ii)
+            by_unit[u.name].discard(key)
         if wport[v]:
             k = wused.pop(v)
             del mrt[wkey(v, start[v], k)]
@@ -479,6 +481,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             for c in range(u.ii):
                 mrt[(u.name, slot, (t + c) % ii)] = key
             occ[(u.name, slot)] = occ.get((u.name, slot), 0) | window(t % ii, u.ii)
+            by_unit.setdefault(u.name, set()).add(key)
         starts[key].append(i)
         grp[i] = key
         if wport[i]:
@@ -526,17 +529,21 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
                      and not occ.get((u.name, k), 0) & wm), None)
 
     def _first_fit_lanes(i, u, t0, hi, step, phase):
-        """The first t in t0..hi where op i joins a started instance or starts a free one."""
-        for t in range(t0, hi + 1):
-            w = _write_free(i, t)
-            if w is None or any(r in mrt for r in rkeys(i, t)):
-                continue
+        """The first t in t0..hi where op i joins a started instance or starts a free one: the
+        first start of a free instance (:func:`_first_fit`), or an earlier cycle at which one of
+        the unit's instances starts on op i's operand b with a lane free (those are few: each is
+        looked at)."""
+        new = _first_fit(i, u, t0, hi, step, phase)
+        end = hi if new is None else new[0]
+        for t in sorted({key[2] for key in by_unit.get(u.name, ()) if t0 <= key[2] <= end}):
             slot = joinable(i, t)
             if slot is None:
-                slot = _free_instance(u, t, step, phase)
-            if slot is not None:
-                return t, slot, w
-        return None
+                continue
+            w = _write_free(i, t)
+            if w is None or (rport[i] and any(r in mrt for r in rkeys(i, t))):
+                continue
+            return t, slot, w
+        return new
 
     def _first_fit(i, u, t0, hi, step, phase):
         """The first t in t0..hi where an instance is free for the unit's II cycles, a write port
@@ -544,10 +551,14 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
         divides ii), so the residues that fit are one mask, its bits taken in order from t0."""
         fits = 0
         for k in range(u.count):
-            busy = 0
-            o = occ.get((u.name, k), 0)
-            for c in range(u.ii):
-                busy |= rot(o, c)  # bit r: the window starting at r meets a start of instance k
+            # bit r of busy: the window r .. r+II−1 meets a start of instance k (windows doubled:
+            # a span-s mask ORed with itself rotated by s covers 2s)
+            busy, span = occ.get((u.name, k), 0), 1
+            while busy and 2 * span <= u.ii:
+                busy |= rot(busy, span)
+                span *= 2
+            if busy and span < u.ii:
+                busy |= rot(busy, u.ii - span)
             fits |= ~busy & (full if step == 1 else residues(phase[k] % step, step))
         wp = wport[i]
         if wp:
