@@ -122,6 +122,11 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             g = min(range(u.count), key=lambda n: free[(u.name, n)])
         return max(cycle, free.get((u.name, g), 0)), g, None
 
+    def earliest(i):
+        """The first cycle op i could issue at: its operands ready and an instance of one of its
+        units free (ports only delay it further)."""
+        return max(ready_at[i], min(free.get((u.name, g), 0) for u in cands[i] for g in range(u.count)))
+
     while done < len(ops):
         queued: dict = {}  # unit -> ops of higher priority left waiting for it this cycle
         issued = False
@@ -175,9 +180,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
         if issued or not ready:
             cycle += 1
         else:  # nothing issued, so nothing changed: jump to the first cycle where an op could issue
-            # (its operands ready and an instance of one of its units free; ports only delay further)
-            cycle = max(cycle + 1, min(max(ready_at[i], min(min(free.get((u.name, g), 0) for g in range(u.count))
-                                                            for u in cands[i])) for _, i in ready))
+            cycle = max(cycle + 1, min(earliest(i) for _, i in ready))
     return BlockSchedule(start, inst, length, units)
 
 
@@ -436,6 +439,14 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
     def wkey(i, t, k):
         return ("write", wport[i][0], k, (t + units[i].latency) % ii)
 
+    def wbit(i, t):
+        """The bit of op i's result cycle (issue at t) in a write port's mask."""
+        return 1 << ((t + units[i].latency) % ii)
+
+    def reads_free(i, t):
+        """The shared read ports op i takes are free at t."""
+        return not (rport[i] and any(r in mrt for r in rkeys(i, t)))
+
     wused: dict = {}
     # occ[(unit, instance)]: the cycles mod ii its starts hold, as bits (the unit entries of mrt):
     # a free window is one AND, where the search looked up each of the unit's II cycles
@@ -467,7 +478,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
         if wport[v]:
             k = wused.pop(v)
             del mrt[wkey(v, start[v], k)]
-            wocc[(wport[v][0], k)] &= ~(1 << ((start[v] + u.latency) % ii))
+            wocc[(wport[v][0], k)] &= ~wbit(v, start[v])
         for r in rkeys(v, start[v]):
             del mrt[r]
         del start[v]
@@ -487,7 +498,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
         if wport[i]:
             mrt[wkey(i, t, k)] = i
             wused[i] = k
-            wocc[(wport[i][0], k)] = wocc.get((wport[i][0], k), 0) | (1 << ((t + u.latency) % ii))
+            wocc[(wport[i][0], k)] = wocc.get((wport[i][0], k), 0) | wbit(i, t)
         for r in rkeys(i, t):
             mrt[r] = i
         start[i] = t
@@ -520,7 +531,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
         wp = wport[i]
         if not wp:
             return 0
-        bit = 1 << ((t + units[i].latency) % ii)
+        bit = wbit(i, t)
         return next((k for k in range(wp[1]) if not wocc.get((wp[0], k), 0) & bit), None)
 
     def _free_instance(u, t, step, phase):
@@ -540,7 +551,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             if slot is None:
                 continue
             w = _write_free(i, t)
-            if w is None or (rport[i] and any(r in mrt for r in rkeys(i, t))):
+            if w is None or not reads_free(i, t):
                 continue
             return t, slot, w
         return new
@@ -573,7 +584,7 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             if t > hi:
                 return None
             fits &= fits - 1
-            if rport[i] and any(r in mrt for r in rkeys(i, t)):
+            if not reads_free(i, t):
                 continue
             return t, _free_instance(u, t, step, phase), _write_free(i, t)
         return None

@@ -48,12 +48,12 @@ def _read_tree(m, regs: list, used: list, addr, name: str):
     return block(0, 1 << len(addr))
 
 
-
 def _read_port(mem: Memory, name: str, domain: str) -> ReadPort:
     """``mem.read_port(domain=domain)`` whose signals are named ``{name}__addr`` and ``{name}__data``
     (``read_port`` names them all ``rp``, so the Verilog's reader cannot tell the ports apart)."""
     sig = ReadPort.Signature(shape=mem.shape, addr_width=ceil_log2(mem.depth))
     return ReadPort(sig, memory=mem, domain=domain, path=(name,))
+
 
 class StreamCore(wiring.Component):
     """What every pairing core shares (the module docstring's protocol): the input and output
