@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -42,3 +44,36 @@ def file_hashes(files: dict) -> dict:
     """``{name: SHA-256 hex}`` of ``files`` ({name: text or bytes}): a build manifest's ``files``, by
     which a later build knows which files of the directory pairhw wrote (and whether they changed)."""
     return {name: content_hash(t) for name, t in files.items()}
+
+
+@contextmanager
+def entry_lock(path: Path):
+    """Hold an exclusive lock on the cache entry ``path`` (a ``.lock`` file beside it), so that two
+    processes needing the same entry (two pytest-xdist workers, two CLI runs) make it once: the
+    second waits and then reads what the first wrote.  Without ``fcntl`` or a writable directory the
+    entry is simply made twice (the writes are atomic)."""
+    try:
+        import fcntl
+
+        fh = open(path.parent / f"{path.name}.lock", "a")
+    except (ImportError, OSError):
+        yield
+        return
+    with fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a temporary file beside it, then a rename)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -36,9 +36,15 @@ def curve(name):
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_cache(tmp_path_factory):
-    """Verilator builds and synthesis results go to a per-run cache, never the user's."""
+    """Verilator builds, compiled programs and synthesis results go to a per-run cache, never the
+    user's; pytest-xdist's workers share it (a worker waits for an entry another is making), so a
+    design is compiled and a bench built once per run."""
     import os
 
     if "PAIRHW_CACHE" not in os.environ:
-        os.environ["PAIRHW_CACHE"] = str(tmp_path_factory.mktemp("pairhw-cache"))
+        root = tmp_path_factory.getbasetemp()
+        if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's base is a directory of the run's
+            root = root.parent
+        (root / "pairhw-cache").mkdir(exist_ok=True)
+        os.environ["PAIRHW_CACHE"] = str(root / "pairhw-cache")
     yield

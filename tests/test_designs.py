@@ -36,6 +36,32 @@ def test_report_cache_key_follows_the_design(monkeypatch, tmp_path):
     assert r2["cycles"] > r1["cycles"]
 
 
+def test_compiled_program_cache_serves_the_next_process(monkeypatch, tmp_path):
+    """A compiled program is stored once per design and engine; the next process (here: the
+    in-process memo cleared) reads the same microcode words without compiling, and a damaged entry
+    is compiled again."""
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    d = designs.get("f3-19-etat-schoolbook")
+    designs._compiled.cache_clear()
+    fresh = d.compile()
+    stored = list((tmp_path / "designs").glob("*.pickle"))
+    assert len(stored) == 1
+    designs._compiled.cache_clear()
+
+    def boom(text):
+        raise AssertionError("compiled although cached")
+
+    with monkeypatch.context() as m:
+        m.setattr(designs, "_compile", boom)
+        again = d.compile()
+    assert again is not fresh and again.microcode.words == fresh.microcode.words
+    assert again.report() == fresh.report()
+    stored[0].write_bytes(b"not a pickle")
+    designs._compiled.cache_clear()
+    assert d.compile().microcode.words == fresh.microcode.words
+    designs._compiled.cache_clear()
+
+
 def test_unwritable_cache_still_reports(monkeypatch, tmp_path):
     f = tmp_path / "file"
     f.write_text("not a directory")

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
+import sys
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from pairhw.cache import cache_dir, digest
+from pairhw.cache import cache_dir, digest, entry_lock, write_atomic
 
 #: what a schedule depends on besides the design: the model, the engine, the fields and their units
 _ENGINE_PARTS = ("math", "params", "program", "fields", "rtl", "designs")
@@ -137,6 +139,7 @@ def content_text(data: dict) -> str:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def engine_digest() -> str:
     """A hash of the sources a schedule report depends on (:data:`_ENGINE_PARTS`)."""
     root = Path(__file__).resolve().parent.parent
@@ -204,6 +207,27 @@ def load(name: str) -> Design:
 
 @lru_cache(maxsize=None)
 def _compiled(text: str):
+    """The compiled program of the design JSON ``text``: from the results cache when this design and
+    this engine (:func:`engine_digest`) were compiled before by this Python, else compiled and
+    stored there (pickled: the cache is the user's own directory), one process at a time."""
+    try:
+        path = cache_dir("designs") / f"{digest('compiled', text, engine_digest(), sys.version)}.pickle"
+    except OSError:  # no usable cache: compile
+        return _compile(text)
+    with entry_lock(path):
+        try:
+            return pickle.loads(path.read_bytes())
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+            pass
+        compiled = _compile(text)
+        try:
+            write_atomic(path, pickle.dumps(compiled, protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:  # an unwritable cache only costs the next process a compile
+            pass
+        return compiled
+
+
+def _compile(text: str):
     from pairhw.program.engine import compile_pairing
 
     d = from_data(json.loads(text))

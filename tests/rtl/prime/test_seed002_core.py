@@ -2,9 +2,11 @@
 adder that keeps it, and outputs compared by value (one element has many words).
 
 The toy core (ate-bn-seed002-toy, 110 bits) with rewritten output words runs in Verilator in the
-``slow`` run (131 s; the default run was over 20 minutes): an output word written as another
-polynomial of the same value passes, a wrong value fails.  The default run simulates the same core
-against the model (``tests/rtl/test_core.py``).  The full-size core (ate-bn-seed002) is ``slow``.
+``slow`` run (131 s): an output word written as another polynomial of the same value passes, a wrong
+value fails; ``tests/rtl/test_core.py`` simulates it against the model, also ``slow`` (its bench
+builds for 144 s).  The default run checks its schedule and its units (Chávez Corona et al.'s
+multiplier and the coefficient-form adder, ``tests/rtl/prime/test_units.py``).  The full-size core
+(ate-bn-seed002) is ``slow``.
 """
 
 import json
