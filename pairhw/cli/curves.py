@@ -171,22 +171,62 @@ def vector_points(C, seed: int, i: int):
     return P, Q
 
 
+def vector_record(curve: str, seed: int, i: int) -> dict:
+    """Vector ``i`` of ``seed`` on the parameter set ``curve``: its points and their pairing, from the
+    model (each vector depends only on its own index, so they can be made in any order)."""
+    p, C = params.get(curve), params.curve(curve)
+    if p.is_prime:
+        P, Q = cli_prime.vector_points(C, seed, i)
+        return {"curve": curve, "p": cli_prime.point_hex(C, P), "q": cli_prime.point_hex(C, Q),
+                "e": pairing_p.gt_to_hex(C, pairing_p.optimal_ate(C, P, Q))}
+    if p.is_char3:
+        return cli_char3.vector_record(C, curve, *vector_points(C, seed, i))
+    P, Q = vector_points(C, seed, i)
+    return {"curve": curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q), "e": _gt_hex(C, pairing2.etat(C, P, Q))}
+
+
+def _worker_start() -> None:
+    """A vectors worker leaves Ctrl-C to the parent, which stops the pool."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def vector_records(curve: str, seed: int, n: int, jobs: int = 1):
+    """Vectors 0 … n−1 of ``seed`` on ``curve`` (:func:`vector_record`), in order, made by ``jobs``
+    worker processes (the output is the same for any ``jobs``)."""
+    if jobs <= 1 or n <= 1:
+        for i in range(n):
+            yield vector_record(curve, seed, i)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    pool = ProcessPoolExecutor(min(jobs, n), mp_context=ctx, initializer=_worker_start)
+    try:
+        futures = [pool.submit(vector_record, curve, seed, i) for i in range(n)]
+        for f in futures:
+            yield f.result()
+    finally:  # stopped or done: nothing left running
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 def cmd_vectors(args) -> int:
     from pairhw.cli.output import stream
 
-    p, C = _curve(args.curve)
+    _curve(args.curve)  # checked, and its security note said, before anything is written
+    jobs = args.jobs or default_jobs()
     with stream(args.output) as out:  # stdout line by line, or a file renamed into place at the end
-        for i in range(args.n):
-            if p.is_prime:
-                P, Q = cli_prime.vector_points(C, args.seed, i)
-                rec = {"curve": args.curve, "p": cli_prime.point_hex(C, P), "q": cli_prime.point_hex(C, Q),
-                       "e": pairing_p.gt_to_hex(C, pairing_p.optimal_ate(C, P, Q))}
-            elif p.is_char3:
-                rec = cli_char3.vector_record(C, args.curve, *vector_points(C, args.seed, i))
-            else:
-                P, Q = vector_points(C, args.seed, i)
-                rec = {"curve": args.curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q),
-                       "e": _gt_hex(C, pairing2.etat(C, P, Q))}
+        for i, rec in enumerate(vector_records(args.curve, args.seed, args.n, jobs)):
             out.write(json.dumps(rec) + "\n")
             out.flush()
             if args.n >= 10 and (i + 1) % max(1, args.n // 10) == 0:
@@ -272,6 +312,8 @@ def register(sub) -> None:
     add_seed(p)
     p.add_argument("-o", "--output", metavar="FILE",
                    help="file to write (whole or not at all); - or absent: standard output, line by line")
+    p.add_argument("-j", "--jobs", type=number(1, 256), metavar="N",
+                   help="worker processes making the vectors (default: the CPUs); the output is the same")
     p.set_defaults(func=cmd_vectors)
 
     p = sub.add_parser("opcount", help="base-field operations per phase of one pairing")

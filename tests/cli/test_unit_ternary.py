@@ -11,6 +11,8 @@ from pairhw.cli import main
 from pairhw.fields.ternary import TernaryField
 from pairhw.math.ternary.field import GF3m
 
+from ..conftest import make_env
+
 
 def run(capsys, *argv):
     code = main(list(argv))
@@ -60,7 +62,8 @@ def test_unit_build_ternary_vectors_are_encoded_words(capsys, tmp_path):
         assert fi.decode(c) == F.mul(fi.decode(a), fi.decode(b))
     assert "over F_3^19" in (out_dir / f"{man['unit']}.v").read_text().splitlines()[0]
     if shutil.which("make"):
-        r = subprocess.run(["make", "-C", str(out_dir), "sim"], capture_output=True, text=True, timeout=600)
+        r = subprocess.run(["make", "-C", str(out_dir), "sim"], capture_output=True, text=True, timeout=600,
+                           env=make_env())
         assert r.returncode == 0 and "PAIRHW PASS 16 of 16 products" in r.stdout
 
 

@@ -23,6 +23,8 @@ SLOW_CORES = {
     "asip-79-lsb5": "asip-79-lsb10 (the same bit-serial ASIP, another memory width)",
     "asip-79-lsd2": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
     "asip-79-lsd3": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
+    "etat3-97-small": "f3-19-etat-schoolbook (a small ternary core) and "
+                      "test_a_small_pipelined_karatsuba_f3_core_is_bit_exact; 23,400 cycles a pairing",
     "ate-bn-seed002-toy": "ate-bn-tiny-small (a prime core) and, unit by unit, Chávez Corona et al.'s "
                           "multiplier and coefficient-form adder (tests/rtl/prime/test_units.py); its "
                           "bench alone builds for 144 s",
