@@ -9,7 +9,8 @@ Parts (all by default except ``tests``, which runs the README's test command and
 - ``compile``: each built-in design's compile (``Design.compile``) on an empty cache, in its own
   process (``--design`` restricts the list; the m = 1223 and full-size prime programs take minutes);
 - ``vectors``: ``pairhw vectors FIELD``'s time per vector per field: (t(n = 1 + N) − t(n = 1)) / N,
-  the median of ``--runs`` runs, so the process start and the curve set-up are not counted;
+  the median of ``--runs`` runs, so the process start and the curve set-up are not counted; in one
+  process (``-j 1``) and with the default workers (the CPUs); and ``pairhw vectors f2-1223 -n 20`` whole;
 - ``verilator``: simulated cycles per second of built cores (the build, cached beforehand, not counted);
 - ``tests``: ``python -m pytest -n 2 -q`` on this checkout: wall time and the passed/skipped counts.
 
@@ -80,14 +81,22 @@ def bench_compile(names) -> dict:
 
 
 def bench_vectors(runs: int) -> dict:
+    """Per field: seconds per vector in one process (``-j 1``) and with the default workers (the
+    CPUs); and the issue's command, ``pairhw vectors f2-1223 -n 20``, whole."""
     out = {}
     for field, n in VECTOR_FIELDS.items():
-        one = statistics.median(_pairhw(["vectors", field, "-n", "1"]) for _ in range(runs))
-        many = statistics.median(_pairhw(["vectors", field, "-n", str(1 + n)]) for _ in range(runs))
-        per = max(many - one, 0.0) / n
-        out[field] = {"seconds_per_vector": round(per, 4), "vectors_per_second": round(1 / per, 2) if per else None,
-                      "n": n, "runs": runs, "startup_s": round(one, 3)}
-        print(f"vectors {field:10} {per:8.4f} s each ({n} vectors, startup {one:.2f} s)", file=sys.stderr)
+        out[field] = {"n": n, "runs": runs}
+        for label, jobs in (("one_process", ["-j", "1"]), ("workers", [])):
+            one = statistics.median(_pairhw(["vectors", field, "-n", "1", *jobs]) for _ in range(runs))
+            many = statistics.median(_pairhw(["vectors", field, "-n", str(1 + n), *jobs]) for _ in range(runs))
+            per = max(many - one, 0.0) / n
+            out[field][label] = {"seconds_per_vector": round(per, 4),
+                                 "vectors_per_second": round(1 / per, 2) if per else None, "startup_s": round(one, 3)}
+            print(f"vectors {field:10} {label:12} {per:8.4f} s each ({n} vectors, startup {one:.2f} s)",
+                  file=sys.stderr)
+    whole = statistics.median(_pairhw(["vectors", "f2-1223", "-n", "20"]) for _ in range(runs))
+    out["f2-1223 -n 20"] = {"wall_s": round(whole, 3), "runs": runs}
+    print(f"pairhw vectors f2-1223 -n 20: {whole:.2f} s", file=sys.stderr)
     return out
 
 

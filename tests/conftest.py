@@ -53,13 +53,28 @@ def _private_cache(tmp_path_factory):
     yield
 
 
+def pytest_configure(config):
+    """The default run (``-m 'not slow'``) builds its Verilator benches with the C++ unoptimised
+    (``PAIRHW_VERILATOR_OPT=-O0``, :data:`pairhw.sim.verilator.OPT_ENV`): they run a few pairings or
+    products of small units and cores, and -O0 halves a build (ate-bn-tiny's bench: 26.9 -> 15.4 s,
+    its 20 pairings 0.3 -> 1.3 s); the simulated Verilog is the same.  A run with the slow tests
+    (full-size cores, millions of cycles) keeps Verilator's -Os."""
+    from pairhw.sim.verilator import OPT_ENV
+
+    if config.getoption("markexpr") == "not slow" and OPT_ENV not in os.environ:
+        os.environ[OPT_ENV] = "-O0"
+
+
 def make_env(**extra) -> dict:
     """The environment for a generated Makefile's targets (``make sim``, ``cocotb``, ``fusesoc``):
-    this interpreter's scripts (verilator-cli, fusesoc) on the PATH, and the builds' C++ unoptimised.
-    Those benches run a few pairings or products of small units and cores, and ``-O0`` takes a
-    quarter or more off each build (the f2-79 AXI4-Stream cocotb test: 31 -> 23 s); the simulated
-    Verilog is the same."""
+    this interpreter's scripts (verilator-cli, fusesoc) on the PATH, and the builds' C++ optimised as
+    the run's own benches are (:func:`pytest_configure`; the f2-79 AXI4-Stream cocotb test at -O0:
+    31 -> 23 s)."""
+    from pairhw.sim.verilator import OPT_ENV
+
     env = dict(os.environ, **extra)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env["PATH"]
-    env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + " OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0").strip()
+    opt = env.get(OPT_ENV)
+    if opt:
+        env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + f" OPT_FAST={opt} OPT_SLOW={opt} OPT_GLOBAL={opt}").strip()
     return env
