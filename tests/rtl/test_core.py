@@ -23,6 +23,8 @@ SLOW_CORES = {
     "asip-79-lsb5": "asip-79-lsb10 (the same bit-serial ASIP, another memory width)",
     "asip-79-lsd2": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
     "asip-79-lsd3": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
+    "f2-79-etat-karatsuba": "f2-47-etat-banked and f2-79-etat-tmvp3 (binary cores) and the Karatsuba "
+                            "unit's own simulations",
     "etat3-97-small": "f3-19-etat-schoolbook (a small ternary core) and "
                       "test_a_small_pipelined_karatsuba_f3_core_is_bit_exact; 23,400 cycles a pairing",
     "ate-bn-seed002-toy": "ate-bn-tiny-small (a prime core) and, unit by unit, Chávez Corona et al.'s "
@@ -173,7 +175,8 @@ def test_a_core_connected_by_its_program_is_smaller():
     assert luts["tiny-program"] < 0.95 * luts["tiny-any"], luts
 
 
-@pytest.mark.parametrize("name", ["f2-47-etat-banked", "f2-79-etat-tmvp3"])
+# f2-79-etat-tmvp3's is slow: f2-47-etat-banked's runs the same connections over more banks
+@pytest.mark.parametrize("name", ["f2-47-etat-banked", pytest.param("f2-79-etat-tmvp3", marks=pytest.mark.slow)])
 def test_a_design_connected_by_its_program_is_bit_exact_with_banks(name):
     """Pruned reads of a port that reads two banks (f2-47-etat-banked's multiplier), and the write
     port of a RAM bank taking only the units that write it (f2-79-etat-tmvp3), bit-exact."""

@@ -56,7 +56,7 @@ def test_group_is_its_multipliers():
 
 
 @pytest.mark.parametrize("name,digit,scheme", [
-    ("f2-239", 16, 2),
+    pytest.param("f2-239", 16, 2, marks=pytest.mark.slow),
     pytest.param("f2-239", 16, 1, marks=pytest.mark.slow),
     pytest.param("f2-283", 8, 2, marks=pytest.mark.slow),
     pytest.param("f2-283", 32, 1, marks=pytest.mark.slow),

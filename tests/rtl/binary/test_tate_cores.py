@@ -1,7 +1,7 @@
 """Shu–Kwon–Gaj's Tate processors (seed 001 Table 3) as designs: the CA groups of lanes sharing an
 operand, three more multipliers of other digit sizes, bit-exact in Verilator with constant cycles,
 each at or below its Table 3 cycle count.  The test-size core runs by default; the six full-size
-cores are ``slow``."""
+cores (their compiles and cycle counts too) are ``slow``."""
 
 import pytest
 
@@ -27,6 +27,8 @@ def test_test_size_tate_core_in_verilator():
     assert res["cycles_max"] == d.report()["cycles"]
 
 
+# compiling them takes 95 s (tests/conftest.py, FULL_SIZE_TATE): slow, as their cores' simulations
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(TABLE3))
 def test_table3_designs_are_at_or_below_the_paper(name):
     rep = designs.get(name).report()

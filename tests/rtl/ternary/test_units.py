@@ -63,7 +63,8 @@ def test_adder_adds_subtracts_and_negates(name):
     assert OPS == fi.unit_kinds["add"].ops  # the unit's op select follows the interface's order
 
 
-@pytest.mark.parametrize("name", ["m5", "m7", "f3-19", "f3-97"])
+# f3-97's networks in the Amaranth simulator: slow (17 s each); f3-19's run by default
+@pytest.mark.parametrize("name", ["m5", "m7", "f3-19", pytest.param("f3-97", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("kind", ["cube", "cbrt"])
 def test_power_networks_from_the_model(name, kind):
     """x^(3^±k) for k = 1, 2, 4 selected per word, equal to the model's cube_k / cbrt_k."""
