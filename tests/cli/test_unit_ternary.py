@@ -24,7 +24,9 @@ def run(capsys, *argv):
     ("karatsuba", ["--stages", "5"], 5, 1),
     ("karatsuba", ["--schedule", "3,oe", "--registers", "in,base"], 3, 1),
     ("msd", ["--digit", "4"], 26, 25),
-    ("schoolbook", [], 1, 1),
+    # slow (28 s in the Amaranth simulator): the schoolbook unit runs by default at m = 5, 7 and 19
+    # (tests/rtl/ternary/test_units.py), and this verb at f3-97 with the other kinds
+    pytest.param("schoolbook", [], 1, 1, marks=pytest.mark.slow),
 ])
 def test_unit_sim_f3_97(capsys, kind, extra, lat, ii):
     code, out, err = run(capsys, "unit", "sim", "--kind", kind, "--curve", "f3-97", "-n", "6", "--json", *extra)

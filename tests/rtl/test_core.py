@@ -214,8 +214,9 @@ def _ram_read(name, read, **datapath):
 
 @pytest.mark.parametrize("name,datapath", [
     ("f2-79-etat-tmvp3", {}),  # a LUT ROM: pc_next only for the bank's early reads
-    # the ROM read at the edge too, idle runs held as one word (waits), F_p, pruned connections
-    ("ate-bn-tiny-small", {"connect": "program"}),
+    # the ROM read at the edge too, idle runs held as one word (waits), F_p, pruned connections:
+    # slow (40 s); the default run has the sync read above and ate-bn-tiny-small's own sync ROM and waits
+    pytest.param("ate-bn-tiny-small", {"connect": "program"}, marks=pytest.mark.slow),
 ])
 def test_a_ram_read_at_the_clock_edge_is_bit_exact_in_the_same_cycles(name, datapath):
     """``"read": "sync"``: the same microcode words, and the same pairings in the same cycles
