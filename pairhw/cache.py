@@ -67,6 +67,28 @@ def entry_lock(path: Path):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+def made_once(folder: str, name: str, make, dump, load, unreadable: tuple = ()):
+    """The value kept in the cache entry ``<cache>/<folder>/<name>`` (``load`` of its bytes), else
+    ``make()``, kept there (``dump`` to bytes) for the next call or process, one process at a time
+    (:func:`entry_lock`).  An entry that cannot be read (``OSError`` or ``unreadable``) is made again;
+    without a usable cache the value is made and not kept."""
+    try:
+        path = cache_dir(folder) / name
+    except OSError:
+        return make()
+    with entry_lock(path):
+        try:
+            return load(path.read_bytes())
+        except (OSError, *unreadable):
+            pass
+        value = make()
+        try:
+            write_atomic(path, dump(value))
+        except OSError:  # an unwritable cache only costs the next call the work
+            pass
+        return value
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (a temporary file beside it, then a rename)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")

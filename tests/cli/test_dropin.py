@@ -5,7 +5,6 @@ golden model's pairings through the wrapper, and ``make fusesoc`` runs the core 
 """
 
 import json
-import os
 import re
 import shutil
 import subprocess
