@@ -30,16 +30,15 @@ from pairhw.published import NAGL_ASIP as PAPER, nagl_cycles  # noqa: E402
 def gates_without_memories(d) -> dict:
     """The ``gates`` flow on the core with its two data memories as black boxes (their bits counted
     apart)."""
-    from pairhw.cli.design import _verilog
+    from pairhw import flow
     from pairhw.synth.flows import synthesize
 
-    core = d.core()
-    return synthesize(_verilog(d, core), d.top, "gates-ram")
+    return synthesize(flow.verilog(d), d.top, "gates-ram")
 
 
 def run(args) -> list:
     from pairhw import designs
-    from pairhw.cli.design import _random_rows, simulate
+    from pairhw import flow
 
     rows = []
     unknown = [n for n in args.design or [] if n not in PAPER]
@@ -57,9 +56,9 @@ def run(args) -> list:
                "ops": rep["ops"], "memory": rep["memory"], "instructions": rep["instructions"],
                "paper_kge_synth": paper["kge_synth"], "paper_kge_layout": paper["kge_layout"]}
         if args.verify:
-            res = simulate(d, _random_rows(d, args.verify, 1))
-            row["verilator"] = {"pairings": args.verify, "verified": res["verified"],
-                                "constant_time": res["constant_time"], "cycles": res["cycles_max"]}
+            res = flow.simulate(d, args.verify, 1)
+            row["verilator"] = {"pairings": args.verify, "verified": res.verified,
+                                "constant_time": res.constant_time, "cycles": res.cycles_max}
         if args.gates:
             g = gates_without_memories(d)
             row["gates"] = {"ge": g["ge"], "ge_logic": g["ge_logic"], "ge_ff": g["ge_ff"], "ffs": g["ffs"],

@@ -43,7 +43,7 @@ def main() -> int:
     ap.add_argument("--synth", action="store_true", help="also synthesize (Yosys xc7; slow at full size)")
     args = ap.parse_args()
 
-    from pairhw.cli.design import _random_rows, simulate
+    from pairhw import flow
     from pairhw.rtl.emit import unit_verilog
     from pairhw.synth.flows import luts_with_ram, synthesize
 
@@ -59,8 +59,8 @@ def main() -> int:
                "microcode_words": rep["microcode"]["words"],
                "inverter": next((u.latency for u in cp.dp.units if u.kind == "inv"), None)}
         if args.verify:
-            res = simulate(d, _random_rows(d, args.verify, seed=1))
-            row.update(verified=res["verified"], failed=res["failed"], constant_time=res["constant_time"])
+            res = flow.simulate(d, args.verify, seed=1)
+            row.update(verified=res.verified, failed=res.failed, constant_time=res.constant_time)
         if args.synth:
             s = synthesize(unit_verilog(d.core()), d.top, "xc7")
             row.update(luts=luts_with_ram(s), ffs=s["ffs"], dsp=s["dsp"], bram=s["bram"], depth=s["depth"])

@@ -97,7 +97,7 @@ def units_cells(verilog: str, top: str, log) -> dict:
 
 def main(argv=None) -> int:
     from pairhw import designs
-    from pairhw.cli.design import _verilog
+    from pairhw import flow
     from pairhw.scratch import scratch_dir
     from pairhw.synth.flows import SynthError, _stat_cells, _yosys
 
@@ -114,7 +114,7 @@ def main(argv=None) -> int:
         print(f"[ecp5_fit] {msg}", file=sys.stderr, flush=True)
 
     d = designs.get(args.design)
-    verilog = _verilog(d, d.core())
+    verilog = flow.verilog(d)
     t0 = time.monotonic()
     try:
         if args.units:

@@ -53,7 +53,7 @@ def main() -> int:
     ap.add_argument("--design", action="append", help="only these designs")
     args = ap.parse_args()
 
-    from pairhw.cli.design import _random_rows, simulate
+    from pairhw import flow
     from pairhw.rtl.emit import unit_verilog
     from pairhw.synth.flows import luts_with_ram, synthesize
 
@@ -71,10 +71,10 @@ def main() -> int:
         print(f"[bench] {name}: {rep['cycles']} cycles (published {pub}), bound {rep['multiplier_bound']}, "
               f"inversion {row['cycles_per_inversion']}, F_2^4m product {row['cycles_per_mul4']}", flush=True)
         if args.verify:
-            res = simulate(d, _random_rows(d, args.verify, seed=1223))
-            row["verilator"] = {k: res[k] for k in ("verified", "failed", "constant_time")}
-            row["verilator"]["cycles"] = sorted({p["cycles"] for p in res["pairings"]})
-            print(f"[bench] {name}: Verilator {res['verified']}/{args.verify} bit-exact", flush=True)
+            res = flow.simulate(d, args.verify, seed=1223)
+            row["verilator"] = {k: getattr(res, k) for k in ("verified", "failed", "constant_time")}
+            row["verilator"]["cycles"] = sorted({p["cycles"] for p in res.runs})
+            print(f"[bench] {name}: Verilator {res.verified}/{args.verify} bit-exact", flush=True)
         if not args.no_synth or args.gates:
             text = unit_verilog(d.core())
             for target in (["xc7"] if not args.no_synth else []) + (["gates"] if args.gates else []):

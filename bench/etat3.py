@@ -43,7 +43,7 @@ def main() -> int:
     ap.add_argument("--no-synth", action="store_true", help="skip Yosys")
     args = ap.parse_args()
 
-    from pairhw.cli.design import _random_rows, simulate
+    from pairhw import flow
     from pairhw.rtl.emit import unit_verilog
     from pairhw.synth.flows import luts_with_ram, synthesize
 
@@ -59,10 +59,10 @@ def main() -> int:
         print(f"[bench] {name}: {rep['cycles']} cycles, {row['cycles_per_iteration']:g} per Miller iteration, "
               f"bound {rep['multiplier_bound']} ({100 * rep['multiplier_utilisation']:.1f} %)", flush=True)
         if args.verify:
-            res = simulate(d, _random_rows(d, args.verify, seed=97))
-            row["verilator"] = {k: res[k] for k in ("verified", "failed", "constant_time")}
-            row["verilator"]["cycles"] = sorted({p["cycles"] for p in res["pairings"]})
-            print(f"[bench] {name}: Verilator {res['verified']}/{args.verify} bit-exact", flush=True)
+            res = flow.simulate(d, args.verify, seed=97)
+            row["verilator"] = {k: getattr(res, k) for k in ("verified", "failed", "constant_time")}
+            row["verilator"]["cycles"] = sorted({p["cycles"] for p in res.runs})
+            print(f"[bench] {name}: Verilator {res.verified}/{args.verify} bit-exact", flush=True)
         if not args.no_synth:
             print(f"[bench] {name}: synthesizing (xc7)", flush=True)
             res = synthesize(unit_verilog(d.core()), d.top, "xc7")

@@ -38,7 +38,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from pairhw import params
-    from pairhw.cli.unit import _verify, unit_text
+    from pairhw import flow
     from pairhw.rtl.ternary.catalogue import make_unit
     from pairhw.synth.flows import synthesize
 
@@ -47,12 +47,12 @@ def main() -> int:
     for kind, opts in UNITS:
         u = make_unit(kind, F, **opts)
         t0 = time.time()
-        ver = _verify(u, args.verify, 1, "amaranth")
-        res = synthesize(unit_text(u), u.name, "xc7")
+        ver = flow.verify_unit(u, args.verify, 1, "amaranth")
+        res = synthesize(flow.unit_verilog(u), u.name, "xc7")
         row = {"unit": u.name, "kind": kind, "options": {k: list(v) if isinstance(v, tuple) else v
                                                          for k, v in opts.items()},
-               "latency": u.latency, "ii": u.initiation_interval, "verified": ver["verified"],
-               "failed": ver["failed"], **{k: res[k] for k in ("luts", "ffs", "depth", "carry", "bram")},
+               "latency": u.latency, "ii": u.initiation_interval, "verified": ver.verified,
+               "failed": ver.failed, **{k: res[k] for k in ("luts", "ffs", "depth", "carry", "bram")},
                "describe": u.describe(), "seconds": round(time.time() - t0, 1)}
         rows.append(row)
         print(f"[bench] {u.name}: {res['luts']} LUTs, {res['ffs']} FFs, depth {res['depth']}, "

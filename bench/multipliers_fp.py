@@ -36,7 +36,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from pairhw import params
-    from pairhw.cli.unit import _verify, unit_text
+    from pairhw import flow
     from pairhw.rtl.prime.catalogue import KindError, make_unit
     from pairhw.synth.flows import synthesize
 
@@ -50,10 +50,10 @@ def main() -> int:
                 print(f"[bench] {kind} at {curve}: skipped ({e})", flush=True)
                 continue
             t0 = time.time()
-            ver = _verify(u, args.verify, 1, "amaranth")
-            res = synthesize(unit_text(u), u.name, "xc7")
+            ver = flow.verify_unit(u, args.verify, 1, "amaranth")
+            res = synthesize(flow.unit_verilog(u), u.name, "xc7")
             row = {"curve": curve, "bits": F.bits, "unit": u.name, "kind": kind, "latency": u.latency,
-                   "ii": u.initiation_interval, "verified": ver["verified"], "failed": ver["failed"],
+                   "ii": u.initiation_interval, "verified": ver.verified, "failed": ver.failed,
                    **{k: res[k] for k in ("luts", "ffs", "dsp", "carry", "depth", "bram")},
                    "describe": u.describe(), "seconds": round(time.time() - t0, 1)}
             rows.append(row)
@@ -77,7 +77,7 @@ def _inverter_row(curve: str, per_cycle: int, n: int) -> dict:
     import random
 
     from pairhw import fields
-    from pairhw.cli.unit import unit_text
+    from pairhw import flow
     from pairhw.program.datapath import UnitSpec
     from pairhw.sim.amsim import simulate_mul
     from pairhw.synth.flows import synthesize
@@ -89,7 +89,7 @@ def _inverter_row(curve: str, per_cycle: int, n: int) -> dict:
     ops = [0, 1, fi.F.p - 1] + [rng.randrange(1, fi.F.p) for _ in range(n)]
     run = simulate_mul(u, [(a,) for a in ops])
     ok = sum(r == u.emulate(a) and lat == u.latency for r, a, lat in zip(run.results, ops, run.latencies))
-    res = synthesize(unit_text(u), u.name, "xc7")
+    res = synthesize(flow.unit_verilog(u), u.name, "xc7")
     row = {"curve": curve, "bits": fi.F.bits, "unit": u.name, "kind": f"inv (k = {per_cycle})",
            "latency": u.latency, "ii": u.initiation_interval, "verified": ok, "failed": len(ops) - ok,
            **{k: res[k] for k in ("luts", "ffs", "dsp", "carry", "depth", "bram")},

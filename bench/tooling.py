@@ -102,7 +102,7 @@ def bench_vectors(runs: int) -> dict:
 
 def bench_verilator(names, runs: int) -> dict:
     from pairhw import designs
-    from pairhw.cli.design import _random_rows, _verilog
+    from pairhw import flow
     from pairhw.rtl.emit import core_testbench, core_vectors_text
     from pairhw.sim import verilator
 
@@ -110,8 +110,8 @@ def bench_verilator(names, runs: int) -> dict:
     for name in names:
         d = designs.get(name)
         core = d.core()
-        binary = verilator.build({f"{d.top}.v": _verilog(d, core), "tb.v": core_testbench(core)})
-        rows = _random_rows(d, 10, seed=1)
+        binary = verilator.build({f"{d.top}.v": flow.verilog(d), "tb.v": core_testbench(core)})
+        rows = flow.pairings(d, 10, seed=1)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "vectors.txt")
             with open(path, "w") as fh:

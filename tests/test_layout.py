@@ -1,5 +1,6 @@
-"""The package's layout rules: the engine sees fields only through the interface, and no module
-imports itself back through others at import time."""
+"""The package's layout rules: the layers import only downwards (also inside functions), no module
+takes a private name of another package, the engine sees fields only through the interface, and no
+module imports itself back through others at import time."""
 
 import ast
 from pathlib import Path
@@ -36,6 +37,103 @@ def _top_level_imports(path: Path) -> set:
 
 
 MODULES = {_module_name(p): p for p in ROOT.rglob("*.py")}
+
+#: pairhw's layers, lowest first: a module may import its own layer and those below it, never one above
+#: (docs/ARCHITECTURE.md).  A module belongs to the layer of its longest prefix here.
+LAYERS = (
+    ("base", ("pairhw", "pairhw.errors", "pairhw.progress", "pairhw.files", "pairhw.cache", "pairhw.scratch",
+              "pairhw.output", "pairhw.published")),
+    ("model", ("pairhw.math", "pairhw.params", "pairhw.vectors")),
+    ("engine", ("pairhw.program",)),
+    ("simulators", ("pairhw.sim",)),
+    ("units", ("pairhw.rtl", "pairhw.rtl.binary", "pairhw.rtl.prime", "pairhw.rtl.ternary", "pairhw.rtl.select",
+               "pairhw.rtl.serial")),
+    ("families", ("pairhw.fields",)),
+    ("cores", ("pairhw.rtl.core", "pairhw.rtl.asip", "pairhw.rtl.wrap", "pairhw.rtl.emit")),
+    ("synthesis", ("pairhw.synth",)),
+    ("designs", ("pairhw.designs",)),
+    ("flow", ("pairhw.flow",)),
+    ("explorer", ("pairhw.explore",)),
+    ("report", ("pairhw.report",)),
+    ("command", ("pairhw.cli", "pairhw.__main__")),
+)
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of ``module`` (by its longest prefix there)."""
+    best, at = -1, None
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for p in prefixes:
+            if (module == p or module.startswith(p + ".")) and len(p) > best:
+                best, at = len(p), i
+    assert at is not None, f"{module} is in no layer of LAYERS"
+    return at
+
+
+def _package(module: str) -> str:
+    """``pairhw.X`` of a module (the unit a private name must not leave)."""
+    return ".".join(module.split(".")[:2])
+
+
+def imports(module: str, text: str, pkg: str):
+    """Every pairhw import in ``text`` (module level or inside functions): (line, imported module,
+    names taken from it)."""
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(pkg.split(".")[: len(pkg.split(".")) - node.level + 1] + ([base] if base else []))
+            if not base.startswith("pairhw"):
+                continue
+            names = []
+            for a in node.names:
+                sub = f"{base}.{a.name}"
+                if sub in MODULES:  # ``from pairhw import flow``: the module itself
+                    yield node.lineno, sub, []
+                else:
+                    names.append(a.name)
+            if names:
+                yield node.lineno, base, names
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("pairhw"):
+                    yield node.lineno, a.name, []
+
+
+def layer_violations(module: str, text: str, is_package: bool = False) -> list[str]:
+    """What ``module`` (source ``text``) imports against the layer order or the privacy rule."""
+    pkg = module if is_package else module.rpartition(".")[0]
+    out = []
+    me = layer_of(module)
+    for line, target, names in imports(module, text, pkg):
+        if layer_of(target) > me:
+            out.append(f"{module}:{line} imports {target} (layer {LAYERS[layer_of(target)][0]} is above "
+                       f"{LAYERS[me][0]})")
+        if _package(target) != _package(module):
+            for n in names:
+                if n.startswith("_"):
+                    out.append(f"{module}:{line} takes the private {target}.{n}")
+    return out
+
+
+def test_layers_import_only_downwards_and_no_private_names():
+    bad = [v for name, path in sorted(MODULES.items())
+           for v in layer_violations(name, path.read_text(), path.name == "__init__.py")]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_layer_check_finds_an_import_upwards_and_a_private_name():
+    """The check itself: an engine module importing the CLI inside a function, a flow helper's private
+    name, and a lower layer's module are told apart."""
+    up = "def f():\n    from pairhw.cli.design import cmd_sim\n    return cmd_sim\n"
+    private = "from pairhw.flow import _generate_verilog\n"
+    fine = "from pairhw.math.binary.field import GF2m\nfrom pairhw import cache\n"
+    assert layer_violations("pairhw.program.engine", up) == [
+        "pairhw.program.engine:2 imports pairhw.cli.design (layer command is above engine)"]
+    assert layer_violations("pairhw.explore.run", private) == [
+        "pairhw.explore.run:1 takes the private pairhw.flow._generate_verilog"]
+    assert layer_violations("pairhw.program.engine", fine) == []
+    assert layer_of("pairhw.rtl.binary.nets") < layer_of("pairhw.fields.binary") < layer_of("pairhw.rtl.core")
 
 
 def test_program_imports_no_concrete_field():

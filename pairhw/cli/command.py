@@ -26,7 +26,7 @@ from pairhw.cli import curves, design, explore, prime, unit
 from pairhw.cache import CacheError, cache_dir
 from pairhw.cli.common import UsageError, _Parser, once
 from pairhw.designs import DesignError
-from pairhw.synth.flows import SynthError
+from pairhw.errors import SynthError, missing_extra
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,5 +87,10 @@ def main(argv=None) -> int:
         print(f"pairhw: error: {e}", file=sys.stderr)
         return 1
     except Exception as e:  # pragma: no cover - a bug, not bad input
+        if isinstance(e, ImportError) or type(e).__name__ == "PackageNotFoundError":
+            need = missing_extra(e)
+            if need:  # an optional dependency not installed: say which extra brings it
+                print(f"pairhw: error: {need}", file=sys.stderr)
+                return 2
         print(f"pairhw: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

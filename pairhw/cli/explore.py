@@ -131,7 +131,7 @@ def register(sub, UsageError) -> None:
 
 def cmd_report(args, UsageError) -> int:
     from pairhw import report
-    from pairhw.cli.output import check_target, write_tree
+    from pairhw.output import check_target, write_tree
     from pairhw.cli.unit import tell_tree
     from pairhw.explore import run
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from pairhw import params
+from pairhw import params, vectors
 from pairhw.math import opcount as opc
 from pairhw.math.prime import pairing as pairing_p
 from pairhw.math.prime.curve import PointError
@@ -76,15 +76,6 @@ def parse_g2(C, text: str, what: str, UsageError):
     return Q
 
 
-def point_hex(C, P) -> list[str] | None:
-    if P is None:
-        return None
-    h = C.F.to_hex
-    if isinstance(P[0], tuple):
-        return [h(P[0][0]), h(P[0][1]), h(P[1][0]), h(P[1][1])]
-    return [h(P[0]), h(P[1])]
-
-
 def curve_row(name: str) -> dict:
     p = params.get(name)
     C = params.curve(name)
@@ -104,16 +95,9 @@ def group_point(args, C):
     return E.mul(args.scalar, E.point_from_seed(args.seed))
 
 
-def vector_points(C, seed: int, i: int):
-    """The i-th pair of ``pairhw vectors --seed S`` on a prime set: P = G1 hash_to_point of
-    b"vectors/S/i/p", Q = G2 hash_to_point of b"vectors/S/i/q"."""
-    return (C.E1.hash_to_point(f"vectors/{seed}/{i}/p".encode()),
-            C.E2.hash_to_point(f"vectors/{seed}/{i}/q".encode()))
-
-
 def opcount(args, C, UsageError) -> int:
     name, fn = algorithm(args.algorithm, UsageError)
-    P, Q = vector_points(C, 0, 0)
+    P, Q = vectors.points(C, 0, 0)
     cf = opc.count_pairing_p(C, fn, P, Q)
     phases = {k: dict(cf.counts[k]) for k in sorted(cf.counts)}
     totals = {"miller": dict(cf.total("miller")), "final_exp": dict(cf.total("final_exp")),

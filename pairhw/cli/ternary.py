@@ -69,11 +69,6 @@ def pair(args, C, P, Q, UsageError) -> dict:
     return {"curve": args.curve, "algorithm": name, "e": gt_trits(C, fn(C, P, Q))}
 
 
-def vector_record(C, name: str, P, Q) -> dict:
-    return {"curve": name, "p": C.point_to_trits(P), "q": C.point_to_trits(Q),
-            "e": gt_trits(C, pairing3.etat(C, P, Q))}
-
-
 def opcount(args, C, P, Q, UsageError) -> int:
     name = cli_prime.choose(args.algorithm, ALGORITHMS, "ternary set", UsageError)
     fn, kw = _ALGS[name]

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
-import tempfile
-import time
-from pathlib import Path
+from dataclasses import asdict
 
-from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed, number, plural
-from pairhw.cache import file_hashes
-from pairhw.cli.output import check_target, tree_note, write_tree
+from pairhw import flow
+from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed, number
+from pairhw.output import check_target, tree_note
+from pairhw.progress import log
 
 KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
     ["schoolbook, karatsuba, tmvp: fully parallel (--schedule)",
@@ -22,65 +20,12 @@ KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
     ". F_p (--curve bn254|bls12-381|bn-seed002, or --p P): montgomery-pipelined (II 1), "
     "montgomery-iterative (--digit W, default 17), polymont-seed002 (BN primes)")
 
-#: Above this m the Verilator flow is the default simulator (the Amaranth simulator gets slow).
-AMARANTH_MAX_M = 100
-
-
-def log(msg: str) -> None:
-    print(f"[pairhw] {msg}", file=sys.stderr, flush=True)
-
-
-#: seconds between two progress lines of a long loop (:func:`ticker`)
-PROGRESS_SECONDS = 5.0
-
-
-def ticker(what: str, total: int):
-    """A progress callback ``done -> None`` for long loops: says ``what: done of total (N s)`` on stderr
-    at most every :data:`PROGRESS_SECONDS`, so a run over a few seconds is never silent."""
-    t0 = last = time.monotonic()
-    every = PROGRESS_SECONDS
-
-    def tick(done: int) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if now - last >= every and done < total:
-            last = now
-            log(f"{what}: {done:,} of {total:,} ({now - t0:.0f} s)")
-    return tick
-
 
 def tell_tree(out, done: dict) -> None:
-    """Say on stderr what :func:`~pairhw.cli.output.write_tree` did to a directory that held files."""
+    """Say on stderr what :func:`~pairhw.output.write_tree` did to a directory that held files."""
     note = tree_note(out, done)
     if note:
         log(note)
-
-
-def _timing(unit) -> str:
-    """``9 cycles, initiation interval 6 cycles``: a unit's latency and II, for its report and header."""
-    return f"{plural(unit.latency, 'cycle')}, initiation interval {plural(unit.initiation_interval, 'cycle')}"
-
-
-def unit_text(unit) -> str:
-    """The unit's Verilog with its header (kind, field, latency, II, contract)."""
-    from pairhw.rtl.emit import field_name, header, unit_verilog
-
-    log(f"generating Verilog for {unit.name}")
-    fields = {"field": unit.F.poly_str(),
-              "latency": _timing(unit),
-              "contract": CONTRACT}
-    if hasattr(unit, "encoding"):
-        fields["encoding"] = unit.encoding
-    return unit_verilog(unit, header(f"{unit.name}: multiplier over {field_name(unit.F)}", fields))
-
-
-CONTRACT = ("a, b sampled when start = 1; c valid with done = 1 exactly `latency` cycles later; "
-            "start at most every `ii` cycles")
-
-
-#: how to run a build directory's test bench (the manifest's ``run``)
-RUN = {"make": "make sim  (Verilator from pairhw's virtualenv; exit status 0 only if every vector matched)",
-       "icarus (not tested by pairhw)": "make icarus"}
 
 
 def synth_text(name: str, res: dict, target: str) -> str:
@@ -223,56 +168,24 @@ def _unit_from_args(args, UsageError):
         raise UsageError(str(e)) from None
 
 
-def _verify(unit, n: int, seed: int, simulator: str) -> dict:
-    from pairhw.rtl.emit import mul_testbench, unit_vectors, unit_width, vectors_text
-
-    F = unit.F
-    vecs = unit_vectors(unit, n, seed)
-    t0 = time.monotonic()
-    if simulator == "auto":
-        simulator = "amaranth" if F.m <= AMARANTH_MAX_M and not unit.lut6 else "verilator"
-    if simulator == "amaranth":
-        from pairhw.sim.amsim import simulate_mul
-
-        log(f"Amaranth simulator: {len(vecs)} products on {unit.name}")
-        run = simulate_mul(unit, [(a, b) for a, b, _ in vecs], progress=ticker("simulated", len(vecs)))
-        ok = [r == c and lat == unit.latency
-              for r, c, lat in zip(run.results, [c for _, _, c in vecs], run.latencies)]
-        verified = sum(ok)
-        failed = len(vecs) - verified
-    else:
-        from pairhw.sim import verilator
-
-        v = unit_text(unit)
-        binary = verilator.build({f"{unit.name}.v": v, "tb.v": mul_testbench(unit)}, log=log)
-        with tempfile.TemporaryDirectory() as d:
-            path = Path(d) / "vectors.txt"
-            path.write_text(vectors_text(F, vecs, unit_width(unit)))
-            log(f"Verilator: {len(vecs)} products")
-            res = verilator.run(binary, path)
-        verified, failed = res["verified"], res["failed"]
-    return {"simulator": simulator, "vectors": len(vecs), "verified": verified, "failed": failed,
-            "seconds": round(time.monotonic() - t0, 2)}
-
-
 def cmd_unit_sim(args, UsageError) -> int:
     unit = _unit_from_args(args, UsageError)
     if unit.lut6 and args.sim == "amaranth":
         raise UsageError("--lut6 units instantiate LUT6 primitives: simulate them with --sim verilator")
     from pairhw.rtl.emit import field_name
 
-    res = _verify(unit, args.n, args.seed, args.sim)
+    res = flow.verify_unit(unit, args.n, args.seed, args.sim)
     out = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
            "char": char_of(unit.F),
-           "latency": unit.latency, "ii": unit.initiation_interval, "seed": args.seed, **res}
+           "latency": unit.latency, "ii": unit.initiation_interval, "seed": args.seed, **asdict(res)}
     if args.json:
         print(json.dumps(out))
     else:
         print(f"{unit.name} over {field_name(unit.F)} ({unit.F.poly_str()})")
-        print(f"latency {_timing(unit)}")
-        print(f"verified {res['verified']} of {res['vectors']} products (10 edge cases + {args.n} random, "
-              f"seed {args.seed}) with {res['simulator']}: {res['failed']} failed")
-    return 0 if res["failed"] == 0 else 1
+        print(f"latency {flow.timing_text(unit)}")
+        print(f"verified {res.verified} of {res.vectors} products (10 edge cases + {args.n} random, "
+              f"seed {args.seed}) with {res.simulator}: {res.failed} failed")
+    return 0 if res.failed == 0 else 1
 
 
 def char_of(F):
@@ -282,57 +195,23 @@ def char_of(F):
     return "p" if is_prime(F) else 3 if is_ternary(F) else 2
 
 
-def encoding_text(unit) -> str:
-    from pairhw.rtl.emit import unit_width
-
-    if hasattr(unit, "encoding"):
-        return unit.encoding
-    if unit_width(unit) != unit.F.m:
-        return "F_3^m: two bits per trit, word = L | H << m (bit i of L: trit i is 1; of H: trit i is 2)"
-    return "F_2^m: bit i is the coefficient of x^i"
-
-
 def cmd_unit_build(args, UsageError) -> int:
-    from pairhw.rtl.emit import makefile, mul_testbench, unit_vectors, unit_width, vectors_text
-
     unit = _unit_from_args(args, UsageError)
-    w = unit_width(unit)
     check_target(args.output, ("unit", unit.name), args.force)
-    files = {
-        f"{unit.name}.v": unit_text(unit),
-        f"tb_{unit.name}.v": mul_testbench(unit),
-        "vectors.txt": vectors_text(unit.F, unit_vectors(unit, args.n, args.seed), w),
-        "Makefile": makefile(unit.name),
-    }
-    manifest = {
-        "unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
-        "latency": unit.latency, "ii": unit.initiation_interval,
-        "ports": {"a": w, "b": w, "start": 1, "c": w, "done": 1, "clk": 1, "rst": 1},
-        "encoding": encoding_text(unit),
-        "contract": CONTRACT,
-        "vectors": {"file": "vectors.txt", "count": args.n + 10, "seed": args.seed,
-                    "format": "first line: the number of products N (decimal); then N lines `a b c`, hex, "
-                              "most significant digit first (10 edge cases, then N - 10 random)"},
-        "run": RUN,
-        "files": file_hashes(files),
-    }
-    files["manifest.json"] = json.dumps(manifest, indent=1) + "\n"
-    tell_tree(args.output, write_tree(args.output, files, ("unit", unit.name), force=args.force))
+    b = flow.build_unit(unit, args.kind, args.n, args.seed)
+    tell_tree(args.output, b.write(args.output, force=args.force))
     if args.json:
-        print(json.dumps({"output": args.output, **manifest}))
+        print(json.dumps({"output": args.output, **b.manifest}))
         return 0
-    print(f"wrote {', '.join(files)} to {args.output}")
+    print(f"wrote {', '.join(b.files)} to {args.output}")
     print(f"{unit.name}: latency {unit.latency}, II {unit.initiation_interval}; run the bench: make -C {args.output} sim")
     return 0
 
 
 def cmd_unit_synth(args, UsageError) -> int:
-    from pairhw.synth.flows import synthesize
-
     check_router(args, UsageError)
     unit = _unit_from_args(args, UsageError)
-    res = synthesize(unit_text(unit), unit.name, args.target, log=log, router=args.router, placer=args.placer,
-                     yosys=args.yosys)
+    res = flow.synthesize_unit(unit, args.target, router=args.router, placer=args.placer, yosys=args.yosys)
     res = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "latency": unit.latency,
            "ii": unit.initiation_interval, **res}
     if args.json:
@@ -352,7 +231,7 @@ def register(sub, UsageError) -> None:
     add_count(q, "random products (after 10 edge cases)", 100, MAX_PRODUCTS)
     add_seed(q)
     q.add_argument("--sim", choices=("auto", "amaranth", "verilator"), default="auto",
-                   help=f"simulator (auto: Amaranth for m ≤ {AMARANTH_MAX_M}, else Verilator)")
+                   help=f"simulator (auto: Amaranth for m ≤ {flow.AMARANTH_MAX_M}, else Verilator)")
     add_json(q)
     q.set_defaults(func=lambda a: cmd_unit_sim(a, UsageError))
     q = usub.add_parser("build", help="write Verilog, a self-checking test bench, vectors, a Makefile "

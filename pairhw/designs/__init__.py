@@ -7,6 +7,7 @@ compiled by the engine (:func:`pairhw.program.engine.compile_pairing`) and built
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -124,6 +125,12 @@ def content_text(data: dict) -> str:
     """The canonical JSON of what a design computes: its file without name and description (the
     explore store's key, the register wrappers' ``DESIGN`` hash)."""
     return json.dumps({k: v for k, v in data.items() if k not in ("name", "description")}, sort_keys=True)
+
+
+def design_id(data: dict) -> int:
+    """32 bits of SHA-256 of what a design computes (:func:`content_text`): the register wrappers'
+    ``DESIGN`` register, so software can tell which core it talks to."""
+    return int(hashlib.sha256(content_text(data).encode()).hexdigest()[:8], 16)
 
 
 @lru_cache(maxsize=None)

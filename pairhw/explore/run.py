@@ -28,18 +28,20 @@ def _schedule(d, options) -> dict:
 
 
 def _sim(d, options) -> dict:
-    from pairhw.cli.design import _random_rows, simulate
+    from pairhw import flow
 
-    res = simulate(d, _random_rows(d, options["n"], options["seed"]))
-    return {"pairings": options["n"], "seed": options["seed"], "verified": res["verified"],
-            "failed": res["failed"], "constant_time": res["constant_time"], "cycles": res["cycles_max"]}
+    res = flow.simulate(d, options["n"], options["seed"])
+    return {"pairings": options["n"], "seed": options["seed"], "verified": res.verified,
+            "failed": res.failed, "constant_time": res.constant_time, "cycles": res.cycles_max}
 
 
 def _synth(d, options) -> dict:
-    from pairhw.cli.design import _verilog
-    from pairhw.synth.flows import luts_with_ram, synthesize
+    from pairhw import flow
+    from pairhw.synth.flows import luts_with_ram
 
-    res = synthesize(_verilog(d, d.core()), d.top, options["target"])
+    res = flow.synthesize(d, options["target"])
+    for k in ("design", "curve", "cycles"):  # the stored result is the flow's figures alone
+        del res[k]
     if options["target"] == "xc7":
         res["luts_incl_ram"] = luts_with_ram(res)
     return res

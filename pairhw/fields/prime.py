@@ -180,11 +180,6 @@ class PrimeFieldInterface(BaseField):
         C.E1.check(P)
         C.E2.check(Q)
 
-    def vector_points(self, C, seed: int, i: int):
-        from pairhw.cli.prime import vector_points
-
-        return vector_points(C, seed, i)
-
     # -- hardware ------------------------------------------------------------------------------------
     def for_datapath(self, spec: dict):
         """Seed 002's coefficient form (:class:`PolyMontField`) when the datapath's multiplier is

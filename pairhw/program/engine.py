@@ -25,6 +25,11 @@ class Compiled:
     alloc: Allocation
     microcode: Microcode
 
+    @property
+    def cycles(self) -> int:
+        """Cycles per pairing (constant), as :class:`~pairhw.program.asip.AsipProgram` has them too."""
+        return self.microcode.cycles
+
     def report(self) -> dict:
         """Cycles, the multiplier bound (products × II / units), utilisation, registers, microcode."""
         mul = self.dp.unit_for("mul")

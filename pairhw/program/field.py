@@ -169,9 +169,9 @@ class BaseField:
 
     def vector_points(self, C, seed: int, i: int):
         """The i-th pair (P, Q) of ``pairhw vectors --seed S`` on curve ``C``."""
-        from pairhw.cli.curves import vector_points
+        from pairhw.vectors import points
 
-        return vector_points(C, seed, i)
+        return points(C, seed, i)
 
     def algorithm(self, name: str):
         """A pairing of the family's ``ALGORITHMS`` table by name."""

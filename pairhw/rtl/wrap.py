@@ -17,7 +17,6 @@ the C header (:func:`c_header`), the Python driver (:func:`python_driver`) and t
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from amaranth.hdl import C, Cat, ClockDomain, ClockSignal, Module, Mux, ResetSignal, Signal
@@ -31,14 +30,6 @@ WRAPS = {"axis": "axis", "axil": "axil", "wishbone": "wb"}
 MAP_ID = 0x50485731
 #: the register map's version (``VERSION`` bits 15..0); bump when an offset or a bit moves
 MAP_VERSION = 1
-
-
-def design_id(data: dict) -> int:
-    """32 bits of SHA-256 of what a design computes (its JSON without name and description): the
-    ``DESIGN`` register, so software can tell which core it talks to."""
-    from pairhw.designs import content_text
-
-    return int(hashlib.sha256(content_text(data).encode()).hexdigest()[:8], 16)
 
 
 @dataclass(frozen=True)
@@ -79,8 +70,10 @@ class RegisterMap:
     IN_BASE = 0x100
 
     @classmethod
-    def of(cls, core, data: dict) -> "RegisterMap":
-        return cls(len(core.mc.inputs), len(core.mc.outputs), core.dp.F.width, core.cycles, design_id(data))
+    def of(cls, core, design: int) -> "RegisterMap":
+        """The map of ``core``; ``design`` is the ``DESIGN`` register's value
+        (:func:`pairhw.designs.design_id`)."""
+        return cls(len(core.mc.inputs), len(core.mc.outputs), core.dp.F.width, core.cycles, design)
 
     @property
     def words(self) -> int:
@@ -373,13 +366,14 @@ class WishboneWrap(wiring.Component):
         return m
 
 
-def wrapper(kind: str, core, design_data: dict):
+def wrapper(kind: str, core, design: int):
     """The wrapper ``kind`` (a key of :data:`WRAPS`) around ``core``; its module name is the core's
-    with the suffix of :data:`WRAPS`."""
+    with the suffix of :data:`WRAPS`; ``design`` is the ``DESIGN`` register's value
+    (:func:`pairhw.designs.design_id`)."""
     name = f"{core.name}_{WRAPS[kind]}"
     if kind == "axis":
         return AxisWrap(core, name)
-    rmap = RegisterMap.of(core, design_data)
+    rmap = RegisterMap.of(core, design)
     return (AxilWrap if kind == "axil" else WishboneWrap)(core, name, rmap)
 
 

@@ -38,6 +38,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NamedTuple
 
+from pairhw.errors import SynthError  # noqa: F401 - defined low so the command catches it without importing the flows
 from pairhw.cache import cache_dir, digest
 from pairhw.rtl.binary.nets import LUT6_MODEL
 from pairhw.scratch import held_stops, scratch_dir
@@ -73,10 +74,6 @@ def ecp5_lut_sites(cells: dict) -> int:
     """LUT4 sites of an ECP5 netlist's ``cells`` (Yosys ``stat``): its LUT4s plus what carry chains
     and LUT RAM take; within a few dozen of the TRELLIS_COMB nextpnr places."""
     return sum(n * cells.get(k, 0) for k, n in ECP5_LUT_SITES.items())
-
-
-class SynthError(RuntimeError):
-    pass
 
 
 def _tool(name: str) -> str:

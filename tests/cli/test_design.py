@@ -204,22 +204,22 @@ def test_beuchat_core_on_a_vectors_file(capsys, tmp_path):
 def test_core_verilog_is_generated_once_per_design_and_engine(monkeypatch, tmp_path):
     """The core's Verilog comes from the results cache the second time, the same text without
     elaborating; another design (here, another name) is generated anew."""
-    from pairhw.cli import design as cli_design
+    from pairhw import flow
 
     monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
     d = designs.get("f3-19-etat-schoolbook")
-    first = cli_design._verilog(d, d.core())
+    first = flow.verilog(d)
     assert len(list((tmp_path / "verilog").glob("*.v"))) == 1
 
-    def boom(d, core):
+    def boom(d):
         raise AssertionError("generated although cached")
 
     with monkeypatch.context() as m:
-        m.setattr(cli_design, "_generate_verilog", boom)
-        assert cli_design._verilog(d, d.core()) == first
+        m.setattr(flow, "_generate_verilog", boom)
+        assert flow.verilog(d) == first
     data = json.loads(json.dumps(d.data))
     data["name"] = "f3-19-other"
     other = designs.from_data(data)
-    text = cli_design._verilog(other, other.core())
+    text = flow.verilog(other)
     assert other.top != d.top and f"module {other.top}" in text and f"module {d.top}" in first
     assert len(list((tmp_path / "verilog").glob("*.v"))) == 2

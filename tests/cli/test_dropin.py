@@ -15,7 +15,8 @@ import pytest
 
 from pairhw import designs
 from pairhw.cli import main
-from pairhw.rtl.wrap import MAP_ID, RegisterMap, c_header, design_id, python_driver
+from pairhw.designs import design_id
+from pairhw.rtl.wrap import MAP_ID, RegisterMap, c_header, python_driver
 
 from ..conftest import make_env
 
@@ -112,7 +113,7 @@ def test_python_driver_runs_a_pairing_on_the_map(tmp_path):
     returns the model's pairing; it refuses another map and bad inputs."""
     d = designs.get(F2)
     core = d.core()
-    rm = RegisterMap.of(core, d.data)
+    rm = RegisterMap.of(core, design_id(d.data))
     C, fi = d.curve(), d.field
     P, Q = fi.vector_points(C, 7, 0)
     ins = list(fi.point_values(P, Q))

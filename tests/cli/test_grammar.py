@@ -86,9 +86,9 @@ def test_quiet_anywhere_and_hex_numbers(capsys):
 
 def test_long_runs_say_how_far_they_are(capsys, tmp_path, monkeypatch):
     """unit sim with many products and sim --vectors with many lines print progress (here every tick)."""
-    from pairhw.cli import unit
+    from pairhw import progress
 
-    monkeypatch.setattr(unit, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_SECONDS", 0.0)
     code, _, err = run(capsys, "-q", "unit", "sim", "--kind", "lsb", "--m", "5", "-n", "20")
     assert code == 0 and "[pairhw] simulated: 1 of 30" in err and "simulated: 29 of 30" in err
     v = tmp_path / "v.jsonl"

@@ -409,7 +409,7 @@ def test_verilog_has_plain_names_and_a_header(capsys, tmp_path):
 
 def test_a_core_bench_fails_on_a_wrong_cycle_count(tmp_path):
     """The bench checks the schedule's exact count: told one cycle more, it fails every pairing."""
-    from pairhw.cli.design import _random_rows
+    from pairhw.flow import pairings
     from pairhw.rtl.emit import core_testbench, core_vectors_text, unit_verilog
     from pairhw.sim import verilator
 
@@ -418,7 +418,7 @@ def test_a_core_bench_fails_on_a_wrong_cycle_count(tmp_path):
     tb = core_testbench(core).replace(f"localparam CYCLES = {core.cycles};", f"localparam CYCLES = {core.cycles + 1};")
     binary = verilator.build({f"{d.top}.v": unit_verilog(core), "tb.v": tb})
     vec = tmp_path / "v.txt"
-    vec.write_text(core_vectors_text(d.field, _random_rows(d, 2, 1)))
+    vec.write_text(core_vectors_text(d.field, pairings(d, 2, 1)))
     res = verilator.run_core(binary, vec)
     assert (res["verified"], res["failed"], res["passed"]) == (0, 2, False)
     assert f"took {core.cycles} cycles, expected {core.cycles + 1}" in res["mismatches"][0]

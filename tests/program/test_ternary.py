@@ -5,7 +5,7 @@ field interface, exact against the golden model at every stage."""
 import pytest
 
 from pairhw import designs, params
-from pairhw.cli.curves import vector_points
+from pairhw.vectors import points as vector_points
 from pairhw.fields import of
 from pairhw.math import opcount
 from pairhw.math.ternary import pairing as pr3

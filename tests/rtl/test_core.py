@@ -9,7 +9,7 @@ from amaranth.sim import Simulator
 
 from pairhw.fields import of
 from pairhw import designs
-from pairhw.cli.design import _random_rows, simulate
+from pairhw.flow import pairings, simulate
 from pairhw.rtl.emit import unit_verilog
 
 from ..conftest import curve, random_point
@@ -44,12 +44,12 @@ def _sized(names):
 def test_core_is_bit_exact_and_constant_time(name):
     d = designs.get(name)
     n = 20 if d.report()["cycles"] < 10**6 else 2  # millions of cycles per pairing: two of them
-    rows = _random_rows(d, n, seed=7)
-    res = simulate(d, rows)
-    assert (res["verified"], res["failed"], res["timeout"]) == (n, 0, False)
-    cycles = {p["cycles"] for p in res["pairings"]}
+    rows = pairings(d, n, seed=7)
+    res = simulate(d, rows=rows)
+    assert (res.verified, res.failed, res.timeout) == (n, 0, False)
+    cycles = {p["cycles"] for p in res.runs}
     assert cycles == {d.compile().microcode.cycles}
-    assert res["constant_time"]
+    assert res.constant_time
 
 
 def test_a_small_pipelined_karatsuba_f3_core_is_bit_exact():
@@ -61,20 +61,20 @@ def test_a_small_pipelined_karatsuba_f3_core_is_bit_exact():
     del mul["schedule"]
     mul["stages"] = 3
     d = designs.from_data(data)
-    res = simulate(d, _random_rows(d, 20, seed=7))
-    assert (res["verified"], res["failed"], res["timeout"]) == (20, 0, False)
-    assert {p["cycles"] for p in res["pairings"]} == {d.compile().microcode.cycles}
+    res = simulate(d, rows=pairings(d, 20, seed=7))
+    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().microcode.cycles}
     assert d.multiplier_options()["kind"] == "karatsuba" and d.compile().microcode.cycles < 400
 
 
 def test_core_rejects_nothing_silently_a_wrong_value_fails():
     """The test bench really compares: a corrupted expected value is reported as a failure."""
     d = designs.get("f2-47-etat-banked")
-    rows = _random_rows(d, 3, seed=7)
+    rows = pairings(d, 3, seed=7)
     rows[1] = rows[1][:7] + (rows[1][7] ^ 1,)
-    res = simulate(d, rows)
-    assert (res["verified"], res["failed"]) == (2, 1)
-    assert [p["ok"] for p in res["pairings"]] == [True, False, True]
+    res = simulate(d, rows=rows)
+    assert (res.verified, res.failed) == (2, 1)
+    assert [p["ok"] for p in res.runs] == [True, False, True]
 
 
 def test_verilog_is_deterministic():
@@ -158,10 +158,10 @@ def test_a_core_connected_by_its_program_is_bit_exact():
     same cycles as the fully connected core (Verilator, against the model)."""
     full, pruned = _tiny_design("any"), _tiny_design("program")
     assert pruned.compile().alloc.used == full.compile().alloc.used
-    rows = _random_rows(pruned, 6, seed=5)
-    res = simulate(pruned, rows)
-    assert (res["verified"], res["failed"], res["timeout"]) == (6, 0, False)
-    assert {p["cycles"] for p in res["pairings"]} == {full.compile().microcode.cycles}
+    rows = pairings(pruned, 6, seed=5)
+    res = simulate(pruned, rows=rows)
+    assert (res.verified, res.failed, res.timeout) == (6, 0, False)
+    assert {p["cycles"] for p in res.runs} == {full.compile().microcode.cycles}
 
 
 @pytest.mark.slow
@@ -183,8 +183,8 @@ def test_a_design_connected_by_its_program_is_bit_exact_with_banks(name):
     data = json.loads(json.dumps(designs.get(name).data))
     data["datapath"]["connect"] = "program"
     d = designs.from_data(data)
-    res = simulate(d, _random_rows(d, 5, seed=9))
-    assert (res["verified"], res["failed"], res["timeout"]) == (5, 0, False)
+    res = simulate(d, rows=pairings(d, 5, seed=9))
+    assert (res.verified, res.failed, res.timeout) == (5, 0, False)
 
 
 def _ecp5_cells(d) -> dict:
@@ -192,12 +192,12 @@ def _ecp5_cells(d) -> dict:
     import tempfile
     from pathlib import Path
 
-    from pairhw.cli.design import _verilog
+    from pairhw.flow import verilog
     from pairhw.synth.flows import _stat_cells, _yosys
 
     with tempfile.TemporaryDirectory() as work:
         _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
-               "tee -q -o stat.json stat -json\n", _verilog(d, d.core()), Path(work), yosys="native")
+               "tee -q -o stat.json stat -json\n", verilog(d), Path(work), yosys="native")
         return _stat_cells(Path(work), d.top)
 
 
@@ -224,9 +224,9 @@ def test_a_ram_read_at_the_clock_edge_is_bit_exact_in_the_same_cycles(name, data
     write at that edge; the core built without either fails this test (checked when written)."""
     comb, sync = _ram_read(name, "comb", **datapath), _ram_read(name, "sync", **datapath)
     assert sync.compile().microcode.packed() == comb.compile().microcode.packed()
-    res = simulate(sync, _random_rows(sync, 4, seed=11))
-    assert (res["verified"], res["failed"], res["timeout"]) == (4, 0, False)
-    assert {p["cycles"] for p in res["pairings"]} == {comb.compile().microcode.cycles}
+    res = simulate(sync, rows=pairings(sync, 4, seed=11))
+    assert (res.verified, res.failed, res.timeout) == (4, 0, False)
+    assert {p["cycles"] for p in res.runs} == {comb.compile().microcode.cycles}
 
 
 def test_a_ram_read_at_the_clock_edge_is_block_ram():
@@ -252,9 +252,9 @@ def test_a_core_with_shared_read_ports_is_bit_exact():
     word, port 0 also read by the unloader; the pairings against the model (Verilator), in the
     scheduled cycles."""
     d = _shared_reads("f2-79-etat-tmvp3", 2)
-    res = simulate(d, _random_rows(d, 5, seed=13))
-    assert (res["verified"], res["failed"], res["timeout"]) == (5, 0, False)
-    assert {p["cycles"] for p in res["pairings"]} == {d.compile().microcode.cycles}
+    res = simulate(d, rows=pairings(d, 5, seed=13))
+    assert (res.verified, res.failed, res.timeout) == (5, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().microcode.cycles}
 
 
 def test_shared_read_ports_are_two_lut_ram_copies():

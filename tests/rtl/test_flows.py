@@ -443,7 +443,7 @@ def test_a_stop_the_moment_a_work_directory_is_made_still_removes_it(tmp_path, m
 
     from pairhw.cli import _terminated
 
-    from pairhw.cli.output import write_tree
+    from pairhw.output import write_tree
 
     work = {tmp_path / "t", tmp_path / "c" / "verilator", tmp_path / "o"}  # where each makes its own
     made = []

@@ -5,7 +5,7 @@ input while BUSY is refused and does not change the run, and bits above m are no
 import pytest
 from amaranth.sim import Simulator
 
-from pairhw.designs import get
+from pairhw.designs import design_id, get
 from pairhw.rtl.wrap import RegisterMap, wrapper
 
 D = "f2-47-etat-banked"
@@ -74,8 +74,8 @@ class Wishbone:
 def test_word_decode_inputs_held_at_start_and_masked(kind):
     d = get(D)
     core = d.core()
-    rm = RegisterMap.of(core, d.data)
-    dut = wrapper(kind, core, d.data)
+    rm = RegisterMap.of(core, design_id(d.data))
+    dut = wrapper(kind, core, design_id(d.data))
     fi, C = d.field, d.curve()
     P, Q = fi.vector_points(C, 5, 0)
     ins = list(fi.point_values(P, Q))

@@ -8,7 +8,7 @@ m = 79 twins and the m = 1223 cores are ``slow``."""
 import pytest
 
 from pairhw import designs
-from pairhw.cli.design import _random_rows, simulate
+from pairhw.flow import simulate
 from pairhw.program.asip import AsipError, asip_config
 from pairhw.published import NAGL_ASIP, nagl_cycles
 
@@ -110,8 +110,8 @@ def test_full_size_program_computes_the_model(name):
 @pytest.mark.parametrize("name", list(TABLE3))
 def test_full_size_core_in_verilator(name):
     d = designs.get(name)
-    res = simulate(d, _random_rows(d, 1, 1))
-    assert res["verified"] == 1 and res["failed"] == 0 and res["constant_time"], res["mismatches"]
+    res = simulate(d, 1, 1)
+    assert res.verified == 1 and res.failed == 0 and res.constant_time, res.mismatches
 
 
 def _cli(capsys, *argv):
@@ -183,5 +183,5 @@ def test_odd_trip_core_in_verilator():
     """f2-89 Tate (Alg. 2): 9 trips, so the ROM's even body runs once more after four pairs."""
     d = _other(*OTHERS[2])
     assert d.compile().extra
-    res = simulate(d, _random_rows(d, 2, 5))
-    assert res["verified"] == 2 and res["constant_time"], res["mismatches"]
+    res = simulate(d, 2, 5)
+    assert res.verified == 2 and res.constant_time, res.mismatches

@@ -64,14 +64,14 @@ def test_group_is_its_multipliers():
 def test_ca_at_the_papers_sizes(name, digit, scheme):
     """Table 2's fields in Verilator: ⌈m/D⌉ cycles a round, one round (scheme 1) or two (scheme 2),
     every product and its latency checked by the generated test bench."""
-    from pairhw.cli.unit import _verify
+    from pairhw.flow import verify_unit
 
     F = params.curve(name).F
     ca = make_unit(f"ca{scheme}", F, digit=digit)
     assert ca.initiation_interval == scheme * -(-F.m // digit) and ca.latency == ca.initiation_interval + 1
     assert ca.multipliers == 6 // scheme and ca.width == 4 * F.m
-    res = _verify(ca, 6, digit, "verilator")
-    assert res["verified"] == res["vectors"] == 16 and res["failed"] == 0
+    res = verify_unit(ca, 6, digit, "verilator")
+    assert res.verified == res.vectors == 16 and res.failed == 0
 
 
 def test_ca_is_not_a_designs_mul_unit_and_needs_a_digit():

@@ -6,7 +6,7 @@ cores (their compiles and cycle counts too) are ``slow``."""
 import pytest
 
 from pairhw import designs
-from pairhw.cli.design import _random_rows, simulate
+from pairhw.flow import simulate
 
 #: Table 3: µs × MHz
 TABLE3 = {"tate1-239-d16": 4700, "tate1-239-d32": 2739, "tate1-283-d16": 6384, "tate1-283-d32": 3528,
@@ -15,8 +15,8 @@ TABLE3 = {"tate1-239-d16": 4700, "tate1-239-d32": 2739, "tate1-283-d16": 6384, "
 
 def _check(name, n):
     d = designs.get(name)
-    res = simulate(d, _random_rows(d, n, 1))
-    assert res["verified"] == n and res["failed"] == 0 and res["constant_time"], res["mismatches"]
+    res = simulate(d, n, 1)
+    assert res.verified == n and res.failed == 0 and res.constant_time, res.mismatches
     return d, res
 
 
@@ -24,7 +24,7 @@ def test_test_size_tate_core_in_verilator():
     """tate1-47-d4: four multiplier units (a group of lanes and three single ones of other digit
     sizes) in one core, bit-exact against tate-alg1 on three pairings."""
     d, res = _check("tate1-47-d4", 3)
-    assert res["cycles_max"] == d.report()["cycles"]
+    assert res.cycles_max == d.report()["cycles"]
 
 
 # compiling them takes 95 s (tests/conftest.py, FULL_SIZE_TATE): slow, as their cores' simulations

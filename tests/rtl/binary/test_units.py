@@ -37,7 +37,7 @@ def _check(unit, pairs, gaps=None):
 def test_every_kind_bit_exact_back_to_back(kind, m):
     F = binary_field(m)
     unit = make_unit(kind, F, **_options(kind, m))
-    rng = random.Random(hash((kind, m)) & 0xFFFF)
+    rng = random.Random(m)  # a fixed seed (hash() changes with PYTHONHASHSEED)
     pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(12)]
     _check(unit, pairs)
 

@@ -48,14 +48,14 @@ def test_a_polymont_datapath_works_in_coefficient_words():
 
 
 def _run_toy_with_rewritten_words(tmp_path):
-    from pairhw.cli.design import _random_rows, _verilog
+    from pairhw.flow import pairings, verilog
     from pairhw.rtl.emit import core_testbench, core_vectors_text
     from pairhw.sim import verilator
 
     d = designs.get("ate-bn-seed002-toy")
     fi, core = d.field, d.core()
-    binary = verilator.build({f"{d.top}.v": _verilog(d, core), "tb.v": core_testbench(core)})
-    rows = _random_rows(d, 3, 7)
+    binary = verilator.build({f"{d.top}.v": verilog(d), "tb.v": core_testbench(core)})
+    rows = pairings(d, 3, 7)
     lines = core_vectors_text(fi, rows).splitlines()
     n_in = len(fi.pairing_inputs)
     # pairing 1: every expected word rewritten as another polynomial of the same value
@@ -102,12 +102,12 @@ def test_seed002_cores_schedule(name, cycles):
 @pytest.mark.slow
 def test_full_size_seed002_core_in_verilator():
     """ate-bn-seed002 (250 bits) in Verilator: two pairings equal to the model mod p, constant cycles."""
-    from pairhw.cli.design import _random_rows, simulate
+    from pairhw.flow import simulate
 
     d = designs.get("ate-bn-seed002")
-    res = simulate(d, _random_rows(d, 2, 1))
-    assert res["verified"] == 2 and res["failed"] == 0 and res["constant_time"]
-    assert res["cycles_max"] == 169214
+    res = simulate(d, 2, 1)
+    assert res.verified == 2 and res.failed == 0 and res.constant_time
+    assert res.cycles_max == 169214
 
 
 def test_unknown_fields_keep_their_words():

@@ -8,7 +8,7 @@ replaced or removed; every other file stays.  A non-empty directory that is not 
 design or unit is refused unless ``--force``, and no file pairhw did not write is ever replaced.
 Created files and directories get the permissions of the process umask, as ``open`` and ``mkdir``
 would give.
-Every OS error becomes a :class:`~pairhw.cli.common.UsageError` naming the path (exit 2).
+Every OS error becomes a :class:`~pairhw.errors.UsageError` naming the path (exit 2).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from pairhw.cache import content_hash
-from pairhw.cli.common import UsageError, plural
+from pairhw.errors import UsageError
+from pairhw.progress import plural
 from pairhw.files import TooLarge, read_at_most
 from pairhw.scratch import scratch_dir
 
