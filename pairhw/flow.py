@@ -181,10 +181,10 @@ def simulate(d: str | Design, n: int | None = None, seed: int = 1, rows: list | 
     from pairhw.sim import verilator
 
     d = design(d)
-    if (n is None) == (rows is None):
-        raise UsageError("simulate: give n or rows")
-    if rows is None:
+    if n is not None and rows is None:
         rows = pairings(d, n, seed)
+    elif n is not None or rows is None:
+        raise UsageError("simulate: give n or rows")
     core = d.core()
     v = verilog(d)
     fmt = None if trace is None else Path(trace).suffix[1:]

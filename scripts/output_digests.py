@@ -8,7 +8,7 @@ parameter set; ``pairhw unit build`` for one multiplier of each kind on a small 
 line per file: ``sha256  what/file``.  ``--root`` imports pairhw from another checkout (to digest a
 base commit).
 
-    python scripts/output_digests.py [--only NAME ...] [--skip NAME ...] > digests.txt
+    python scripts/output_digests.py [--small] [--only NAME ...] [--skip NAME ...] > digests.txt
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from pathlib import Path
 
 #: one design per family with wrappers and cocotb
 WRAPPED = ("f2-79-etat-tmvp3", "etat3-97-fast", "ate-bn-tiny")
+#: the parameter sets of the designs ``--small`` digests
+SMALL = ("f2-47", "f2-79", "f3-19", "f3-97", "bn-tiny")
 #: (what, pairhw unit build arguments)
 UNITS = [
     ("f2-karatsuba-79", ["--kind", "karatsuba", "--m", "79"]),
@@ -56,6 +58,9 @@ def main() -> int:
     ap.add_argument("--root", help="a pairhw checkout to import (default: the installed one)")
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--skip", nargs="*", default=[])
+    ap.add_argument("--small", action="store_true",
+                    help=f"only the designs on {', '.join(SMALL)} (their Verilog takes seconds; a full-size "
+                         "core's takes minutes in Amaranth)")
     args = ap.parse_args()
     if args.root:
         sys.meta_path[:] = [f for f in sys.meta_path if "ditable" not in repr(f)]
@@ -64,7 +69,8 @@ def main() -> int:
     from pairhw.cli import main as cli
 
     assert Path(designs.__file__).resolve().is_relative_to(Path(args.root or Path(designs.__file__).parents[2]).resolve())
-    jobs = [(f"design/{d}", ["build", d, "-n", "2", "--seed", "5"]) for d in designs.names()]
+    names = [d for d in designs.names() if not args.small or designs.get(d).params in SMALL]
+    jobs = [(f"design/{d}", ["build", d, "-n", "2", "--seed", "5"]) for d in names]
     jobs += [(f"design-{w}/{d}", ["build", d, "-n", "2", "--seed", "5", "--wrap", w, "--cocotb"])
              for d in WRAPPED for w in ("axis", "axil", "wishbone")]
     jobs += [(f"unit/{u}", ["unit", "build", *a, "-n", "3", "--seed", "2"]) for u, a in UNITS]

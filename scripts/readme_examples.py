@@ -14,6 +14,9 @@ the next ``$ `` line:
 - wall-clock times (``9.6 s``) are not compared;
 - commands that synthesize or work at m = 1223 are slow: they run only with ``--all``.
 
+A fenced ``python`` block is run as one script by the virtualenv's Python (same directory and
+environment); the fenced ``text`` block right after it is its expected output, compared the same way.
+
 Exit status 0 when every example matched.  ``--update`` rewrites the README with the new outputs of
 blocks that have no ``...`` and no abridged command (review the diff).
 """
@@ -49,6 +52,43 @@ def blocks(text: str):
             i = j + 1
         else:
             i += 1
+
+
+def python_blocks(text: str):
+    """(first line index, code lines, expected output lines) of every fenced ``python`` block followed
+    by a fenced ``text`` block (its output)."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].strip() != "```":
+            j += 1
+        if m.group(1) == "python":
+            k = j + 1
+            while k < len(lines) and not lines[k].strip():
+                k += 1
+            if k < len(lines) and lines[k].strip() == "```text":
+                e = k + 1
+                while e < len(lines) and lines[e].strip() != "```":
+                    e += 1
+                yield i + 1, lines[i + 1:j], lines[k + 1:e]
+                i = e + 1
+                continue
+        i = j + 1
+
+
+def run_python(code: list[str], timeout: float) -> tuple[int, list[str]]:
+    """Run a python block as a script; (exit status, stdout lines)."""
+    env = dict(os.environ, PAIRHW_QUIET="1", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    with tempfile.TemporaryDirectory(prefix="readme-") as tmp:
+        proc = subprocess.run([sys.executable, "-c", "\n".join(code)], cwd=tmp, env=env, capture_output=True,
+                              text=True, timeout=timeout)
+    return proc.returncode, proc.stdout.splitlines() + ([f"(stderr) {ln}" for ln in proc.stderr.splitlines()
+                                                        if not ln.startswith("[pairhw]")] if proc.returncode else [])
 
 
 def commands(body):
@@ -162,6 +202,15 @@ def check(readme: Path, everything: bool, update: bool, timeout: float = 3600) -
             failures += 1
             if update and exact and len(results) == len(cmds):
                 replacements[start] = (len(body), new_body)
+    for start, code, expected in python_blocks(text):
+        rc, actual = run_python(code, timeout)
+        if rc == 0 and matches(expected, actual):
+            print(f"README.md:{start}: ok (python)")
+        else:
+            failures += 1
+            print(f"README.md:{start}: python block, exit {rc}")
+            for a in actual[:40]:
+                print(f"  | {a}")
     if update and replacements:
         for start in sorted(replacements, reverse=True):
             n, new = replacements[start]

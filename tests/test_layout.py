@@ -177,3 +177,15 @@ def test_one_curve_accessor_for_every_family():
     for name, cls in kinds.items():
         assert isinstance(params.curve(name), cls)
     assert not hasattr(params, "pcurve") and not hasattr(params, "curve3")
+
+
+def test_the_engine_and_the_api_type_check():
+    """mypy on ``program/`` and ``flow.py`` (pyproject.toml's ``[tool.mypy]``) finds nothing."""
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cache:
+        r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", cache], cwd=ROOT.parent,
+                           capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and "Success: no issues found" in r.stdout, r.stdout + r.stderr

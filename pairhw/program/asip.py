@@ -32,6 +32,7 @@ word (values bit-exact, cycles exact) and :class:`pairhw.rtl.asip.AsipCore` hold
 
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass
 
 from .lower import Flow, lower
@@ -93,11 +94,11 @@ class AsipConfig:
     """Word width, multiplier, field.  ``mul`` is the built multiplier unit (its microcode for
     iter-karatsuba, its digit for lsd/lsb)."""
 
-    fi: object
+    fi: Any
     word: int
     kind: str
     digit: int = 1
-    mul: object = None
+    mul: Any = None
 
     @property
     def m(self) -> int:
@@ -213,7 +214,7 @@ class AsipProgram:
         return self.pre + e + o + (e if self.extra else []) + self.post
 
     @property
-    def loop(self) -> tuple:
+    def loop(self) -> tuple | None:
         """(first, last) ROM index of the repeated pair and its repeat count (None without a loop)."""
         if not self.pairs:
             return None

@@ -233,9 +233,11 @@ class Datapath:
         """(bank, index) of the shared read port input ``port`` of ``u`` reads through (a bank with
         ``read_ports``), else None (the input has a read port of its own)."""
         banks = self.read_banks(u, port)
-        if len(banks) != 1 or not self.bank(banks[0]).read_ports:
+        if len(banks) != 1:
             return None
         n = self.bank(banks[0]).read_ports
+        if not n:
+            return None
         return (banks[0], u.read_via[port] if u.read_via else port % n)
 
     def read_banks(self, u: UnitSpec, port: int) -> tuple:

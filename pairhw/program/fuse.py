@@ -47,7 +47,8 @@ def decompose(n: int, ks: tuple) -> list[int]:
 
 def _asap(ops, dp: Datapath) -> dict:
     """Earliest issue cycle of each op's value by dependences alone (unit delays, unbounded units)."""
-    ready, issue = {}, {}
+    ready: dict = {}
+    issue: dict = {}
     for op in ops:
         t = max((ready.get(s, 0) for s, d in op.srcs if not d), default=0)
         issue[op.dst] = t
@@ -69,7 +70,8 @@ def _balance(chains, m: int, powers: dict, other: dict) -> None:
             return None
 
     long_ = sorted((c for c in chains if c["n"] > 1), key=lambda c: c["start"])
-    groups, end = [], -1
+    groups: list = []
+    end = -1
     for c in long_:
         span = cost(c["kind"], c["n"]) or 1
         if not groups or c["start"] >= end:

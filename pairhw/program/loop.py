@@ -41,7 +41,7 @@ class LoopProgram:
         run_ops(P.F, self.pre, env)
         prev = {i: env[name] for i, name in self.init.items()}
         for _ in range(self.trips):
-            cur = []
+            cur: list = []
             for op in self.body:
                 args = []
                 for kind, ref in op.srcs:
@@ -54,7 +54,7 @@ class LoopProgram:
         return [env[o] if isinstance(o, str) else o for o in P.outputs]
 
     def counts(self) -> dict:
-        body = {}
+        body: dict = {}
         for op in self.body:
             body[op.kind] = body.get(op.kind, 0) + 1
         return {"pre": len(self.pre), "body": len(self.body), "trips": self.trips, "period": self.period,

@@ -9,6 +9,7 @@ body values are named ``@i``.
 
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass, field
 
 from .loop import LoopProgram
@@ -37,7 +38,7 @@ class LOp:
 class Flow:
     """Straight-line ``pre``, a ``body`` run ``trips`` times, straight-line ``post``."""
 
-    F: object  # the field interface (pairhw.program.field.BaseField)
+    F: Any  # the field interface (pairhw.program.field.BaseField)
     inputs: list
     pre: list
     body: list
@@ -59,7 +60,7 @@ class Flow:
         _run_block(self.F, self.pre, env, {})
         prev = {b: env[x] for b, x in self.init.items()}
         for _ in range(self.trips):
-            cur = {}
+            cur: dict = {}
             _run_block(self.F, self.body, cur, {**env, **{("prev", k): v for k, v in prev.items()}})
             prev = cur
         for name, b in self.final.items():
@@ -71,9 +72,9 @@ class Flow:
         return (("pre", self.pre), ("body", self.body), ("post", self.post))
 
     def counts(self) -> dict:
-        out = {}
+        out: dict = {}
         for blk, ops in self.blocks():
-            c = {}
+            c: dict = {}
             for op in ops:
                 c[op.kind] = c.get(op.kind, 0) + 1
             out[blk] = c

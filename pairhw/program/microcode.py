@@ -109,7 +109,8 @@ class Microcode:
         addresses.  A field is set only where its value is used (an op's issue or write), so a core
         that builds only these connections (``"connect": "program"``) runs the words as :meth:`run`
         does."""
-        writes, reads = {}, {}
+        writes: dict = {}
+        reads: dict = {}
         for p, u in instances(self.dp):
             wbanks = self.dp.write_banks(u, u.instance_names().index(p))
             for port in range(u.ports):
@@ -247,8 +248,8 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
     n_words = tl.post_start + post.length
     if use_loop:
         n_words -= (trips - S) * ii  # the kernel is written once
-    words = [dict() for _ in range(n_words)]
-    notes = [[] for _ in range(n_words)]
+    words: list[dict] = [dict() for _ in range(n_words)]
+    notes: list[list] = [[] for _ in range(n_words)]
 
     def put(at, key, val):
         wd = words[at]

@@ -78,12 +78,12 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
         group[b].add(x)
     for x, b in flow.final.items():
         group[b].add(x)
-    for b, names in group.items():
-        banks = set.intersection(*(allowed[n] for n in names))
-        if not banks:
-            raise ScheduleError(f"no register bank can hold the loop-carried value {b} and {sorted(names)}")
-        for n in names:
-            allowed[n] = banks
+    for b, members in group.items():
+        common = set.intersection(*(allowed[n] for n in members))
+        if not common:
+            raise ScheduleError(f"no register bank can hold the loop-carried value {b} and {sorted(members)}")
+        for n in members:
+            allowed[n] = common
 
     # with "connect": "program" the core builds only the connections the words use, so a free
     # register is chosen to add the fewest: keys[v] are the unit ports that read v and the unit
@@ -124,14 +124,14 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
         written[op.dst] = tl.post_start + post.start[i] + post.units[i].delay
 
     entities = []  # (start, end, banks, names)
-    for b, names in sorted(group.items(), key=lambda kv: int(kv[0][1:]) if kv[0][1:].isdigit() else 0):
+    for b, members in sorted(group.items(), key=lambda kv: int(kv[0][1:]) if kv[0][1:].isdigit() else 0):
         x = flow.init.get(b)
         if x is not None and last.get(x, -1) >= Ls:
             raise ScheduleError(f"{x} is the loop's initial value of {b} and is read after the loop starts; "
                                 "the engine would need a move")
         s = written[x] if x is not None else Ls
-        e = max([Le - 1] + [last.get(n, -1) for n in names if n in flow.final])
-        entities.append((s, e, allowed[b], sorted(names)))
+        e = max([Le - 1] + [last.get(n, -1) for n in members if n in flow.final])
+        entities.append((s, e, allowed[b], sorted(members)))
 
     # prefer the bank fewest ports read: widely read banks stay free for the values that need them
     readers = {b: sum(b in dp.read_banks(u, p) for u in dp.units for p in range(u.ports)) for b in dp.bank_names()}
@@ -190,16 +190,16 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
             # any free register keeps first fit's count (intervals in order of start); the one that
             # gains the fewest connections (without keys, the first: first fit)
             free = [k for k, f in enumerate(regs) if f < s]
-            k = min(free, key=lambda k: (len(need - held[k]), k)) if free else None
-            if k is None and (size[bank] is None or len(regs) < size[bank]):
-                k = len(regs)
+            reg = min(free, key=lambda k: (len(need - held[k]), k)) if free else None
+            if reg is None and (size[bank] is None or len(regs) < size[bank]):
+                reg = len(regs)
                 regs.append(-1)
                 held.append(set())
-            if k is not None:
-                regs[k] = e
-                held[k] |= need
+            if reg is not None:
+                regs[reg] = e
+                held[reg] |= need
                 for n in names:
-                    alloc.reg[n] = (bank, k)
+                    alloc.reg[n] = (bank, reg)
                 break
         else:
             raise ScheduleError(f"datapath.banks: {', '.join(sorted(banks))} {'is' if len(banks) == 1 else 'are'} "
@@ -210,6 +210,6 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     for b, regs in free_at.items():
         alloc.used[b] = len(regs)
     alloc.loop_shared = {b: len(r) for b, r in arcs.items()}
-    for k in shared_ids.values():
-        del alloc.reg[k]
+    for sid in shared_ids.values():
+        del alloc.reg[sid]
     return alloc

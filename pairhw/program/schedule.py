@@ -88,7 +88,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
     producer = {op.dst: i for i, op in enumerate(ops)}
     cands = [dp.units_for(op.kind, op.k) for op in ops]
     preds = [[producer[s] for s, _ in op.srcs if s in producer] for op in ops]
-    succs = [[] for _ in ops]
+    succs: list[list] = [[] for _ in ops]
     for i, ps in enumerate(preds):
         for p in ps:
             succs[p].append(i)
@@ -149,6 +149,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
                 key = (t + u.delay, t, rank)
                 if best is None or key < best[0]:
                     best = (key, u, g, lane, wp, rp)
+            assert best is not None  # every op has a candidate unit
             (_, t, _), u, g, lane, wp, rp = best
             if t > cycle:
                 if len(cands[i]) > 1:
@@ -222,7 +223,7 @@ def assign_units(body, dp: Datapath) -> list:
     names = sorted({u.name for c in cands if len(c) > 1 for u in c})
     for _ in range(n):
         loads = {nm: load(nm) for nm in names}
-        worst = max(loads, key=loads.get)
+        worst = max(loads, key=lambda nm: loads[nm])
         top = loads[worst]
         # what moves together: the products on one b of a unit with lanes, else one product
         moves: dict = {}
@@ -340,8 +341,8 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     edges = body_edges(body, units)
     height = _heights(edges, units)[0]
     order = _topo(n, edges, height)
-    into = [[] for _ in range(n)]
-    out = [[] for _ in range(n)]
+    into: list[list] = [[] for _ in range(n)]
+    out: list[list] = [[] for _ in range(n)]
     for e in edges:
         out[e[0]].append(e)
         into[e[1]].append(e)
@@ -368,7 +369,7 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
             start, inst = placed
             last = max(start[i] + units[i].latency for i in range(n)) if n else 0
             sch = LoopSchedule(start, inst, ii, last // ii + 1, mii, edges, units)
-            if best is None or (trips + sch.stages - 1) * ii < (trips + best.stages - 1) * best.ii:
+            if best is None or (trips is not None and (trips + sch.stages - 1) * ii < (trips + best.stages - 1) * best.ii):
                 best = sch
     if best:
         return best

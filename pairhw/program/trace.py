@@ -15,6 +15,7 @@ Ops (``Op.kind``): the field's op kinds (``add``, ``mul``, ``sqr``/``sqrt`` or `
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -98,7 +99,7 @@ def run_ops(fi, ops, env: dict) -> None:
 class Program:
     """A straight-line program: ``inputs`` are names, ``outputs`` are names or constants (ints)."""
 
-    F: object  # the field interface (pairhw.program.field.BaseField)
+    F: Any  # the field interface (pairhw.program.field.BaseField)
     inputs: list
     ops: list = field(default_factory=list)
     outputs: list = field(default_factory=list)
@@ -107,7 +108,7 @@ class Program:
 
     def counts(self, prefix: str = "") -> Counter:
         """Ops per kind (powers weighted by k) under a phase prefix."""
-        c = Counter()
+        c: Counter = Counter()
         for op in self.ops:
             if not prefix or op.phase == prefix or op.phase.startswith(prefix + "/"):
                 c[op.kind] += op.k if self.F.is_power(op.kind) else 1
