@@ -1,4 +1,4 @@
-"""Benchmark: the optimal-ate pairing cores on BN254, BLS12-381 and bn-seed002 against zcash-fpga (writes JSON).
+"""Benchmark: the optimal-ate pairing cores on BN254, BLS12-381 and bn-chavez11 against zcash-fpga (writes JSON).
 
     python bench/ate.py [--verify N] [--synth] [--design NAME ...] [-o bench/out/ate.json]
 
@@ -24,7 +24,7 @@ from _common import design_bench_parser, write_json  # noqa: E402
 from pairhw import designs  # noqa: E402
 
 ZCASH_FPGA = {"design": "zcash-fpga (BLS12-381)", "cycles": 126644, "mhz": 200}
-DESIGNS = ["ate-bn-tiny", "ate-bn254-fast", "ate-bls12-381-fast", "ate-bn-seed002-toy", "ate-bn-seed002"]
+DESIGNS = ["ate-bn-tiny", "ate-bn254-fast", "ate-bls12-381-fast", "ate-bn-chavez11-toy", "ate-bn-chavez11"]
 
 
 def critical_path(cp) -> int:

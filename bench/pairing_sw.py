@@ -54,7 +54,7 @@ def main():
         result["field_us"][name] = round(med / n * 1e6, 3)
         print(f"F_2^{F.m} {name:16} {result['field_us'][name]:10.2f} us", file=sys.stderr)
 
-    algs = ["etat", "etat-seed000", "tate-alg1", "tate-alg2", "tate-reference"]
+    algs = ["etat", "etat-adikari12", "tate-alg1", "tate-alg2", "tate-reference"]
     for alg in algs:
         fn = pr.ALGORITHMS[alg]
         it = iter(pts)
@@ -62,7 +62,7 @@ def main():
             runs = args.runs if alg != "tate-reference" else min(3, args.runs)
             med, ts = median_time(lambda: fn(C, *next(it)), runs)
         except ValueError:
-            continue  # etat-seed000 on a set of another class
+            continue  # etat-adikari12 on a set of another class
         result["pairing_s"][alg] = {"median": round(med, 4), "min": round(min(ts), 4), "max": round(max(ts), 4)}
         print(f"{alg:16} median {med:8.3f} s  (min {min(ts):.3f}, max {max(ts):.3f})", file=sys.stderr)
     result["etat_target_s"] = 1.5

@@ -48,7 +48,7 @@ SHU = {
 }
 
 #: Chávez Corona et al. (seed 002): their 256-bit BN multiplier (Virtex-6), against the multiplier of
-#: ``ate-bn-seed002``.
+#: ``ate-bn-chavez11``.
 CHAVEZ = {"label": "polynomial Montgomery multiplier", "mhz": 223.7, "cycles_per_product": 15, "latency": 40,
           "slices": 4815, "dsp": 12}
 

@@ -6,7 +6,9 @@ microcode and program listings, FuseSoC core, Makefile, manifest); for three des
 the same with each bus wrapper and ``--cocotb``; ``pairhw vectors C -n 2 --seed 3`` for every
 parameter set; ``pairhw unit build`` for one multiplier of each kind on a small field.  Prints one
 line per file: ``sha256  what/file``.  ``--root`` imports pairhw from another checkout (to digest a
-base commit).
+base commit).  ``--old-names`` digests each file (and labels it) with the names by author and year
+replaced by the names they had before (:mod:`pairhw.names`), so a tree from before the rename
+compares equal.
 
     python scripts/output_digests.py [--small] [--only NAME ...] [--skip NAME ...] > digests.txt
 """
@@ -17,6 +19,7 @@ import argparse
 import contextlib
 import hashlib
 import io
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -36,7 +39,7 @@ UNITS = [
     ("f3-msd-19", ["--kind", "msd", "--curve", "f3-19", "--digit", "3"]),
     ("fp-montgomery-pipelined-tiny", ["--kind", "montgomery-pipelined", "--curve", "bn-tiny"]),
     ("fp-montgomery-iterative-tiny", ["--kind", "montgomery-iterative", "--curve", "bn-tiny"]),
-    ("fp-polymont-toy", ["--kind", "polymont-seed002", "--curve", "bn-seed002-toy"]),
+    ("fp-polymont-toy", ["--kind", "polymont-chavez11", "--curve", "bn-chavez11-toy"]),
 ]
 
 
@@ -47,10 +50,31 @@ def _run(main, argv) -> tuple[int, bytes]:
     return rc, out.getvalue().encode()
 
 
+#: the names by author and year and the ones they replace, longest first (set by ``--old-names``)
+RENAMED: list = []
+
+
+def _old(data: bytes) -> bytes:
+    for new, old in RENAMED:
+        data = data.replace(new.encode(), old.encode())
+        data = data.replace(new.replace("-", "_").encode(), old.replace("-", "_").encode())
+    return data
+
+
+def _manifest(root: Path, data: bytes) -> bytes:
+    """A build manifest with the old names, its file hashes those of the files with the old names."""
+    m = json.loads(_old(data))
+    m["files"] = {name: hashlib.sha256(_old((root / name).read_bytes())).hexdigest() for name in m["files"]}
+    return (json.dumps(m, indent=1) + "\n").encode()
+
+
 def _tree(root: Path, what: str) -> None:
     for p in sorted(root.rglob("*")):
         if p.is_file():
-            print(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {what}/{p.relative_to(root)}", flush=True)
+            label = _old(f"{what}/{p.relative_to(root)}".encode()).decode()
+            data = p.read_bytes()
+            data = _manifest(root, data) if RENAMED and p.name == "manifest.json" else _old(data)
+            print(f"{hashlib.sha256(data).hexdigest()}  {label}", flush=True)
 
 
 def main() -> int:
@@ -58,6 +82,7 @@ def main() -> int:
     ap.add_argument("--root", help="a pairhw checkout to import (default: the installed one)")
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--skip", nargs="*", default=[])
+    ap.add_argument("--old-names", action="store_true", help="digest with the names before the rename")
     ap.add_argument("--small", action="store_true",
                     help=f"only the designs on {', '.join(SMALL)} (their Verilog takes seconds; a full-size "
                          "core's takes minutes in Amaranth)")
@@ -67,6 +92,13 @@ def main() -> int:
         sys.path.insert(0, str(Path(args.root).resolve()))
     from pairhw import designs, params
     from pairhw.cli import main as cli
+
+    if args.old_names:
+        try:
+            from pairhw.names import NEW_NAMES
+        except ImportError:  # a tree from before the rename
+            NEW_NAMES = {}
+        RENAMED[:] = sorted(((n, o) for n, o in NEW_NAMES.items() if n != "chavez11"), key=lambda t: -len(t[0]))
 
     assert Path(designs.__file__).resolve().is_relative_to(Path(args.root or Path(designs.__file__).parents[2]).resolve())
     names = [d for d in designs.names() if not args.small or designs.get(d).params in SMALL]
@@ -81,7 +113,7 @@ def main() -> int:
             continue
         if argv[0] == "vectors":
             rc, out = _run(cli, argv)
-            print(f"{hashlib.sha256(out).hexdigest()}  {what} (rc {rc})", flush=True)
+            print(f"{hashlib.sha256(_old(out)).hexdigest()}  {_old(what.encode()).decode()} (rc {rc})", flush=True)
             continue
         with tempfile.TemporaryDirectory() as tmp:
             rc, _ = _run(cli, [*argv, "-o", f"{tmp}/out"])

@@ -42,7 +42,7 @@ MODULES = {_module_name(p): p for p in ROOT.rglob("*.py")}
 #: (docs/ARCHITECTURE.md).  A module belongs to the layer of its longest prefix here.
 LAYERS = (
     ("base", ("pairhw", "pairhw.errors", "pairhw.progress", "pairhw.files", "pairhw.cache", "pairhw.scratch",
-              "pairhw.output", "pairhw.published")),
+              "pairhw.output", "pairhw.published", "pairhw.names")),
     ("model", ("pairhw.math", "pairhw.params", "pairhw.vectors")),
     ("engine", ("pairhw.program",)),
     ("simulators", ("pairhw.sim",)),

@@ -6,7 +6,7 @@ Field elements of F_2^m are hex of sum a_i 2^i, most significant digit first, �
 F_{2^4m} values are four such coefficients c0 c1 c2 c3 of c0 + c1·s + c2·t + c3·s·t
 (s² = s + 1, t² = t + s).  Points are ``X,Y`` in hex, or ``inf``.
 
-Prime sets (bn254, bn-seed002, bls12-381): F_p elements are big-endian hex of the canonical
+Prime sets (bn254, bn-chavez11, bls12-381): F_p elements are big-endian hex of the canonical
 integer in [0, p); G1 points ``x,y``; G2 points ``x0,x1,y0,y1`` (x = x0 + x1·u, u² = −1);
 pairing values are the 12 F_p coefficients of the basis 1, u, v, uv, v², uv², w, uw, vw, uvw,
 v²w, uv²w of F_p²[v]/(v³ − ξ)[w]/(w² − v).

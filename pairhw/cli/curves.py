@@ -9,6 +9,7 @@ import sys
 
 from pairhw.cli import ternary as cli_char3, prime as cli_prime
 from pairhw import params, vectors
+from pairhw.names import aliases, current
 from pairhw.cli.common import MAX_PAIRINGS, MAX_SEED, UsageError, add_count, add_seed, number, table
 from pairhw.math import opcount as opc
 from pairhw.math.binary import pairing as pairing2
@@ -17,16 +18,16 @@ from pairhw.math.binary.curve import PointError
 from pairhw.math.field import FieldError
 
 
-PAIR_ALGORITHMS = ("etat", "etat-seed000", "tate-alg1", "tate-alg2", "tate-reference")
+PAIR_ALGORITHMS = ("etat", "etat-adikari12", "tate-alg1", "tate-alg2", "tate-reference")
 ALGORITHM_HELP = (
     "etat: pairhw's reduced ηT e(P,Q) = t_r(P,ψ(Q))^(2^m), closed-form loop + Adikari et al. Alg. 2 "
-    "(default); etat-seed000: Adikari et al. Alg. 1 literally (m ≡ 7 mod 8, b = 0 only), equals e; "
+    "(default); etat-adikari12: Adikari et al. Alg. 1 literally (m ≡ 7 mod 8, b = 0 only), equals e; "
     "tate-alg1 / tate-alg2: Shu–Kwon–Gaj Alg. 1 / Alg. 2, equal t_r(P,ψ(Q)) = e^(2^(3m)); "
     "tate-reference: plain Miller loop over r, t_r(P,ψ(Q)) (slow)."
 )
 
 ALL_ALGORITHMS = tuple(dict.fromkeys(PAIR_ALGORITHMS + cli_prime.PRIME_ALGORITHMS
-                                     + cli_char3.ALGORITHMS))
+                                     + cli_char3.ALGORITHMS + aliases(PAIR_ALGORITHMS)))
 
 
 def _curve(name: str):
@@ -42,7 +43,9 @@ def _curve(name: str):
 
 
 def _binary_algorithm(name):
-    return cli_prime.choose(name, PAIR_ALGORITHMS, "binary set", UsageError)
+    """``--algorithm`` on a binary set: the name given (an old one too, :mod:`pairhw.names`), else the default."""
+    cli_prime.choose(current(name) if name else None, PAIR_ALGORITHMS, "binary set", UsageError)
+    return name or PAIR_ALGORITHMS[0]
 
 
 def _parse_point(C, text: str, what: str, decode=None, form: str = "in hex"):
@@ -153,10 +156,10 @@ def cmd_pair(args) -> int:
     args.algorithm = _binary_algorithm(args.algorithm)
     P = _parse_point(C, args.p, "--p")
     Q = _parse_point(C, args.q, "--q")
-    fn = pairing2.ALGORITHMS[args.algorithm]
+    fn = pairing2.ALGORITHMS[current(args.algorithm)]
     try:
         e = fn(C, P, Q)
-    except ValueError as ex:  # e.g. etat-seed000 on a set of another class
+    except ValueError as ex:  # e.g. etat-adikari12 on a set of another class
         raise UsageError(f"--algorithm {args.algorithm}: {ex}") from None
     out = {"curve": args.curve, "algorithm": args.algorithm, "e": _gt_hex(C, e)}
     _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(out["e"])))
@@ -186,20 +189,20 @@ def cmd_opcount(args) -> int:
     args.algorithm = _binary_algorithm(args.algorithm)
     P, Q = vectors.points(C, 0, 0)
     try:
-        cf = opc.count_pairing(C, pairing2.ALGORITHMS[args.algorithm], P, Q)
+        cf = opc.count_pairing(C, pairing2.ALGORITHMS[current(args.algorithm)], P, Q)
     except ValueError as ex:
         raise UsageError(f"--algorithm {args.algorithm}: {ex}") from None
     phases = {k: dict(cf.counts[k]) for k in sorted(cf.counts)}
     totals = {"miller": dict(cf.total("miller")), "final_exp": dict(cf.total("final_exp")),
               "total": dict(cf.total())}
     out = {"curve": args.curve, "algorithm": args.algorithm, "totals": totals, "phases": phases}
-    if args.algorithm in ("etat", "etat-seed000"):
+    if current(args.algorithm) in ("etat", "etat-adikari12"):
         steps = {}
         for s in range(1, 8):
             c = cf.total(f"final_exp/step{s}")
             steps[f"step{s}"] = {"add": c["add"], "sqr+sqrt": c["sqr"] + c["sqrt"], "mul": c["mul"]}
         out["final_exp_steps"] = steps
-        out["seed000_table3"] = opc.SEED000_TABLE3
+        out["seed000_table3"] = opc.ADIKARI12_TABLE3
     if args.json:
         print(json.dumps(out))
         return 0
@@ -211,7 +214,7 @@ def cmd_opcount(args) -> int:
         print("\nfinal exponentiation by step of Adikari et al. Alg. 2 (ours | Adikari et al. Table 3)")
         print(f"{'step':6} {'add':>11} {'sqr+sqrt':>13} {'mul':>9}")
         for s, c in out["final_exp_steps"].items():
-            p = opc.SEED000_TABLE3[s]
+            p = opc.ADIKARI12_TABLE3[s]
             print(f"{s:6} {c['add']:>5} | {p['add']:<4} {c['sqr+sqrt']:>6} | {p['sqr+sqrt']:<5} "
                   f"{c['mul']:>3} | {p['mul']:<3}")
     return 0

@@ -160,7 +160,7 @@ def cmd_report(args, UsageError) -> int:
 def register_report(sub, UsageError) -> None:
     from pairhw.cli.common import add_output_dir
 
-    p = sub.add_parser("report", help="one HTML page and Markdown: every seed's published figures beside "
+    p = sub.add_parser("report", help="one HTML page and Markdown: every paper's published figures beside "
                        "pairhw's, the Pareto plots, each design's verification")
     add_output_dir(p)
     p.add_argument("--full", action="store_true", help="measure everything: every design's schedule, a "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from pairhw import params, vectors
+from pairhw.names import aliases, current
 from pairhw.math import opcount as opc
 from pairhw.math.prime import pairing as pairing_p
 from pairhw.math.prime.curve import PointError
@@ -144,12 +145,13 @@ def cmd_fp_mul(args, UsageError) -> int:
                          f"needs p = p(t) = 36t^4 + 36t^3 + 24t^2 + 6t + 1")
     C = params.curve(args.curve)
     if args.algorithm is None:  # the set's own: Chávez Corona et al.'s Alg. 2 where u = 2^n + s allows it
-        args.algorithm = "seed002" if "seed002" in p.data else "fan"
-    if args.dsp and args.algorithm != "seed002":
-        raise UsageError("--dsp applies to --algorithm seed002 (Alg. 2's coefficient products), not fan")
-    if args.algorithm == "seed002" and "seed002" not in p.data:
+        args.algorithm = "chavez11" if "seed002" in p.data else "fan"
+    alg = current(args.algorithm)  # seed002 is chavez11's old name (pairhw.names)
+    if args.dsp and alg != "chavez11":
+        raise UsageError("--dsp applies to --algorithm chavez11 (Alg. 2's coefficient products), not fan")
+    if alg == "chavez11" and "seed002" not in p.data:
         raise UsageError(f"{args.curve}: u is not of the form 2^n + s with small s (Chávez Corona et al.'s "
-                         f"Alg. 2 needs it); use --algorithm fan, or the curve bn-seed002")
+                         f"Alg. 2 needs it); use --algorithm fan, or the curve bn-chavez11")
     try:
         a, b = C.F.from_hex(args.a), C.F.from_hex(args.b)
     except FieldError as e:
@@ -162,7 +164,7 @@ def cmd_fp_mul(args, UsageError) -> int:
     def rec(name, v):
         steps.append((name, v))
 
-    if args.algorithm == "fan":
+    if alg == "fan":
         c = M.alg1(A, B, trace=rec)
     else:
         dsp = (lambda x, y: mul64_dsp(x, y, trace=rec)) if args.dsp else None
@@ -199,14 +201,15 @@ def register(sub, parser_class, UsageError) -> None:
     m = fsub.add_parser("mul", help="a·b mod p by polynomial (t-adic) Montgomery multiplication: "
                         "inputs are converted to a·t^5, b·t^5 (digits base t), multiplied, and the "
                         "product converted back (checked against a·b mod p)")
-    m.add_argument("curve", help="a BN set (bn-seed002 for --algorithm seed002)")
+    m.add_argument("curve", help="a BN set (bn-chavez11 for --algorithm chavez11)")
     m.add_argument("a", help="hex, in [0, p)")
     m.add_argument("b", help="hex, in [0, p)")
-    m.add_argument("--algorithm", choices=("fan", "seed002"),
-                   help="fan: Fan et al. = Chávez Corona et al. Alg. 1; seed002: Alg. 2 (Karatsuba, Alg. 3); default: "
-                        "seed002 where the set's u = 2^n + s with small s (bn-seed002), else fan")
+    m.add_argument("--algorithm", choices=("fan", "chavez11", *aliases(("chavez11",))), metavar="{fan,chavez11}",
+                   help="fan: Fan et al. = Chávez Corona et al. Alg. 1; chavez11: Alg. 2 (Karatsuba, Alg. 3; "
+                        "formerly seed002); default: chavez11 where the set's u = 2^n + s with small s (bn-chavez11), "
+                        "else fan")
     m.add_argument("--dsp", action="store_true",
-                   help="seed002: coefficient products by the 12-piece DSP model (same result)")
+                   help="chavez11: coefficient products by the 12-piece DSP model (same result)")
     m.add_argument("--trace", action="store_true", help="print every intermediate coefficient")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=lambda args: cmd_fp_mul(args, UsageError))

@@ -34,7 +34,7 @@ ALGORITHMS = tuple(_ALGS)
 # 2 cubings, 2 products and 2 additions for t and u, and R·S with 15 products and 29 additions
 # (Beuchat et al., ARITH 18) or 12 products and 59 additions (Gorla et al., SAC 2007): 17 products
 # per iteration.
-SEED004 = {
+BEUCHAT09 = {
     "iteration": {"mul": 17, "cbrt": 2, "cube": 2},
     "line": {"mul": 2, "add": 2},
     "sparse_beuchat": {"mul": 15, "add": 29},
@@ -95,7 +95,7 @@ def opcount(args, C, P, Q, UsageError) -> int:
             "line_mul": line["mul"] / iters, "line_add": line["add"] / updates,
             "cube": pts["cube"] / updates, "cbrt": pts["cbrt"] / updates,
         }
-        out["seed004"] = SEED004
+        out["seed004"] = BEUCHAT09
     if args.json:
         print(json.dumps(out))
         return 0
@@ -108,12 +108,12 @@ def opcount(args, C, P, Q, UsageError) -> int:
         p = out["per_iteration"]
         sp = "sparse_gorla" if name == "etat-gorla" else "sparse_beuchat"
         print(f"\nper Miller-loop iteration ({p['iterations']} iterations; ours | Beuchat et al.)")
-        print(f"  products   {p['mul']:6.2f} | {SEED004['iteration']['mul']}")
+        print(f"  products   {p['mul']:6.2f} | {BEUCHAT09['iteration']['mul']}")
         print(f"  R·S        {p['sparse_mul']:6.2f} products, {p['sparse_add']:6.2f} additions | "
-              f"{SEED004[sp]['mul']} products, {SEED004[sp]['add']} additions")
+              f"{BEUCHAT09[sp]['mul']} products, {BEUCHAT09[sp]['add']} additions")
         print(f"  t, u       {p['line_mul']:6.2f} products, {p['line_add']:6.2f} additions | "
-              f"{SEED004['line']['mul']} products, {SEED004['line']['add']} additions")
+              f"{BEUCHAT09['line']['mul']} products, {BEUCHAT09['line']['add']} additions")
         print(f"  per coordinate update ({p['updates']}): cube roots {p['cbrt']:.2f} | "
-              f"{SEED004['iteration']['cbrt']}, cubings {p['cube']:.2f} | {SEED004['iteration']['cube']}"
+              f"{BEUCHAT09['iteration']['cbrt']}, cubings {p['cube']:.2f} | {BEUCHAT09['iteration']['cube']}"
               f" (F_{{3^6m}} cubings count 6)")
     return 0

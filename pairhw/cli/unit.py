@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict
 
 from pairhw import flow
+from pairhw.names import aliases, current
 from pairhw.cli.common import MAX_PRODUCTS, add_count, add_json, add_output_dir, add_seed, number
 from pairhw.output import check_target, tree_note
 from pairhw.progress import log
@@ -17,8 +18,8 @@ KIND_HELP = ("multiplier kind. F_2^m: " + "; ".join(
      "ca1, ca2: Shu-Kwon-Gaj's F_2^4m multiplier CA, schemes 1 and 2 (--digit D; 4m-bit words)"])
     + ". F_3^m (--curve f3-..., or --m M --char 3): schoolbook (1 cycle); karatsuba: Beuchat et al.'s "
     "pipelined Karatsuba (--schedule of 2, 3, oe per level; --stages N or --registers); msd (--digit D)"
-    ". F_p (--curve bn254|bls12-381|bn-seed002, or --p P): montgomery-pipelined (II 1), "
-    "montgomery-iterative (--digit W, default 17), polymont-seed002 (BN primes)")
+    ". F_p (--curve bn254|bls12-381|bn-chavez11, or --p P): montgomery-pipelined (II 1), "
+    "montgomery-iterative (--digit W, default 17), polymont-chavez11 (BN primes)")
 
 
 def tell_tree(out, done: dict) -> None:
@@ -53,7 +54,7 @@ def add_unit_args(p) -> None:
     from pairhw.rtl.prime.catalogue import KINDS as KINDSP
     from pairhw.rtl.ternary.catalogue import KINDS as KINDS3
 
-    p.add_argument("--kind", required=True, choices=list(dict.fromkeys([*KINDS, *KINDS3, *KINDSP])),
+    p.add_argument("--kind", required=True, choices=list(dict.fromkeys([*KINDS, *KINDS3, *KINDSP, *aliases(KINDSP)])),
                    metavar="KIND", help=KIND_HELP)
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--m", type=number(2, 4096), help="field degree; the parameter set's polynomial if one has this m, "
@@ -122,13 +123,13 @@ def _unit_from_args(args, UsageError):
     if char == "p":
         from pairhw.rtl.prime.catalogue import KINDS as KINDSP, KindError as KindErrorP, make_unit as makep
 
-        if args.kind not in KINDSP:
+        if current(args.kind) not in KINDSP:
             raise UsageError(f"--kind {args.kind} is not an F_p multiplier; F_p kinds: {', '.join(KINDSP)}")
         if (args.core is not None or args.lut6 or args.schedule is not None or args.stages is not None
                 or args.registers is not None or args.lanes is not None):
             raise UsageError("--schedule, --stages, --registers, --core, --lanes and --lut6 are F_2^m / F_3^m options")
         try:
-            return makep(args.kind, F, digit=args.digit, levels=args.levels)
+            return makep(current(args.kind), F, digit=args.digit, levels=args.levels)
         except KindErrorP as e:
             raise UsageError(str(e)) from None
     if char == 3:

@@ -61,7 +61,15 @@ class Design:
         from pairhw import fields
 
         fi = fields.for_params(self.params)
-        return fi if self.is_asip else fi.for_datapath(self.data["datapath"])
+        return fi if self.is_asip else fi.for_datapath(self.engine_data["datapath"])
+
+    @property
+    def engine_data(self) -> dict:
+        """The design's data as the engine reads it: any old name (:mod:`pairhw.names`) replaced by
+        its new one, so a design under an old name compiles to the same program."""
+        from pairhw.names import current_data
+
+        return current_data(self.data)
 
     @property
     def multiplier(self) -> str:
@@ -78,7 +86,7 @@ class Design:
     def datapath(self):
         from pairhw.program.datapath import build_datapath
 
-        return build_datapath(self.field, self.data["datapath"])
+        return build_datapath(self.field, self.engine_data["datapath"])
 
     def compile(self):
         """The engine's :class:`~pairhw.program.engine.Compiled` of this design's data (cached per
@@ -89,7 +97,7 @@ class Design:
         from pairhw.program.schedule import ScheduleError
 
         try:
-            return _compiled(json.dumps(self.data, sort_keys=True))
+            return _compiled(json.dumps(self.engine_data, sort_keys=True))
         except (DatapathError, ScheduleError, AsipError) as e:  # the design asks what the engine cannot do
             raise DesignError(f"{self.name}: {in_design_terms(str(e), self.data)}") from None
 
@@ -129,8 +137,12 @@ def content_text(data: dict) -> str:
 
 def design_id(data: dict) -> int:
     """32 bits of SHA-256 of what a design computes (:func:`content_text`): the register wrappers'
-    ``DESIGN`` register, so software can tell which core it talks to."""
-    return int(hashlib.sha256(content_text(data).encode()).hexdigest()[:8], 16)
+    ``DESIGN`` register, so software can tell which core it talks to.  Hashed with the names as they
+    were before the names by author and year (:mod:`pairhw.names`), so a core keeps its id across the
+    rename."""
+    from pairhw.names import to_old
+
+    return int(hashlib.sha256(to_old(content_text(data)).encode()).hexdigest()[:8], 16)
 
 
 @lru_cache(maxsize=None)
@@ -147,11 +159,15 @@ def names() -> list[str]:
 
 
 def source(name: str) -> str:
-    """The JSON text of the built-in design ``name``."""
+    """The JSON text of the built-in design ``name``; by an old name (:mod:`pairhw.names`), the text
+    as it was under that name."""
+    from pairhw.names import current, to_old
+
     try:
-        return resources.files(__package__).joinpath(f"{name}.json").read_text(encoding="utf-8")
+        text = resources.files(__package__).joinpath(f"{current(name)}.json").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
         raise UnknownDesign(name) from None
+    return text if current(name) == name else to_old(text)
 
 
 @lru_cache(maxsize=None)

@@ -18,7 +18,7 @@ SCHEMA = {
         "name": (str, True, "the design's name: letters, digits, - and _ (the Verilog top is Pairing_<name>)"),
         "description": (str, False, "one line saying what the design is"),
         "curve": (str, True, "the parameter set (`pairhw curves`), e.g. f2-79, f3-19"),
-        "algorithm": (str, True, "the pairing algorithm of the set's family (prime: optimal-ate; binary: etat, etat-seed000; "
+        "algorithm": (str, True, "the pairing algorithm of the set's family (prime: optimal-ate; binary: etat, etat-adikari12; "
                                  "ternary: etat, etat-nocr)"),
         "datapath": ("datapath", False, "the units, register banks and stream width (the engine's processors)"),
         "asip": ("asip", False, "instead of datapath: Nagl et al.'s word-serial processor (F_2^m)"),
@@ -205,7 +205,10 @@ def check(data) -> None:
     from pairhw import fields, params
     from pairhw.program.datapath import DatapathError, build_datapath
 
+    from pairhw.names import current_data
+
     validate(data)
+    data = current_data(data)  # a file may use the old names (pairhw.names)
     if data["curve"] not in params.names():
         raise SchemaError(f"curve: unknown parameter set {data['curve']!r}; known: {', '.join(params.names())}")
     fi = fields.for_params(data["curve"])

@@ -18,7 +18,7 @@ WORD = 17
 #: products by constants k or −k with k ≤ SMALL are traced as doublings and additions
 SMALL = 16
 #: the multiplier kind whose cores keep seed 002's coefficient form (:class:`PolyMontField`)
-POLYMONT = "polymont-seed002"
+POLYMONT = "polymont-chavez11"
 
 
 class PrimeTracer(Tracer):
@@ -183,7 +183,7 @@ class PrimeFieldInterface(BaseField):
     # -- hardware ------------------------------------------------------------------------------------
     def for_datapath(self, spec: dict):
         """Seed 002's coefficient form (:class:`PolyMontField`) when the datapath's multiplier is
-        ``polymont-seed002``, else the canonical Montgomery words of this interface."""
+        ``polymont-chavez11``, else the canonical Montgomery words of this interface."""
         kinds = {u.get("mul", {}).get("kind") for u in spec.get("units", ()) if u.get("kind") == "mul"}
         if POLYMONT in kinds:
             from pairhw.rtl.prime.catalogue import KindError, polymont_of
@@ -218,7 +218,7 @@ class PrimeFieldInterface(BaseField):
 
 
 class PolyMontField(PrimeFieldInterface):
-    """F_p in seed 002's coefficient form, for cores built on ``polymont-seed002`` (Chávez Corona et
+    """F_p in seed 002's coefficient form, for cores built on ``polymont-chavez11`` (Chávez Corona et
     al. §III): a word is the five signed coefficients of a polynomial c(t) with c(t) ≡ v·t⁵ (mod p),
     packed as :class:`~pairhw.rtl.prime.polymont.PolyMontMul` packs them (each as wide as
     :attr:`~pairhw.math.prime.polymont.PolyMont.arith_domain` needs).  The multiplier and the adder

@@ -106,7 +106,7 @@ def count_pairing(C: Curve2, algorithm, P, Q) -> CountingGF2m:
 
 
 # Seed 000 Table 3 (final exponentiation, per step of Alg. 2), as printed in the paper.
-SEED000_TABLE3 = {
+ADIKARI12_TABLE3 = {
     "step1": {"add": 2, "sqr+sqrt": 0, "mul": 0},
     "step2": {"add": 14, "sqr+sqrt": 1225, "mul": 24},
     "step3": {"add": 21, "sqr+sqrt": 0, "mul": 9},
@@ -115,7 +115,7 @@ SEED000_TABLE3 = {
     "step6": {"add": 6, "sqr+sqrt": 0, "mul": 0},
     "step7": {"add": 42, "sqr+sqrt": 0, "mul": 18},
 }
-SEED000_TABLE3_TOTAL = {"add": 89, "sqr+sqrt": 3669, "mul": 51}
+ADIKARI12_TABLE3_TOTAL = {"add": 89, "sqr+sqrt": 3669, "mul": 51}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,3 +212,6 @@ def count_pairing3(C, algorithm, P, Q, **kw) -> CountingGF3m:
     Cc = Curve3(CF, C.b, C.r, name=C.name)
     algorithm(Cc, P, Q, **kw)
     return CF
+
+#: the old names of the tables (CHANGELOG.md)
+SEED000_TABLE3, SEED000_TABLE3_TOTAL = ADIKARI12_TABLE3, ADIKARI12_TABLE3_TOTAL

@@ -116,11 +116,16 @@ def names() -> list[str]:
 
 @lru_cache(maxsize=None)
 def get(name: str) -> ParamSet:
+    """The parameter set ``name`` (also by its old name, :mod:`pairhw.names`, which it then keeps)."""
+    from pairhw.names import current
+
     try:
-        text = resources.files(__package__).joinpath(f"{name}.json").read_text()
+        text = resources.files(__package__).joinpath(f"{current(name)}.json").read_text()
     except (FileNotFoundError, OSError):
         raise UnknownParamSet(name) from None
     data = json.loads(text)
+    if current(name) != name:
+        data["name"] = name
     return ParamSet(data["name"], data["family"], data)
 
 

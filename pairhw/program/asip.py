@@ -437,7 +437,7 @@ class _Compiler:
             for s, dist in op.srcs:
                 if dist == 0:
                     readers.setdefault(s, []).append(i)
-        out = []
+        out: list = []
         for i, op in enumerate(ops):
             if (out and op.kind in ("sqr", "sqrt") and out[-1].kind == op.kind
                     and op.srcs == ((out[-1].dst, 0),) and readers.get(out[-1].dst) == [i]
@@ -623,7 +623,7 @@ class _Compiler:
 
         def instr(i):
             c, op = order[i]
-            locs = []
+            locs: list = []
             for s, dist in op.srcs:
                 if s in const_of:
                     locs.append(Loc("c", consts[const_of[s]]))
@@ -641,7 +641,8 @@ class _Compiler:
             pairs_ = [(x, y) for x in cands[0] for y in cands[1]] if len(cands) == 2 else [(x,) for x in cands[0]]
             chosen = next((p for p in pairs_ if len(p) == 1 or p[0].src != p[1].src), pairs_[0])
             a, b = chosen[0], chosen[1] if len(chosen) == 2 else None
-            if op.kind == "mul" and cfg.kind == "iter-karatsuba" and (a.src == b.src or "r" in (a.src, b.src)):
+            if op.kind == "mul" and cfg.kind == "iter-karatsuba" and b is not None \
+                    and (a.src == b.src or "r" in (a.src, b.src)):
                 raise AssertionError(f"{op.dst}: the Karatsuba unit's operands must be in different memories")
             key = find(key_of_def(c, op.dst))
             wb, d = ((), 0) if i in chained else (ram[key], slot[key])

@@ -140,19 +140,19 @@ class Datapath:
             if b.read_ports < 1 or not b.write_ports or b.read != "comb":
                 raise DatapathError(f"bank {b.name}: read_ports (≥ 1) is for a RAM bank read comb (LUTRAM)")
         for u in self.units:
-            shared = [p for p in range(u.ports) if any(self.bank(b).read_ports for b in self.read_banks(u, p))]
-            if u.read_via and not shared:
+            ported = [p for p in range(u.ports) if any(self.bank(b).read_ports for b in self.read_banks(u, p))]
+            if u.read_via and not ported:
                 raise DatapathError(f"unit {u.name}: read_via is for a unit that reads a bank with read_ports")
-            if not shared:
+            if not ported:
                 continue
-            if len(shared) != u.ports or any(len(self.read_banks(u, p)) != 1 for p in shared) \
-                    or len({self.read_banks(u, p)[0] for p in shared}) != 1:
+            if len(ported) != u.ports or any(len(self.read_banks(u, p)) != 1 for p in ported) \
+                    or len({self.read_banks(u, p)[0] for p in ported}) != 1:
                 raise DatapathError(f"unit {u.name}: a unit that reads a bank with read_ports reads that "
                                     "bank alone on every input port (give it \"reads\")")
-            n = self.bank(self.read_banks(u, 0)[0]).read_ports
+            n = self.bank(self.read_banks(u, 0)[0]).read_ports or 0  # set: the checks above
             if u.lanes > 1:
                 raise DatapathError(f"unit {u.name}: lanes do not read a bank with read_ports")
-            via = [self.read_port(u, p)[1] for p in range(u.ports)] if len(u.read_via) in (0, u.ports) else []
+            via = [rp[1] for p in range(u.ports) if (rp := self.read_port(u, p))] if len(u.read_via) in (0, u.ports) else []
             if len(via) != u.ports or len(set(via)) != len(via) or any(not 0 <= k < n for k in via):
                 raise DatapathError(f"unit {u.name}: read_via gives each of its {u.ports} input ports a "
                                     f"distinct read port 0..{n - 1} (the bank has read_ports {n})")

@@ -175,7 +175,9 @@ class BaseField:
 
     def algorithm(self, name: str):
         """A pairing of the family's ``ALGORITHMS`` table by name."""
-        return importlib.import_module(self.pairings_module).ALGORITHMS[name]
+        from pairhw.names import current
+
+        return importlib.import_module(self.pairings_module).ALGORITHMS[current(name)]
 
     # -- hardware ----------------------------------------------------------------------------------
     def for_datapath(self, spec: dict) -> "BaseField":

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from typing import Any
 
 from .datapath import Datapath, UnitSpec
 
@@ -113,10 +114,10 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
         """(issue cycle, instance, lane or None for a new start) of op i on unit u from ``cycle``."""
         if u.lanes > 1:
             b = _b_operand(ops[i])
-            for g in range(u.count):
-                o = opened.get((u.name, g))
+            for k in range(u.count):
+                o = opened.get((u.name, k))
                 if o and o[0] == cycle and o[1] == b and o[2] < u.lanes:
-                    return cycle, g, o[2]
+                    return cycle, k, o[2]
         g = next((n for n in range(u.count) if free.get((u.name, n), 0) <= cycle), None)
         if g is None:
             g = min(range(u.count), key=lambda n: free[(u.name, n)])
@@ -309,7 +310,7 @@ def _res_mii(body, dp: Datapath, shared=frozenset(), units=None) -> int:
 
 def _topo(n, edges, prio):
     """Topological order over the distance-0 edges, highest priority first among the ready ops."""
-    succ = [[] for _ in range(n)]
+    succ: list[list] = [[] for _ in range(n)]
     indeg = [0] * n
     for s, d, _, dist in edges:
         if dist == 0 and s != d:
@@ -397,9 +398,13 @@ class _Todo:
         from collections import deque
 
         self.prio = prio
-        self.q = deque(order) if prio is None else [(-prio[i], i) for i in order]
-        if prio is not None:
-            heapq.heapify(self.q)
+        self.q: Any  # a FIFO of ops, or a heap of (−priority, op)
+        if prio is None:
+            self.q = deque(order)
+        else:
+            heap = [(-prio[i], i) for i in order]
+            heapq.heapify(heap)
+            self.q = heap
 
     def __bool__(self):
         return bool(self.q)

@@ -1,4 +1,4 @@
-"""``pairhw report``: every seed's published figures beside pairhw's, as one HTML page and Markdown.
+"""``pairhw report``: every paper's published figures beside pairhw's, as one HTML page and Markdown.
 
 What the report measures runs as tasks of :mod:`pairhw.explore.run` (the same store, pool and
 ``--cluster``).  By default it compiles every design whose cold compile takes under
@@ -309,14 +309,14 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
                             "cycles", "multiplier bound", "cycles ratio", "LUTs incl. LUT RAM", "verified (Verilator)"],
                 "rows": rows, "plot": None})
     # seed 002: Chávez Corona et al.
-    d = "ate-bn-seed002"
+    d = "ate-bn-chavez11"
     p = pub.CHAVEZ
     rows = [[Cell(p["label"]), Cell(_n(p["cycles_per_product"]), "published"), Cell(_n(p["latency"]), "published"),
              Cell(f"{_n(p['slices'])} slices, {p['dsp']} DSP48 at {p['mhz']} MHz", "published"), Cell(d),
              fig.mul(d, "ii"), fig.mul(d, "latency"), fig.cycles(d), fig.verified(d)]]
     out.append({"id": "chavez", "title": "256-bit BN multiplier (Chávez Corona et al., Virtex-6)",
                 "note": "Their multiplier on the BN curve of their form; ours is the same algorithm inside the optimal-ate "
-                        "core ate-bn-seed002 (cycles per product = its II). The paper gives no pairing.",
+                        "core ate-bn-chavez11 (cycles per product = its II). The paper gives no pairing.",
                 "columns": ["unit", "cycles / product (paper)", "latency (paper)", "area (paper)", "our core",
                             "cycles / product", "latency", "cycles per pairing", "verified (Verilator)"],
                 "rows": rows, "plot": None})
@@ -357,7 +357,7 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
              Cell(_ratio(fig.cycles_value(d), z["cycles"])), fig.verified(d)]
             for d in ("ate-bls12-381-fast",)]
     rows += [[Cell("–"), Cell("–"), Cell(d), fig.cycles(d), Cell("–"), fig.verified(d)]
-             for d in ("ate-bn254-fast", "ate-bn-seed002", "ate-bls12-381-small")]
+             for d in ("ate-bn254-fast", "ate-bn-chavez11", "ate-bls12-381-small")]
     out.append({"id": "ate", "title": "Optimal ate on BN254 and BLS12-381", "note": "",
                 "columns": ["published core", "cycles (published)", "design", "cycles", "cycles ratio",
                             "verified (Verilator)"], "rows": rows, "plot": None})

@@ -163,7 +163,7 @@ def memory_init_files(verilog: str, min_words: int = READMEMH_WORDS) -> tuple[st
     replaced by ``$readmemh``, and the files it reads (name -> text).
 
     Yosys' Verilog frontend takes time quadratic in the number of such assignments (YosysHQ/yosys
-    #4601): 60 s for 8,000 words; the 32,405-word microcode ROM of ``ate-bn-seed002-toy`` was still
+    #4601): 60 s for 8,000 words; the 32,405-word microcode ROM of ``ate-bn-chavez11-toy`` was still
     being read after 13 minutes.  ``$readmemh`` of the same words takes under a second.  Both give the memory
     the same initial value, but not the same netlist bit for bit (on ``ate-bn-tiny-small``'s 9,692-word
     ROM, ``synth_ecp5`` gave 1,583 LUT4s instead of 1,588), so smaller memories, whose figures were

@@ -28,8 +28,8 @@ F2, TATE, F3, BN, ASIP = "f2-47-etat-banked", "tate1-47-d4", "f3-19-etat-schoolb
 
 #: (base design, edit, what the one error line must say)
 CASES = {
-    "algorithm-off-its-curves": (F2, lambda d: d.update(algorithm="etat-seed000"),
-                                 "algorithm: 'etat-seed000' does not run on f2-47: Adikari et al.'s Alg. 1 is written for m ≡ 7"),
+    "algorithm-off-its-curves": (F2, lambda d: d.update(algorithm="etat-adikari12"),
+                                 "algorithm: 'etat-adikari12' does not run on f2-47: Adikari et al.'s Alg. 1 is written for m ≡ 7"),
     "algorithm-unknown": (F2, lambda d: d.update(algorithm="ate"), "algorithm: 'ate' is not a pairing of f2-47"),
     "banks-too-small": (F2, lambda d: [b.update(size=1) for b in d["datapath"]["banks"]],
                         "datapath.banks: a, b are full at cycle 0 of the schedule (size a: 1, b: 1)"),
@@ -109,7 +109,7 @@ def test_a_bad_design_file_is_named_by_its_key(capsys, tmp_path, monkeypatch, ca
     line = err.strip().splitlines()[-1]
     assert code == 2 and line.startswith("pairhw: error: ") and says in line, err
     assert "Traceback" not in err and "internal error" not in err
-    assert not re.search(r"\b[A-Z]\w*Error\b|--\w|\bseed 0\d\d\b|seed\d{3}'s", line.replace("etat-seed000", "")), line
+    assert not re.search(r"\b[A-Z]\w*Error\b|--\w|\bseed 0\d\d\b|seed\d{3}'s", line.replace("etat-adikari12", "")), line
     assert seconds < 2.0, f"{case} took {seconds:.1f} s"
 
 

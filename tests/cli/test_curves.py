@@ -38,7 +38,7 @@ def test_point(capsys):
     assert out.strip() == "inf"
 
 
-@pytest.mark.parametrize("alg", ["etat", "tate-alg1", "tate-alg2", "tate-reference", "etat-seed000"])
+@pytest.mark.parametrize("alg", ["etat", "tate-alg1", "tate-alg2", "tate-reference", "etat-adikari12"])
 def test_pair_json(capsys, alg):
     C = params.curve("f2-79")
     P, Q = C.point_from_seed(1), C.point_from_seed(2)
@@ -78,7 +78,7 @@ def test_bad_points_exit_2_one_line(capsys, p, q, msg):
 def test_usage_errors_exit_2(capsys):
     for argv in (["pair", "nope", "--p", "1,1", "--q", "1,1"], ["pair", "f2-79", "--p", "1,1"],
                  ["point", "f2-79", "--seed", "x"], ["frobnicate"],
-                 ["pair", "f2-11", "--p", "inf", "--q", "inf", "--algorithm", "etat-seed000"]):
+                 ["pair", "f2-11", "--p", "inf", "--q", "inf", "--algorithm", "etat-adikari12"]):
         code, out, err = run(capsys, *argv)
         assert code == 2, argv
         assert len(err.strip().splitlines()[-1:]) == 1 and "error" in err and "Traceback" not in err

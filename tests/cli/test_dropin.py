@@ -197,7 +197,7 @@ def test_build_wrap_files_manifest_and_determinism(capsys, tmp_path):
 
 
 def test_build_refuses_cocotb_for_non_unique_words_and_bad_wrap(capsys, tmp_path):
-    code, _, err = run(capsys, "build", "ate-bn-seed002-toy", "-o", str(tmp_path / "x"), "--cocotb")
+    code, _, err = run(capsys, "build", "ate-bn-chavez11-toy", "-o", str(tmp_path / "x"), "--cocotb")
     assert code == 2 and "--cocotb" in err and "Traceback" not in err and not (tmp_path / "x").exists()
     code, _, err = run(capsys, "build", F2, "-o", str(tmp_path / "y"), "--wrap", "apb")
     assert code == 2 and "--wrap" in err and "apb" in err and not (tmp_path / "y").exists()

@@ -330,7 +330,7 @@ def test_version_usage_and_quiet(capsys, monkeypatch):
     (["unit", "sim", "--kind", "lsd", "--digit", "3", "--m", "17", "--schedule", "2"], "--schedule applies"),
     (["unit", "sim", "--kind", "karatsuba", "--m", "17", "--digit", "3"], "--digit applies"),
     (["unit", "sim", "--kind", "lsb", "--m", "17", "--core", "77"], "--core applies"),
-    (["fp", "mul", "bn-seed002", "1", "2", "--algorithm", "fan", "--dsp"], "--dsp applies"),
+    (["fp", "mul", "bn-chavez11", "1", "2", "--algorithm", "fan", "--dsp"], "--dsp applies"),
     (["sim", D, "-n", "1", "--trace", "w.fst"], "must end in .vcd"),
     (["synth", D, "--router", "router2"], "--router router2 is for --target ecp5 (nextpnr), not --target xc7"),
     (["unit", "synth", "--kind", "lsb", "--m", "5", "--target", "gates", "--router", "router1"], "not --target gates"),

@@ -20,7 +20,7 @@ def test_curves_lists_prime_sets(capsys):
     assert rows["bn254"]["p_bits"] == 254 and rows["bls12-381"]["twist"] == "M"
     assert "100 bits" in rows["bn254"]["security"]
     code, out, _ = run(capsys, "curves")
-    assert code == 0 and "bn-seed002" in out
+    assert code == 0 and "bn-chavez11" in out
 
 
 def test_point_and_pair(capsys):
@@ -49,9 +49,9 @@ def test_point_and_pair(capsys):
     (["pair", "bn254", "--p", "zz,2", "--q", "inf"], "not a hex"),
     (["point", "f2-11", "--seed", "1", "--group", "2"], "prime-field sets"),
     (["fp", "mul", "bls12-381", "1", "2"], "not a BN curve"),
-    (["fp", "mul", "bn254", "1", "2", "--algorithm", "seed002"], "bn-seed002"),
-    (["fp", "mul", "bn254", "1", "2", "--dsp"], "--dsp applies to --algorithm seed002"),
-    (["fp", "mul", "bn-seed002", "1", "f" * 70], "not below p"),
+    (["fp", "mul", "bn254", "1", "2", "--algorithm", "seed002"], "bn-chavez11"),
+    (["fp", "mul", "bn254", "1", "2", "--dsp"], "--dsp applies to --algorithm chavez11"),
+    (["fp", "mul", "bn-chavez11", "1", "f" * 70], "not below p"),
 ])
 def test_bad_input(capsys, argv, msg):
     code, out, err = run(capsys, *argv)
@@ -64,8 +64,8 @@ def test_pair_inf_is_one(capsys):
 
 
 def test_vectors_and_opcount(capsys):
-    C = params.curve("bn-seed002")
-    code, out, _ = run(capsys, "vectors", "bn-seed002", "-n", "2", "--seed", "7")
+    C = params.curve("bn-chavez11")
+    code, out, _ = run(capsys, "vectors", "bn-chavez11", "-n", "2", "--seed", "7")
     recs = [json.loads(x) for x in out.splitlines()]
     assert len(recs) == 2
     for r in recs:
@@ -78,23 +78,23 @@ def test_vectors_and_opcount(capsys):
     assert code == 0 and d["totals"]["total"]["inv"] == 1 and d["totals"]["miller"]["mul"] > 0
 
 
-@pytest.mark.parametrize("alg", ["fan", "seed002"])
+@pytest.mark.parametrize("alg", ["fan", "chavez11", "seed002"])  # seed002: chavez11's old name
 def test_fp_mul(capsys, alg):
-    C = params.curve("bn-seed002")
+    C = params.curve("bn-chavez11")
     a, b = C.p - 1, 0x1234567890ABCDEF
-    code, out, _ = run(capsys, "fp", "mul", "bn-seed002", format(a, "x"), format(b, "x"),
+    code, out, _ = run(capsys, "fp", "mul", "bn-chavez11", format(a, "x"), format(b, "x"),
                        "--algorithm", alg, "--trace", "--json")
     d = json.loads(out)
     assert code == 0 and int(d["product"], 16) == a * b % C.p
     names = [k for k, _ in d["trace"]]
-    assert ("p13" in names and "red4.mu" in names) if alg == "seed002" else "step4.mu" in names
-    code, out, _ = run(capsys, "fp", "mul", "bn-seed002", "2", "3", "--dsp", "--trace")
+    assert ("p13" in names and "red4.mu" in names) if alg != "fan" else "step4.mu" in names
+    code, out, _ = run(capsys, "fp", "mul", "bn-chavez11", "2", "3", "--dsp", "--trace")
     assert code == 0 and "dsp.row5" in out and out.rstrip().endswith("6")
 
 
 def test_fp_mul_default_algorithm_works_on_every_bn_set(capsys):
-    """Without --algorithm, `fp mul` takes the set's own: Alg. 2 on bn-seed002, Fan et al. elsewhere."""
-    for curve, alg in (("bn254", "fan"), ("bn-seed002", "seed002")):
+    """Without --algorithm, `fp mul` takes the set's own: Alg. 2 on bn-chavez11, Fan et al. elsewhere."""
+    for curve, alg in (("bn254", "fan"), ("bn-chavez11", "chavez11")):
         code, out, err = run(capsys, "fp", "mul", curve, "3", "5", "--json")
         assert code == 0, err
         d = json.loads(out)

@@ -31,7 +31,7 @@ PROBES = [
     ["vectors", "f2-11", "-n", "1", "--seed", "s"], ["opcount", "f2-999"], ["opcount", "f2-79", "--algorithm", "x"],
     # fp mul
     ["fp", "mul", "f2-79", "1", "2"], ["fp", "mul", "bn254", "x", "2"], ["fp", "mul", "bn254", "1"],
-    ["fp", "mul", "bn254", "1", "2", "--algorithm", "seed002"], ["fp", "mul", "bn-seed002", "1", "2", "--algorithm", "fan", "--dsp"],
+    ["fp", "mul", "bn254", "1", "2", "--algorithm", "seed002"], ["fp", "mul", "bn-chavez11", "1", "2", "--algorithm", "fan", "--dsp"],
     ["fp", "mul", "bn254", "-1", "2"],
     # unit sim / build / synth
     [*UNIT, "lsb"], [*UNIT, "nosuch", "--m", "17"], [*UNIT, "lsb", "--m", "1"], [*UNIT, "lsb", "--m", "5000"],
@@ -56,7 +56,7 @@ PROBES = [
     # build, sim, synth
     ["build", D], ["build", D, "-o", "mine"], ["build", D, "-o", "notes.txt"], ["build", D, "-o", "notes.txt/sub"],
     ["build", D, "-o", "x", "-n", "0"], ["build", D, "-o", "x", "--wrap", "apb"], ["build", D, "-o", "x", "--wrap", "axis", "--wrap", "axil"],
-    ["build", "ate-bn-seed002-toy", "-o", "x", "--cocotb"], ["sim", D], ["sim", D, "-n", "1", "--vectors", "v.jsonl"],
+    ["build", "ate-bn-chavez11-toy", "-o", "x", "--cocotb"], ["sim", D], ["sim", D, "-n", "1", "--vectors", "v.jsonl"],
     ["sim", D, "--vectors", "notes.txt"], ["sim", D, "--vectors", "missing.jsonl"], ["sim", D, "--vectors", "/dev/urandom"],
     ["sim", D, "--seed", "3", "--vectors", "v.jsonl"], ["sim", D, "-n", "1", "--trace", "w.fst"], ["sim", D, "-n", "10001"],
     ["synth", D, "--target", "asic"], ["synth", D, "--placer", "static"], ["synth", "nosuch"],

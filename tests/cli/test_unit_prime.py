@@ -1,4 +1,4 @@
-"""``pairhw unit sim|build|synth`` on F_p: ``--curve bn254|bls12-381|bn-seed002`` or ``--p P``, the
+"""``pairhw unit sim|build|synth`` on F_p: ``--curve bn254|bls12-381|bn-chavez11`` or ``--p P``, the
 JSON keys of the other fields, a built bench (Verilator) that decides, and bad input refused."""
 
 import json
@@ -20,7 +20,7 @@ def run(capsys, *argv):
 
 
 @pytest.mark.parametrize("kind,curve,lat,ii", [
-    ("polymont-seed002", "bn-seed002", 33, 14),
+    ("polymont-chavez11", "bn-chavez11", 33, 14),
     ("montgomery-pipelined", "bn254", 21, 1),
     ("montgomery-pipelined", "bls12-381", 24, 1),
     ("montgomery-iterative", "bn254", 257, 256),
@@ -67,8 +67,8 @@ def test_unit_build_prime_bench_decides(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv,msg", [
-    (["--kind", "polymont-seed002", "--curve", "bls12-381"], "needs a BN prime"),
-    (["--kind", "polymont-seed002", "--curve", "bn254"], "small s"),
+    (["--kind", "polymont-chavez11", "--curve", "bls12-381"], "needs a BN prime"),
+    (["--kind", "polymont-chavez11", "--curve", "bn254"], "small s"),
     (["--kind", "montgomery-pipelined", "--p", "91"], "not an odd prime"),
     (["--kind", "montgomery-pipelined", "--p", "zz"], "expected an odd prime"),
     (["--kind", "montgomery-pipelined", "--curve", "bn254", "--digit", "8"], "takes levels (got digit)"),

@@ -62,7 +62,7 @@ def test_words_are_montgomery_forms():
         with pytest.raises(FieldInterfaceError, match="Montgomery form"):
             fi.make_mul(kind, **opts)
     with pytest.raises(FieldInterfaceError, match="Montgomery form"):
-        fields.for_params("bn-seed002").make_mul("polymont-seed002")
+        fields.for_params("bn-chavez11").make_mul("polymont-chavez11")
 
 
 def test_prime_designs_schedule():

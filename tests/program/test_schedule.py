@@ -51,7 +51,7 @@ def test_list_schedule_respects_dependences_and_units(name):
         check_units(dp, ops, s.start, s.inst)
 
 
-@pytest.mark.parametrize("name,alg", [("f2-47", pr.etat), ("f2-79", pr.etat_seed000), ("f2-1223", pr.etat)])
+@pytest.mark.parametrize("name,alg", [("f2-47", pr.etat), ("f2-79", pr.etat_adikari12), ("f2-1223", pr.etat)])
 def test_modulo_schedule_respects_every_edge(name, alg):
     flow = flow_of(name, alg)
     dp = dp_for(flow.F)
@@ -139,14 +139,14 @@ def test_a_ram_bank_takes_at_most_its_write_ports_per_cycle(ports, rng):
     from ..conftest import random_point
 
     C = curve("f2-79")
-    flow = flow_of("f2-79", pr.etat_seed000)
+    flow = flow_of("f2-79", pr.etat_adikari12)
     cp = compile_flow(flow, dp_for(C.F, banks=(Bank("r", write_ports=ports),)))
     mc = cp.microcode
     assert max(sum(1 for k, v in wd.items() if k.endswith(".we") and v) for wd in mc.words) <= ports
     assert cp.loop.mii >= -(-len(flow.body) // ports)
     P, Q = random_point(C, rng), random_point(C, rng)
     out, cycles = mc.run([*P, *Q])
-    assert tuple(out) == tuple(pr.etat_seed000(C, P, Q)) and cycles == mc.cycles
+    assert tuple(out) == tuple(pr.etat_adikari12(C, P, Q)) and cycles == mc.cycles
     free = compile_flow(flow, dp_for(C.F))
     assert mc.cycles >= free.microcode.cycles
 
@@ -176,7 +176,7 @@ def test_a_shared_read_port_reads_one_register_a_cycle(ports, rng):
 
     C = curve("f2-79")
     dp = dp_shared(C.F, ports)
-    cp = compile_flow(flow_of("f2-79", pr.etat_seed000), dp)
+    cp = compile_flow(flow_of("f2-79", pr.etat_adikari12), dp)
     flow = cp.flow  # after the power chains are fused for the datapath
     for ops, sch, ii in ((flow.pre, cp.pre, None), (flow.body, cp.loop, cp.loop.ii), (flow.post, cp.post, None)):
         taken = [(dp.read_port(u, j), t % ii if ii else t)
@@ -195,7 +195,7 @@ def test_a_shared_read_port_reads_one_register_a_cycle(ports, rng):
     for _ in range(2):
         P, Q = random_point(C, rng), random_point(C, rng)
         out, cycles = mc.run([*P, *Q])
-        assert tuple(out) == tuple(pr.etat_seed000(C, P, Q)) and cycles == mc.cycles
+        assert tuple(out) == tuple(pr.etat_adikari12(C, P, Q)) and cycles == mc.cycles
 
 
 def test_an_input_reads_through_the_port_it_is_bound_to():

@@ -22,7 +22,7 @@ def test_traced_etat_equals_model(name, optimize, rng):
         assert tuple(got) == tuple(pr.etat(C, P, Q))
 
 
-@pytest.mark.parametrize("alg", ["tate-alg1", "tate-alg2", "etat-seed000"])
+@pytest.mark.parametrize("alg", ["tate-alg1", "tate-alg2", "etat-adikari12"])
 def test_other_algorithms_trace(alg, rng):
     C = curve("f2-79")
     prog = trace_pairing(of(C.F), C, pr.ALGORITHMS[alg])

@@ -208,7 +208,7 @@ def _sqr_mul_self(k: int) -> list:
     return [("mov", "t", "s"), ("sqr", "s", k), ("mul", "s", "s", "t")]
 
 
-def seed000_chain_1223() -> ChainProgram:
+def adikari12_chain_1223() -> ChainProgram:
     """Seed 000 §4.1's addition chain for m = 1223, op for op (14 Mul + 1222 Squ).
 
     s←a, s←s²·s, r←s, s←s^(2²)·s, s←s^(2²), r←r·s, s←s^(2⁴)·s, s←s^(2⁸)·s, s←s^(2¹⁶)·s,
@@ -281,7 +281,7 @@ class GF2m:
         self.nbytes = (m + 7) // 8
         self.hex_digits = (m + 3) // 4
         if chain is None:
-            chain = seed000_chain_1223() if m == 1223 else binary_chain(m)
+            chain = adikari12_chain_1223() if m == 1223 else binary_chain(m)
         if chain.exponent(m) != ((1 << m) - 2) % ((1 << m) - 1):
             raise ValueError(f"chain {chain.name} does not compute the inverse in F_2^{m}")
         self.chain = chain
@@ -447,3 +447,6 @@ class GF2m:
         if self.trace(c):
             return None
         return self.half_trace(c)
+
+#: the old name of :func:`adikari12_chain_1223` (CHANGELOG.md)
+seed000_chain_1223 = adikari12_chain_1223

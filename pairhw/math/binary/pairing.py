@@ -99,7 +99,7 @@ def etat_reference(C: Curve2, P, Q):
 # final exponentiations
 
 
-def final_exp_seed000(C: Curve2, f):
+def final_exp_adikari12(C: Curve2, f):
     """Seed 000 Alg. 2, step by step: f^((q²-1)(q - ν·2^((m+1)/2) + 1)).
 
     S ← f^(q²); T ← f⁻¹ (Alg. 3); S ← S·T; T ← S^(q²) (= S⁻¹, S is unitary); T ← T^(2^((m+1)/2))
@@ -128,7 +128,7 @@ def final_exp_seed000(C: Curve2, f):
 
 
 def final_exp_plain(C: Curve2, f):
-    """f^((q⁴-1)/N) by square-and-multiply (check of :func:`final_exp_seed000`)."""
+    """f^((q⁴-1)/N) by square-and-multiply (check of :func:`final_exp_adikari12`)."""
     m = C.F.m
     return _tower(C).pow4(f, ((1 << (4 * m)) - 1) // C.order)
 
@@ -137,14 +137,14 @@ def final_exp_plain(C: Curve2, f):
 # ηT: seed 000 Alg. 1 and the general closed form
 
 
-def seed000_applies(C: Curve2) -> None:
+def adikari12_applies(C: Curve2) -> None:
     """Raise ``ValueError`` unless Adikari et al.'s Alg. 1 (as printed) runs on ``C``."""
     if C.F.m % 8 != 7 or C.b != 0:
         raise ValueError(f"Adikari et al.'s Alg. 1 is written for m ≡ 7 (mod 8) and b = 0; this curve has "
                          f"m = {C.F.m} ≡ {C.F.m % 8} (mod 8) and b = {C.b}")
 
 
-def etat_seed000(C: Curve2, P, Q):
+def etat_adikari12(C: Curve2, P, Q):
     """Seed 000 Alg. 1 (the ηT loop with square roots of P and squares of Q) and Alg. 2.
 
     Written for y² + y = x³ + x over F_2^1223 (m ≡ 7 mod 8, b = 0); it is valid on every set of that
@@ -157,7 +157,7 @@ def etat_seed000(C: Curve2, P, Q):
             x2 ← x2²;  y2 ← y2²
         return f^((q²-1)(q - 2^((m+1)/2) + 1))
     """
-    seed000_applies(C)
+    adikari12_applies(C)
     T4 = _tower(C)
     if P is None or Q is None:
         return T4.ONE
@@ -178,7 +178,7 @@ def etat_seed000(C: Curve2, P, Q):
             x2 = F.sqr(x2)
             y2 = F.sqr(y2)
     with F.phase("final_exp"):
-        return final_exp_seed000(C, f)
+        return final_exp_adikari12(C, f)
 
 
 def _run(C: Curve2, P, Q, miller, final_exp):
@@ -251,14 +251,14 @@ def etat_miller(C: Curve2, P, Q):
 
 
 def etat(C: Curve2, P, Q):
-    """pairhw's reduced ηT e(P, Q), fast: :func:`etat_miller` then :func:`final_exp_seed000`.
+    """pairhw's reduced ηT e(P, Q), fast: :func:`etat_miller` then :func:`final_exp_adikari12`.
 
     The closed-form loop followed by f^((q⁴-1)/N) gives e(P, Q)^(-ν): for ν = +1 (f2-1223's class)
     it is e itself; for ν = -1 the natural output is the inverse, which is conjugated
     (x ↦ x^(q²), free in hardware; docs/ARCHITECTURE.md).
     """
     def final(C, f):
-        e = final_exp_seed000(C, f)
+        e = final_exp_adikari12(C, f)
         return _tower(C).conj_q2(e) if order_sign(C) == -1 else e
 
     return _run(C, P, Q, etat_miller, final)
@@ -376,10 +376,10 @@ def tate_alg1_miller_chains(C: Curve2, P, Q, k: int = 2):
 def tate_alg1_chains(k: int):
     """:func:`tate_alg1` with the Miller product as ``k`` interleaved chains
     (:func:`tate_alg1_miller_chains`); the same value."""
-    return _chained(tate_alg1_miller_chains, final_exp_seed001_alg1, "alg1", k)
+    return _chained(tate_alg1_miller_chains, final_exp_shu06_alg1, "alg1", k)
 
 
-def final_exp_seed001_alg1(C: Curve2, c):
+def final_exp_shu06_alg1(C: Curve2, c):
     """c^(q²-1) by seed 001 §5.2: with c = C1 + C2 t and C1² + C1C2 + C2²s = c0 + c1 s,
     c^(q²-1) = (c0 + c1(s+1))·(C1² + C2²(1+s) + C2² t) / (c0² + c0c1 + c1²)."""
     F = C.F
@@ -403,7 +403,7 @@ def tate_alg1(C: Curve2, P, Q):
     The output is the reduced Tate pairing t_r(P, ψ(Q)) itself, i.e. e(P, Q)^(2^(3m)) = e^(-2^m)
     (on μ_r, x^(q²) = x⁻¹); the tests assert this on every parameter set.
     """
-    return _run(C, P, Q, tate_alg1_miller, final_exp_seed001_alg1)
+    return _run(C, P, Q, tate_alg1_miller, final_exp_shu06_alg1)
 
 
 def _alg2_start(C: Curve2, P, Q):
@@ -487,36 +487,40 @@ def tate_alg2_miller_chains(C: Curve2, P, Q, k: int = 2):
 def tate_alg2_chains(k: int):
     """:func:`tate_alg2` with the Miller product as ``k`` interleaved chains
     (:func:`tate_alg2_miller_chains`); the same value."""
-    return _chained(tate_alg2_miller_chains, final_exp_seed001_alg2, "alg2", k)
+    return _chained(tate_alg2_miller_chains, final_exp_shu06_alg2, "alg2", k)
 
 
-def final_exp_seed001_alg2(C: Curve2, c):
+def final_exp_shu06_alg2(C: Curve2, c):
     """c^(M·T') with M = (q²-1)(q + 1 - ν·2^((m+1)/2)) and T' = 2^((m+1)/2) + ν (seed 001 §5.2).
 
     Eq. (8): after the M part, z = c^M has order dividing q + 1 + ν·2^((m+1)/2), so
     z^(2^((m+1)/2) + ν) = z^(ν·q): one Frobenius (and a conjugation when ν = +1).
     """
     T4 = _tower(C)
-    z = final_exp_seed000(C, c)  # the M part is exactly seed 000 Alg. 2
+    z = final_exp_adikari12(C, c)  # the M part is exactly seed 000 Alg. 2
     z = T4.frob_q(z)
     return T4.conj_q2(z) if order_sign(C) == 1 else z
 
 
 def tate_alg2(C: Curve2, P, Q):
     """Seed 001 Alg. 2 with its final exponentiation C^(MT) (eq. (8)); equals t_r(P, ψ(Q))."""
-    return _run(C, P, Q, tate_alg2_miller, final_exp_seed001_alg2)
+    return _run(C, P, Q, tate_alg2_miller, final_exp_shu06_alg2)
 
 
 #: the algorithms that run on some parameter sets only: each raises ``ValueError`` on another
-APPLIES = {"etat-seed000": seed000_applies}
+APPLIES = {"etat-adikari12": adikari12_applies}
 
 ALGORITHMS = {
     "etat": etat,
     "tate-alg1-2chain": tate_alg1_chains(2),
     "tate-alg1-3chain": tate_alg1_chains(3),
     "tate-alg2-2chain": tate_alg2_chains(2),
-    "etat-seed000": etat_seed000,
+    "etat-adikari12": etat_adikari12,
     "tate-alg1": tate_alg1,
     "tate-alg2": tate_alg2,
     "tate-reference": tate_reference,
 }
+
+#: the old names of these functions (CHANGELOG.md), kept so code that uses them still runs
+etat_seed000, final_exp_seed000, seed000_applies = etat_adikari12, final_exp_adikari12, adikari12_applies
+final_exp_seed001_alg1, final_exp_seed001_alg2 = final_exp_shu06_alg1, final_exp_shu06_alg2

@@ -1,4 +1,4 @@
-"""F_p multipliers by name (``pairhw unit … --curve bn254|bls12-381|bn-seed002`` or ``--p P``, and the
+"""F_p multipliers by name (``pairhw unit … --curve bn254|bls12-381|bn-chavez11`` or ``--p P``, and the
 ``mul`` units of a design on a prime parameter set)."""
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ KINDS = {
                             "output in [0, p)",
     "montgomery-iterative": "Montgomery by FIOS (Koc et al. 1996): one digit of --digit W bits (default 17) "
                             "per cycle, s(s + 2) + 1 cycles per product, output in [0, p)",
-    "polymont-seed002": "Chavez Corona et al.: polynomial (t-adic) Montgomery, five-term Karatsuba on one "
+    "polymont-chavez11": "Chavez Corona et al.: polynomial (t-adic) Montgomery, five-term Karatsuba on one "
                         "64 x 64 multiplier of 12 DSP pieces; BN primes p(t) only",
 }
 
 #: kind -> the options it takes
-OPTIONS = {"montgomery-pipelined": ("levels",), "montgomery-iterative": ("digit",), "polymont-seed002": ()}
+OPTIONS = {"montgomery-pipelined": ("levels",), "montgomery-iterative": ("digit",), "polymont-chavez11": ()}
 
 #: most bits of p the units are built for (the issue's "~400 bits", with room)
 MAX_BITS = 1024
@@ -54,7 +54,10 @@ def bn_t(p: int):
 
 def make_unit(kind: str, F: PrimeField, **options):
     """The multiplier ``kind`` of :data:`KINDS` over F_p; options of :data:`OPTIONS` that are None are
-    left out."""
+    left out; ``kind`` may be an old name (:mod:`pairhw.names`)."""
+    from pairhw.names import current
+
+    kind = current(kind)
     if kind not in KINDS:
         raise KindError(f"unknown F_p multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
     options = {k: v for k, v in options.items() if v is not None and v is not False}
@@ -88,15 +91,15 @@ def _polymont(p: int):
 
     tn = bn_t(p)
     if tn is None:
-        raise KindError("polymont-seed002 needs a BN prime p = 36t^4 + 36t^3 + 24t^2 + 6t + 1 "
-                        "(bn-seed002, bn254); this p is not one")
+        raise KindError("polymont-chavez11 needs a BN prime p = 36t^4 + 36t^3 + 24t^2 + 6t + 1 "
+                        "(bn-chavez11, bn254); this p is not one")
     try:
         pm = PolyMont(*tn)
         pm.carry_rounds  # noqa: B018 (the range analysis)
         pm.arith_domain  # noqa: B018
     except ValueError as e:
-        raise KindError(f"polymont-seed002: {e} for t = {tn[0]} (seed 002's form needs t = 2^n + s "
-                        f"with small s, as bn-seed002 has)") from None
+        raise KindError(f"polymont-chavez11: {e} for t = {tn[0]} (seed 002's form needs t = 2^n + s "
+                        f"with small s, as bn-chavez11 has)") from None
     return pm
 
 

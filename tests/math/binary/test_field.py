@@ -2,7 +2,7 @@ import pytest
 
 from pairhw import params
 from pairhw.math.binary.field import (GF2m, FieldError, binary_chain, clmul, deinterleave, is_irreducible,
-                              poly_mod, schoolbook_check, seed000_chain_1223, spread)
+                              poly_mod, schoolbook_check, adikari12_chain_1223, spread)
 from tests.conftest import ALL_BINARY
 
 FIELDS = [(11, (2,)), (17, (3,)), (89, (38,)), (163, (7, 6, 3)), (283, (12, 7, 5)), (1223, (255,))]
@@ -45,7 +45,7 @@ def test_clmul_spread_deinterleave(rng):
         assert spread(even) ^ (spread(odd) << 1) == a
 
 
-def test_sqrt_x_is_sparse_for_seed000_trinomial():
+def test_sqrt_x_is_sparse_for_adikari12_trinomial():
     F = GF2m(1223, (255,))
     # seed 000 §2: √x = x^128 + x^612 mod x^1223 + x^255 + 1
     assert F.sqrt_x == (1 << 128) | (1 << 612)
@@ -63,8 +63,8 @@ def test_inverse(m, mid, rng):
         F.inv(0)
 
 
-def test_seed000_chain_reproduced_exactly():
-    ch = seed000_chain_1223()
+def test_adikari12_chain_reproduced_exactly():
+    ch = adikari12_chain_1223()
     assert (ch.multiplications, ch.squarings) == (14, 1222)  # seed 000 §4.1
     assert ch.exponent(1223) == 2 ** 1223 - 2
     assert GF2m(1223, (255,)).chain is not None and GF2m(1223, (255,)).chain.name == "seed000-1223"

@@ -72,7 +72,7 @@ def test_tmvp_needs_trinomial():
 
 @pytest.mark.parametrize("method", ["karatsuba", "poly9", "tmvp"])
 @pytest.mark.parametrize("k", [2, 3])
-def test_cost_models_reproduce_seed000_table1(method, k):
+def test_cost_models_reproduce_adikari12_table1(method, k):
     for i in range(1, 7):
         n = k ** i
         c = M.cost(method, n, (k,) * i)
@@ -82,7 +82,7 @@ def test_cost_models_reproduce_seed000_table1(method, k):
         assert (c.and_depth, c.xor_depth) == (1, pytest.approx(depth))
 
 
-def test_tmvp_beats_polynomial_karatsuba_for_seed000_unit():
+def test_tmvp_beats_polynomial_karatsuba_for_adikari12_unit():
     sched = (3, 3, 3, 2)  # the 408-bit unit: 408 → 136 → 46 → 16 → 8
     tm, ka = M.cost("tmvp", 408, sched), M.cost("karatsuba", 408, sched)
     assert tm.and_gates == ka.and_gates == 6 ** 3 * 3 * 64

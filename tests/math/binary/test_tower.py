@@ -62,15 +62,15 @@ def test_final_exponentiation_alg2_matches_plain_power(name, rng):
     C = params.curve(name)
     T = Tower(C.F)
     f = r4(T, rng)
-    assert pr.final_exp_seed000(C, f) == pr.final_exp_plain(C, f)
+    assert pr.final_exp_adikari12(C, f) == pr.final_exp_plain(C, f)
 
 
 @pytest.mark.parametrize("name", ["f2-11", "f2-29", "f2-47", "f2-113"])
-def test_seed001_final_exponentiations_match_plain_powers(name, rng):
+def test_shu06_final_exponentiations_match_plain_powers(name, rng):
     C = params.curve(name)
     T = Tower(C.F)
     m, nu = C.F.m, pr.order_sign(C)
     f = r4(T, rng)
-    assert pr.final_exp_seed001_alg1(C, f) == T.pow4(f, 2 ** (2 * m) - 1)
+    assert pr.final_exp_shu06_alg1(C, f) == T.pow4(f, 2 ** (2 * m) - 1)
     M = (2 ** (4 * m) - 1) // C.order
-    assert pr.final_exp_seed001_alg2(C, f) == T.pow4(f, M * (2 ** ((m + 1) // 2) + nu))
+    assert pr.final_exp_shu06_alg2(C, f) == T.pow4(f, M * (2 ** ((m + 1) // 2) + nu))

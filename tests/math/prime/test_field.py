@@ -7,7 +7,7 @@ import pytest
 from pairhw import params
 from pairhw.math.prime.field import Fp2, Montgomery, PrimeField, is_probable_prime
 
-PRIME_SETS = ["bn254", "bn-seed002", "bls12-381"]
+PRIME_SETS = ["bn254", "bn-chavez11", "bls12-381"]
 
 
 @pytest.fixture

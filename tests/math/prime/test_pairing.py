@@ -8,7 +8,7 @@ import pytest
 from pairhw import params
 from pairhw.math.prime import pairing as pp
 
-PRIME_SETS = ["bn254", "bn-seed002", "bls12-381"]
+PRIME_SETS = ["bn254", "bn-chavez11", "bls12-381"]
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_bilinear_nondegenerate(name, rng):
 
 
 def test_tate_reference_bilinear_nondegenerate(rng):
-    C = params.curve("bn-seed002")
+    C = params.curve("bn-chavez11")
     T = C.T
     P, Q = C.g1, C.g2
     t = pp.tate_reference(C, P, Q)

@@ -30,9 +30,9 @@ def schoolbook(a, b):
 def test_seed_parameter_is_found_again():
     t = find_seed_t(61)
     assert t == T_SEED  # the paper's n = 61, s = −(2^15 + 1)
-    d = params.get("bn-seed002").data
+    d = params.get("bn-chavez11").data
     assert int(d["u"]) == t and d["seed002"] == {"n": 61, "s": t - (1 << 61)}
-    assert params.curve("bn-seed002").p == bn_p(t)
+    assert params.curve("bn-chavez11").p == bn_p(t)
 
 
 def test_karatsuba5_is_the_product(rng):
@@ -148,7 +148,7 @@ def test_coefficient_addition_is_exact_and_closed():
     from pairhw import params
     from pairhw.math.prime.polymont import Interval, PolyMont
 
-    ps = params.get("bn-seed002")
+    ps = params.get("bn-chavez11")
     pm = PolyMont(int(ps.data["u"]), ps.data["seed002"]["n"])
     D = pm.arith_domain
     rng = random.Random(9)

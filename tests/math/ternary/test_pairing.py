@@ -190,7 +190,7 @@ def test_infinity_gives_one():
     assert p3.tate_reference(C, P, None) == T.ONE6
 
 
-def test_op_counts_match_seed004():
+def test_op_counts_match_beuchat09():
     """17 products per iteration: t², y_P·y_Q and the 15-product R·S with 29 additions."""
     C = params.curve("f3-97")
     P, Q = C.point_from_seed(1), C.point_from_seed(2)

@@ -37,7 +37,7 @@ def test_tmvp_plan_matches_tmvp_schoolbook_on_raw_matrices():
                 assert got == mulalg.tmvp_schoolbook(t, v, n)
 
 
-def test_seed000_and_seed003_sub_product_counts():
+def test_adikari12_and_nagl_sub_product_counts():
     # seed 000 §3.2: 1224 → six 408-bit TMVPs; two levels of two-way → nine of 306 bits
     assert (len(tmvp_plan(1223, (3,)).products), tmvp_plan(1223, (3,)).h) == (6, 408)
     assert (len(tmvp_plan(1223, (2, 2)).products), tmvp_plan(1223, (2, 2)).h) == (9, 306)

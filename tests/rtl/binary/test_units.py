@@ -72,7 +72,7 @@ def test_paper_cycle_counts_at_m_1223():
     assert make_unit("msd", F, digit=32).initiation_interval == 39
 
 
-def test_seed000_core_schedule_is_the_default():
+def test_adikari12_core_schedule_is_the_default():
     assert default_schedule(408) == (3, 3, 3, 2)  # 408 → 136 → 46 → 16 → 8
     assert default_schedule(306) == (3, 3, 3, 2)  # 306 → 102 → 34 → 12 → 6
     assert default_schedule(8) == ()

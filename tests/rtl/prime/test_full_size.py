@@ -8,8 +8,8 @@ from pairhw.rtl.emit import mul_testbench, unit_verilog, unit_vectors, unit_widt
 from pairhw.rtl.prime.catalogue import make_unit
 from pairhw.sim import verilator
 
-CASES = [("polymont-seed002", "bn-seed002")] + [(k, c) for k in ("montgomery-pipelined", "montgomery-iterative")
-                                                for c in ("bn254", "bls12-381", "bn-seed002")]
+CASES = [("polymont-chavez11", "bn-chavez11")] + [(k, c) for k in ("montgomery-pipelined", "montgomery-iterative")
+                                                for c in ("bn254", "bls12-381", "bn-chavez11")]
 
 
 @pytest.mark.slow
@@ -28,6 +28,6 @@ def test_full_size_verilator(kind, curve, tmp_path):
 def test_polymont_uses_twelve_dsp48e1():
     from pairhw.synth.flows import synthesize
 
-    unit = make_unit("polymont-seed002", params.curve("bn-seed002").F)
+    unit = make_unit("polymont-chavez11", params.curve("bn-chavez11").F)
     res = synthesize(unit_verilog(unit), unit.name, "xc7")
     assert res["dsp"] == 12 and unit.initiation_interval <= 15 and unit.latency <= 40

@@ -1,7 +1,7 @@
 """The F_p units in the Amaranth simulator: every product equals the golden model's (Montgomery's
 a·b·R⁻¹ mod p; seed 002's Alg. 2 with the DSP product, coefficient for coefficient), arrives exactly
 ``latency`` cycles after its start, back to back every ``ii`` cycles.  Small and odd primes in the
-default run, the real ones (bn254, bls12-381, bn-seed002) too: the Amaranth simulator is quick here."""
+default run, the real ones (bn254, bls12-381, bn-chavez11) too: the Amaranth simulator is quick here."""
 
 import random
 
@@ -20,7 +20,7 @@ from pairhw.sim.amsim import simulate_comb, simulate_mul
 
 # tiny, one word, just over a word, odd sizes, a Mersenne prime, and the real ones
 SMALL_P = [101, 65521, 131071, (1 << 61) - 1, 2**89 - 1, 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF61]
-REAL = ["bn254", "bls12-381", "bn-seed002"]
+REAL = ["bn254", "bls12-381", "bn-chavez11"]
 
 
 def _check(unit, vecs):
@@ -127,10 +127,10 @@ def test_constant_products_are_shifts_and_adds():
             assert const_mul(x, k) == x * k
 
 
-def test_polymont_at_bn_seed002_meets_the_paper():
+def test_polymont_at_bn_chavez11_meets_the_paper():
     """II ≤ 15 and latency ≤ 40 (seed 002: 15 cycles per product, latency 40), the 64 × 64 product
     from 12 pieces in 6 rows, bit-exact on the model's edge set and random Montgomery-form inputs."""
-    unit = make_unit("polymont-seed002", params.curve("bn-seed002").F)
+    unit = make_unit("polymont-chavez11", params.curve("bn-chavez11").F)
     assert unit.initiation_interval == 14 <= 15 and unit.latency == 33 <= 40
     prods, rows = dsp_plan()
     assert len(prods) == 12 and len(rows) == 6 and unit.multiplier_stages == 1 + 1 + 3
@@ -157,14 +157,14 @@ def test_polymont_small_bn_primes(n, rounds):
 
 
 def test_catalogue_and_errors():
-    assert bn_t(params.curve("bn-seed002").p) == (int(params.get("bn-seed002").data["u"]), 61)
+    assert bn_t(params.curve("bn-chavez11").p) == (int(params.get("bn-chavez11").data["u"]), 61)
     assert bn_t(params.curve("bn254").p)[0] == int(params.get("bn254").data["u"])
     assert bn_t(params.curve("bls12-381").p) is None
     assert bn_t(bn_p(find_seed_t(20)))[0] == find_seed_t(20)
     with pytest.raises(KindError, match="not one"):
-        make_unit("polymont-seed002", params.curve("bls12-381").F)
+        make_unit("polymont-chavez11", params.curve("bls12-381").F)
     with pytest.raises(KindError, match="small s"):
-        make_unit("polymont-seed002", params.curve("bn254").F)
+        make_unit("polymont-chavez11", params.curve("bn254").F)
     with pytest.raises(KindError, match="takes"):
         make_unit("montgomery-pipelined", PrimeField(101), digit=8)
     with pytest.raises(KindError, match="at least 1"):
@@ -176,13 +176,13 @@ def test_catalogue_and_errors():
 
 
 def test_verilog_is_deterministic_and_names_the_unit():
-    unit = make_unit("polymont-seed002", params.curve("bn-seed002").F)
+    unit = make_unit("polymont-chavez11", params.curve("bn-chavez11").F)
     v1 = unit_verilog(unit)
-    assert v1 == unit_verilog(make_unit("polymont-seed002", params.curve("bn-seed002").F))
+    assert v1 == unit_verilog(make_unit("polymont-chavez11", params.curve("bn-chavez11").F))
     assert "module PolyMont_p250_n61" in v1
 
 
-@pytest.mark.parametrize("kind,curve", [("polymont-seed002", "bn-seed002"), ("montgomery-pipelined", "bn254"),
+@pytest.mark.parametrize("kind,curve", [("polymont-chavez11", "bn-chavez11"), ("montgomery-pipelined", "bn254"),
                                         ("montgomery-iterative", 65521)])
 def test_result_holds_until_the_next_one(kind, curve):
     """The multiplier contract: ``c`` stays after ``done`` until the next result, also for the
@@ -219,7 +219,7 @@ def test_coefficient_form_adder_equals_the_model():
     word, on the domain's corners and random words, and the values are the field's."""
     from pairhw.rtl.prime.polyadd import PolyAddSub
 
-    C = params.curve("bn-seed002")
+    C = params.curve("bn-chavez11")
     pm = PolyMont(*bn_t(C.p))
     unit = PolyAddSub(C.F, pm)
     D = pm.arith_domain

@@ -1,12 +1,12 @@
 """Pairing cores on seed 002's multiplier: words in Chávez Corona et al.'s coefficient form, the
 adder that keeps it, and outputs compared by value (one element has many words).
 
-The toy core (ate-bn-seed002-toy, 110 bits) with rewritten output words runs in Verilator in the
+The toy core (ate-bn-chavez11-toy, 110 bits) with rewritten output words runs in Verilator in the
 ``slow`` run (131 s): an output word written as another polynomial of the same value passes, a wrong
 value fails; ``tests/rtl/test_core.py`` simulates it against the model, also ``slow`` (its bench
 builds for 144 s).  The default run checks its schedule and its units (Chávez Corona et al.'s
 multiplier and the coefficient-form adder, ``tests/rtl/prime/test_units.py``).  The full-size core
-(ate-bn-seed002) is ``slow``.
+(ate-bn-chavez11) is ``slow``.
 """
 
 import json
@@ -23,11 +23,11 @@ from pairhw.rtl.prime.polymont import pack_coeffs, unpack_coeffs
 def test_a_polymont_datapath_works_in_coefficient_words():
     """The design's multiplier picks the word form: coefficient words round-trip every value, the
     adder is seed 002's, and Montgomery multipliers or the canonical inverter are refused in it."""
-    d = designs.get("ate-bn-seed002-toy")
+    d = designs.get("ate-bn-chavez11-toy")
     fi = d.field
     assert isinstance(fi, PolyMontField) and fi.width == sum(fi.cw) == 127 and fi.agreement != "bit-exact"
     assert not isinstance(designs.get("ate-bn-tiny").field, PolyMontField)
-    assert fi.make_mul("polymont-seed002").width == fi.width and fi.make_mul("polymont-seed002").R == fi.R
+    assert fi.make_mul("polymont-chavez11").width == fi.width and fi.make_mul("polymont-chavez11").R == fi.R
     dp = d.datapath()
     assert type(fi.build_unit(dp.unit_for("add"))).__name__ == "PolyAddSub"
     rng = random.Random(4)
@@ -52,7 +52,7 @@ def _run_toy_with_rewritten_words(tmp_path):
     from pairhw.rtl.emit import core_testbench, core_vectors_text
     from pairhw.sim import verilator
 
-    d = designs.get("ate-bn-seed002-toy")
+    d = designs.get("ate-bn-chavez11-toy")
     fi, core = d.field, d.core()
     binary = verilator.build({f"{d.top}.v": verilog(d), "tb.v": core_testbench(core)})
     rows = pairings(d, 3, 7)
@@ -78,7 +78,7 @@ def _run_toy_with_rewritten_words(tmp_path):
 
 @pytest.mark.slow
 def test_toy_core_compares_outputs_by_value(tmp_path):
-    """ate-bn-seed002-toy in Verilator: the model's words and other words of the same values pass, a
+    """ate-bn-chavez11-toy in Verilator: the model's words and other words of the same values pass, a
     value off by one fails (and is named), every run takes the schedule's cycles."""
     core, res = _run_toy_with_rewritten_words(tmp_path)
     assert core.cycles == 85922
@@ -89,9 +89,9 @@ def test_toy_core_compares_outputs_by_value(tmp_path):
     assert not any("pairing 1" in ln for ln in res["mismatches"])
 
 
-@pytest.mark.parametrize("name,cycles", [("ate-bn-seed002-toy", 85922),
-                                         pytest.param("ate-bn-seed002", 169214, marks=pytest.mark.slow)])
-def test_seed002_cores_schedule(name, cycles):
+@pytest.mark.parametrize("name,cycles", [("ate-bn-chavez11-toy", 85922),
+                                         pytest.param("ate-bn-chavez11", 169214, marks=pytest.mark.slow)])
+def test_chavez11_cores_schedule(name, cycles):
     """The cores keep seed 002's multiplier busy: within 1.05x of its bound (a product every 14 cycles).
     The full-size program is one of conftest.LONG_PROGRAMS: ``slow``."""
     rep = designs.get(name).report()
@@ -100,11 +100,11 @@ def test_seed002_cores_schedule(name, cycles):
 
 
 @pytest.mark.slow
-def test_full_size_seed002_core_in_verilator():
-    """ate-bn-seed002 (250 bits) in Verilator: two pairings equal to the model mod p, constant cycles."""
+def test_full_size_chavez11_core_in_verilator():
+    """ate-bn-chavez11 (250 bits) in Verilator: two pairings equal to the model mod p, constant cycles."""
     from pairhw.flow import simulate
 
-    d = designs.get("ate-bn-seed002")
+    d = designs.get("ate-bn-chavez11")
     res = simulate(d, 2, 1)
     assert res.verified == 2 and res.failed == 0 and res.constant_time
     assert res.cycles_max == 169214
