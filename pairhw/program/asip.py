@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 from dataclasses import dataclass
 
+from .stream import StreamInterface
 from .lower import Flow, lower
 from .loop import fold_loop
 from .trace import const_text, trace_pairing
@@ -253,16 +254,10 @@ class AsipProgram:
 
     # -- the instruction words ------------------------------------------------------------------
     @property
-    def dp(self):
-        """The stream interface as the test bench sees it (N-bit words, W per element)."""
-        from .datapath import Datapath
-
-        return Datapath(self.cfg.fi, (), io_width=self.cfg.word)
-
-    @property
-    def microcode(self):
-        """This program (the test bench and ``pairhw build`` read ``outputs`` and ``listing``)."""
-        return self
+    def stream(self) -> StreamInterface:
+        """The core's stream interface: N-bit words, W per element
+        (:class:`~pairhw.program.stream.CompiledProgram`)."""
+        return StreamInterface(self.cfg.fi, self.cfg.word, len(self.inputs), len(self.outputs))
 
     def fields(self) -> list:
         """(name, bits) of the instruction word, least significant first."""
@@ -326,9 +321,10 @@ class AsipProgram:
         return [x for v in self.consts for x in self.words(v)]
 
     # -- the model -----------------------------------------------------------------------------
-    def run(self, values: list) -> list:
-        """Execute the ROM on the inputs (field elements in ``inputs`` order) word by word; the
-        outputs (field elements).  Bit-exact model of :class:`~pairhw.rtl.asip.AsipCore`."""
+    def run(self, values: list) -> tuple[list, int]:
+        """Execute the ROM on the inputs (field elements in ``inputs`` order) word by word: the
+        outputs (field elements) and the cycles.  Bit- and cycle-exact model of
+        :class:`~pairhw.rtl.asip.AsipCore` (its cycles do not depend on the values)."""
         cfg, fi = self.cfg, self.cfg.fi
         W, N = cfg.W, cfg.word
         mem = [[0] * (self.slots * W) for _ in range(2)]
@@ -357,7 +353,7 @@ class AsipProgram:
                 R = fi.encode(fi.apply(ins.op, [fi.decode(a)], ins.k))
             for r in ins.wb:
                 mem[r][ins.d * W:(ins.d + 1) * W] = words(R)
-        return [fi.decode(value(read(o))) for o in self.outputs]
+        return [fi.decode(value(read(o))) for o in self.outputs], self.cycles
 
     # -- listings and report -------------------------------------------------------------------
     def listing(self, title: str = "") -> str:

@@ -11,6 +11,7 @@ from .lower import Flow, lower
 from .microcode import Microcode, assemble
 from .regalloc import Allocation, Timeline, allocate
 from .schedule import BlockSchedule, LoopSchedule, list_schedule, modulo_schedule
+from .stream import StreamInterface
 from .trace import trace_kernel, trace_pairing
 
 
@@ -27,8 +28,22 @@ class Compiled:
 
     @property
     def cycles(self) -> int:
-        """Cycles per pairing (constant), as :class:`~pairhw.program.asip.AsipProgram` has them too."""
+        """Cycles per pairing (constant) (:class:`~pairhw.program.stream.CompiledProgram`)."""
         return self.microcode.cycles
+
+    @property
+    def stream(self) -> StreamInterface:
+        """The core's stream interface: the datapath's field and stream width, the program's inputs
+        and outputs."""
+        return StreamInterface(self.dp.F, self.dp.io_width, len(self.microcode.inputs), len(self.microcode.outputs))
+
+    def run(self, values: list) -> tuple[list, int]:
+        """The microcode's run (:meth:`~pairhw.program.microcode.Microcode.run`): outputs and cycles."""
+        return self.microcode.run(values)
+
+    def rom_listing(self, title: str = "") -> str:
+        """The microcode, one word a line."""
+        return self.microcode.listing(title)
 
     def report(self) -> dict:
         """Cycles, the multiplier bound (products × II / units), utilisation, registers, microcode."""

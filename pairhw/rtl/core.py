@@ -57,13 +57,13 @@ def _read_port(mem: Memory, name: str, domain: str) -> ReadPort:
 
 class StreamCore(wiring.Component):
     """What every pairing core shares (the module docstring's protocol): the input and output
-    streams of ``dp.io_width``-bit words, ``busy``, and what its test bench reads: ``dp`` (the field
-    and the stream width), ``mc`` (the inputs, outputs and cycles of its program), ``name``.
+    streams of ``stream.io_width``-bit words, ``busy``, and what its test bench, wrappers and build
+    read: ``stream`` (:class:`~pairhw.program.stream.StreamInterface`), ``cycles``, ``name``.
 
     Parameters
     ----------
-    compiled
-        The compiled program: its ``microcode`` and ``dp``.
+    compiled : pairhw.program.stream.CompiledProgram
+        The compiled program, of either back end.
     name : str
         Verilog module name.
     """
@@ -72,16 +72,15 @@ class StreamCore(wiring.Component):
 
     def __init__(self, compiled, name: str):
         self.compiled = compiled
-        self.mc = compiled.microcode
-        self.dp = compiled.dp
+        self.stream = compiled.stream
         self.name = name
-        w = self.dp.io_width
+        w = self.stream.io_width
         super().__init__({"i": In(stream.Signature(w)), "o": Out(stream.Signature(w)), "busy": Out(1)})
 
     @property
     def cycles(self) -> int:
         """Cycles of the run phase (from the cycle after the last input word)."""
-        return self.mc.cycles
+        return self.compiled.cycles
 
 
 class PairingCore(StreamCore):
@@ -97,6 +96,8 @@ class PairingCore(StreamCore):
 
     def __init__(self, compiled, name: str = "PairingCore"):
         super().__init__(compiled, name)
+        self.mc = compiled.microcode  # this back end's own parts, for its elaboration
+        self.dp = compiled.dp
 
     def _unit(self, u):
         fi = self.dp.F

@@ -305,9 +305,9 @@ def core_testbench(core) -> str:
     ``PAIRHW CORE verified=V failed=F cycles_min=A cycles_max=B``, and exits with status 0 only if all
     ``count`` pairings matched.
     """
-    dp = core.dp
+    dp = core.stream
     m, w, beats = dp.F.width, dp.io_width, dp.io_beats
-    n_in, n_out = len(core.mc.inputs), len(core.mc.outputs)
+    n_in, n_out = dp.n_in, dp.n_out
     fmt = " ".join(["%h"] * (n_in + n_out))
     differ = dp.F.tb_differ("got[k][M-1:0]", "vexp[k][M-1:0]")
     dsts = (", ".join(f"vin[{k}]" for k in range(n_in)) + ",\n                  "

@@ -73,7 +73,8 @@ class RegisterMap:
     def of(cls, core, design: int) -> "RegisterMap":
         """The map of ``core``; ``design`` is the ``DESIGN`` register's value
         (:func:`pairhw.designs.design_id`)."""
-        return cls(len(core.mc.inputs), len(core.mc.outputs), core.dp.F.width, core.cycles, design)
+        s = core.stream
+        return cls(s.n_in, s.n_out, s.F.width, core.cycles, design)
 
     @property
     def words(self) -> int:
@@ -152,7 +153,7 @@ class RegisterFile(wiring.Component):
         m = Module()
         rm, core = self.map, self.core
         m.submodules.core = core
-        w, beats, bits = core.dp.io_width, core.dp.io_beats, rm.bits
+        w, beats, bits = core.stream.io_width, core.stream.io_beats, rm.bits
         wpe = rm.words
         # the elements are m bits: bits above m in an input's top word are not stored and read back 0
         ins = [Signal(bits, name=f"in{k}") for k in range(rm.n_in)]
@@ -259,7 +260,7 @@ class AxisWrap(wiring.Component):
 
     def __init__(self, core, name: str):
         self.core, self.name = core, name
-        self.tw = -(-core.dp.io_width // 8) * 8
+        self.tw = -(-core.stream.io_width // 8) * 8
         super().__init__({"aclk": In(1), "aresetn": In(1),
                           "s_axis_tdata": In(self.tw), "s_axis_tvalid": In(1), "s_axis_tready": Out(1),
                           "s_axis_tlast": In(1),
@@ -271,7 +272,7 @@ class AxisWrap(wiring.Component):
         _local_domain(m, self.aclk, ~self.aresetn)
         core = self.core
         m.submodules.core = core
-        w, beats, n_out = core.dp.io_width, core.dp.io_beats, len(core.mc.outputs)
+        w, beats, n_out = core.stream.io_width, core.stream.io_beats, core.stream.n_out
         last = Signal(range(n_out * beats), name="out_index")
         m.d.comb += [
             core.i.payload.eq(self.s_axis_tdata[:w]), core.i.valid.eq(self.s_axis_tvalid),

@@ -255,9 +255,9 @@ if __name__ == "__main__":
 
 def testbench(top: str, wrap: str | None, sources: list[str], core, driver: str | None = None) -> str:
     """The text of ``test_<top>.py``: a cocotb test of ``top`` (the core, or its wrapper ``wrap``)."""
-    dp = core.dp
+    dp = core.stream
     fill = dict(top=top, file=f"test_{top}.py", pairhw=version("pairhw"), sources=sources,
-                n_in=len(core.mc.inputs), n_out=len(core.mc.outputs), bits=dp.F.width, cycles=core.cycles,
+                n_in=dp.n_in, n_out=dp.n_out, bits=dp.F.width, cycles=core.cycles,
                 width=dp.io_width, beats=dp.io_beats,
                 what={None: "the pairing core's stream ports", "axis": "its AXI4-Stream wrapper",
                       "axil": "its AXI4-Lite register wrapper", "wishbone": "its Wishbone register wrapper"}[wrap])

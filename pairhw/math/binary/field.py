@@ -6,7 +6,8 @@ F_2[x]/(f) with f = x^m + sum_j x^{k_j} + 1 a trinomial or pentanomial.
 The hot operations are tuned for pure Python (the ηT over F_2^1223 must run in about a second):
 
 * multiplication: a left-to-right comb with a 4-bit window over the bytes of one operand
-  (two table lookups, one shift and two XORs per byte), then a shift-and-XOR reduction;
+  (two table lookups, one shift and two XORs per byte), then a shift-and-XOR reduction; from
+  m = 128 on, the same comb compiled in C when a C compiler is at hand (:mod:`.native`, optional);
 * squaring: bit spreading through ``bytes.translate`` tables;
 * square root: the √x trick of seed 000 §2 generalised: √a = even(a) + √x · odd(a), where
   even/odd are the de-interleaved bit halves and √x = x^(2^(m-1)) is a fixed sparse element for
@@ -84,6 +85,21 @@ def clmul(a: int, b: int) -> int:
     for byte in b.to_bytes((b.bit_length() + 7) // 8, "big"):
         acc = (acc << 8) ^ tbh[byte >> 4] ^ tbl[byte & 15]
     return acc
+
+
+#: from this m on, a field's products use the compiled comb when it loads (:mod:`pairhw.math.binary.native`,
+#: the same products); below it the Python comb is as fast as the call into C
+NATIVE_MIN_M = 128
+
+
+def _product_for(m: int):
+    """The carry-less product a field of degree ``m`` uses: :func:`clmul`, or its compiled twin."""
+    if m >= NATIVE_MIN_M:
+        from pairhw.math.binary import native
+
+        if native.library() is not None:
+            return native.clmul
+    return clmul
 
 
 def schoolbook_check(a: int, b: int) -> int:
@@ -286,6 +302,7 @@ class GF2m:
             raise ValueError(f"chain {chain.name} does not compute the inverse in F_2^{m}")
         self.chain = chain
         self._shifts = (0,) + middle
+        self._clmul = _product_for(m)
         # √x = x^(2^(m-1)); sparse for trinomials with odd k
         s = 2
         for _ in range(m - 1):
@@ -342,7 +359,7 @@ class GF2m:
         return a ^ b
 
     def mul(self, a: int, b: int) -> int:
-        return self.reduce(clmul(a, b))
+        return self.reduce(self._clmul(a, b))
 
     def sqr(self, a: int) -> int:
         return self.reduce(spread(a))
@@ -357,7 +374,7 @@ class GF2m:
         """√a = even(a) + √x · odd(a) (seed 000 §2)."""
         even, odd = deinterleave(a)
         if self._sqrt_x_shifts is None:
-            return self.reduce(even ^ clmul(odd, self.sqrt_x))
+            return self.reduce(even ^ self._clmul(odd, self.sqrt_x))
         acc = even
         for k in self._sqrt_x_shifts:
             acc ^= odd << k

@@ -23,8 +23,8 @@ import random
 
 from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In, Out
 
+from pairhw.rtl.ports import mul_signature
 from pairhw.math.binary import mulalg
 from pairhw.math.binary.field import GF2m
 from pairhw.math.binary.tower import Tower
@@ -42,7 +42,7 @@ class _Unit(wiring.Component):
         if not 1 <= digit <= F.m:
             raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
         self.F, self.digit, self.width = F, digit, width
-        super().__init__({"a": In(width), "b": In(width), "start": In(1), "c": Out(width), "done": Out(1)})
+        super().__init__(mul_signature(width))
 
     @property
     def steps(self) -> int:

@@ -37,8 +37,7 @@ DIGIT_KINDS = ("lsd", "msd", "ca1", "ca2")
 ITER_CORES = {153: 3, 77: 4}
 
 
-class KindError(ValueError):
-    """A unit request that cannot be built (unknown kind, missing or bad option)."""
+from pairhw.rtl.ports import KindError  # noqa: E402,F401 - one error for every family
 
 
 #: The packed TMVP cost model's XOR overhead per bit of a split's sub-products (LUTs): Toeplitz and

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In, Out
 
+from pairhw.rtl.ports import mul_signature
 from pairhw.math.binary import mulalg
 from pairhw.math.binary.field import GF2m
 
@@ -40,7 +40,7 @@ class MulUnit(wiring.Component):
 
     def __init__(self, F: GF2m):
         self.F = F
-        super().__init__({"a": In(F.m), "b": In(F.m), "start": In(1), "c": Out(F.m), "done": Out(1)})
+        super().__init__(mul_signature(F.m))
 
     def emulate(self, a: int, b: int) -> int:
         """The model's product along the same algorithm (for tests and vector files)."""

@@ -29,8 +29,7 @@ OPTIONS = {"montgomery-pipelined": ("levels",), "montgomery-iterative": ("digit"
 MAX_BITS = 1024
 
 
-class KindError(ValueError):
-    pass
+from pairhw.rtl.ports import KindError  # noqa: E402,F401 - one error for every family
 
 
 def bn_t(p: int):

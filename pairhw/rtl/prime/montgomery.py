@@ -21,8 +21,8 @@ import random
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In, Out
 
+from pairhw.rtl.ports import mul_signature
 from pairhw.math.prime.field import Montgomery, PrimeField
 
 from .dsp import Pipe, digits, dsp_product, product_cycles
@@ -37,7 +37,7 @@ class PrimeMul(wiring.Component):
 
     def __init__(self, F: PrimeField, width: int):
         self.F, self.width = F, width
-        super().__init__({"a": In(width), "b": In(width), "start": In(1), "c": Out(width), "done": Out(1)})
+        super().__init__(mul_signature(width))
 
     def emulate(self, a: int, b: int) -> int:
         raise NotImplementedError

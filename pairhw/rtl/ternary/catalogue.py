@@ -21,8 +21,7 @@ KINDS = {
 OPTIONS = {"schoolbook": (), "karatsuba": ("schedule", "stages", "registers"), "msd": ("digit",)}
 
 
-class KindError(ValueError):
-    pass
+from pairhw.rtl.ports import KindError  # noqa: E402,F401 - one error for every family
 
 
 def make_unit(kind: str, F: GF3m, **options):

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In, Out
 
+from pairhw.rtl.ports import mul_signature
 from pairhw.math.ternary.field import GF3m
 
 from pairhw.rtl.serial import serial_counter
@@ -39,7 +39,7 @@ class DigitSerialMul3(wiring.Component):
         self.F, self.digit = F, digit
         self.name = f"MsdMul3_m{F.m}_d{digit}"
         w = 2 * F.m
-        super().__init__({"a": In(w), "b": In(w), "start": In(1), "c": Out(w), "done": Out(1)})
+        super().__init__(mul_signature(w))
 
     @property
     def initiation_interval(self) -> int:

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Const, Module, Signal
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In, Out
 
+from pairhw.rtl.ports import mul_signature
 from pairhw.math.ternary.field import GF3m
 
 from . import nets
@@ -174,7 +174,7 @@ class KaratsubaMul3(wiring.Component):
         sched = "_".join(self.schedule) or "sb"
         self.name = f"KaratsubaMul3_m{F.m}_s{sched}_l{self.latency}"
         w = 2 * F.m
-        super().__init__({"a": In(w), "b": In(w), "start": In(1), "c": Out(w), "done": Out(1)})
+        super().__init__(mul_signature(w))
 
     def emulate(self, a: int, b: int) -> int:
         return self.F.mul(a, b)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In, Out
 
+from pairhw.rtl.ports import mul_signature
 from pairhw.math.ternary.field import GF3m
 
 from . import nets
@@ -31,7 +31,7 @@ class SchoolbookMul3(wiring.Component):
         self.name = f"SchoolbookMul3_m{F.m}"
         self.xrows = nets.linear_rows(nets.basis_images(F, lambda v: F.mul(F.X, v)), F.m)
         w = 2 * F.m
-        super().__init__({"a": In(w), "b": In(w), "start": In(1), "c": Out(w), "done": Out(1)})
+        super().__init__(mul_signature(w))
 
     def emulate(self, a: int, b: int) -> int:
         return self.F.mul(a, b)
