@@ -59,7 +59,7 @@ def latency_model(m: int, alg: int, d1: int) -> int:
 
 def designs_bench(args) -> list:
     from pairhw import designs
-    from pairhw.cli.design import _random_rows, simulate
+    from pairhw import flow
     from pairhw.rtl.emit import unit_verilog
     from pairhw.synth.flows import synthesize
 
@@ -76,8 +76,8 @@ def designs_bench(args) -> list:
                "paper": {"cycles": us * mhz, "us": us, "mhz": mhz, "lut4": lut, "ff": ff},
                "model_9_10": latency_model(m, alg, d1)}
         if args.verify:
-            res = simulate(d, _random_rows(d, args.verify, 1))
-            row.update(verified=res["verified"], failed=res["failed"], constant_time=res["constant_time"])
+            res = flow.simulate(d, args.verify, 1)
+            row.update(verified=res.verified, failed=res.failed, constant_time=res.constant_time)
         if args.synth:
             s = synthesize(unit_verilog(d.core()), d.top, "xc7")
             row.update(luts=s["luts"], ffs=s["ffs"], depth=s["depth"])
@@ -124,10 +124,10 @@ def main() -> int:
                          "cycles": round(lat_ns / clk)},
                "ii": unit.initiation_interval, "latency": unit.latency}
         if args.verify:
-            from pairhw.cli.unit import _verify
+            from pairhw import flow
 
-            res = _verify(unit, args.verify, 1, "verilator")
-            row.update(verified=res["verified"], failed=res["failed"])
+            res = flow.verify_unit(unit, args.verify, 1, "verilator")
+            row.update(verified=res.verified, failed=res.failed)
         if not args.no_synth:
             s = synthesize(unit_verilog(unit), unit.name, "xc7")
             row.update(luts=s["luts"], ffs=s["ffs"], depth=s["depth"])

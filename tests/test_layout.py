@@ -189,3 +189,20 @@ def test_the_engine_and_the_api_type_check():
         r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", cache], cwd=ROOT.parent,
                            capture_output=True, text=True, timeout=600)
     assert r.returncode == 0 and "Success: no issues found" in r.stdout, r.stdout + r.stderr
+
+
+def test_benches_scripts_and_tests_use_the_api_not_the_commands_insides():
+    """Outside the package, the CLI is run only as a command (``pairhw.cli.main``): its helpers are not
+    an API (``pairhw.flow`` is)."""
+    bad = []
+    for folder in ("bench", "scripts", "tests"):
+        for path in sorted((ROOT.parent / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pairhw.cli"):
+                    names = [a.name for a in node.names]
+                    # _terminated: the command's SIGTERM handler, whose unwinding tests/rtl/test_flows.py checks
+                    allowed = node.module == "pairhw.cli" and set(names) <= {"main", "_terminated"} \
+                        or node.module == "pairhw.cli.command" and set(names) <= {"build_parser"}
+                    if not allowed:
+                        bad.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} from {node.module} import {', '.join(names)}")
+    assert not bad, "\n".join(bad)
