@@ -44,7 +44,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from pairhw import flow
-    from pairhw.rtl.emit import unit_verilog
+    from pairhw.emit import unit_verilog
     from pairhw.synth.flows import luts_with_ram, synthesize
 
     rows = []

@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from pairhw.rtl.binary.catalogue import binary_field, make_unit  # noqa: E402
-from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text  # noqa: E402
+from pairhw.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text  # noqa: E402
 from pairhw.rtl.binary.powers import SquareRoot, Squarer  # noqa: E402
 from pairhw.sim import verilator  # noqa: E402
 from pairhw.synth.flows import synthesize  # noqa: E402

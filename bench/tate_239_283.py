@@ -60,7 +60,7 @@ def latency_model(m: int, alg: int, d1: int) -> int:
 def designs_bench(args) -> list:
     from pairhw import designs
     from pairhw import flow
-    from pairhw.rtl.emit import unit_verilog
+    from pairhw.emit import unit_verilog
     from pairhw.synth.flows import synthesize
 
     rows = []
@@ -109,7 +109,7 @@ def main() -> int:
 
     from pairhw import params
     from pairhw.rtl.binary.catalogue import make_unit
-    from pairhw.rtl.emit import unit_verilog
+    from pairhw.emit import unit_verilog
     from pairhw.synth.flows import synthesize
 
     rows = []

@@ -103,7 +103,7 @@ def bench_vectors(runs: int) -> dict:
 def bench_verilator(names, runs: int) -> dict:
     from pairhw import designs
     from pairhw import flow
-    from pairhw.rtl.emit import core_testbench, core_vectors_text
+    from pairhw.emit import core_testbench, core_vectors_text
     from pairhw.sim import verilator
 
     out = {}

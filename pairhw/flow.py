@@ -127,7 +127,7 @@ def verilog(d: str | Design) -> str:
 
 
 def _generate_verilog(d: Design) -> str:
-    from pairhw.rtl.emit import header, unit_verilog
+    from pairhw.emit import header, unit_verilog
 
     core = d.core()
     log(f"generating Verilog for {d.top}")
@@ -173,7 +173,7 @@ def simulate(d: str | Design, n: int | None = None, seed: int = 1, rows: list | 
     """Build the core's Verilator test bench (cached) and run ``n`` random pairings of ``seed`` (or
     ``rows`` from :func:`pairings`) through it; with ``trace`` (a ``.vcd`` path) the bench is built
     with tracing and dumps the waveform there."""
-    from pairhw.rtl.emit import core_testbench, core_vectors_text
+    from pairhw.emit import core_testbench, core_vectors_text
     from pairhw.sim import verilator
 
     d = design(d)
@@ -229,8 +229,8 @@ class Build:
 def _wrapper_files(d: Design, kind: str) -> tuple[str, dict, dict]:
     """The wrapper ``kind`` of ``d``'s core: (its module name, {file: text}, its manifest entry)."""
     from pairhw import designs
-    from pairhw.rtl.emit import header, unit_verilog
-    from pairhw.rtl.wrap import c_header, python_driver, wrapper
+    from pairhw.emit import header, unit_verilog
+    from pairhw.cores.wrap import c_header, python_driver, wrapper
 
     w = wrapper(kind, d.core(), designs.design_id(d.data))
     bus = {"axis": "AXI4-Stream", "axil": "AXI4-Lite", "wishbone": "Wishbone B4 classic"}[kind]
@@ -252,7 +252,7 @@ def build(d: str | Design, n: int = 20, seed: int = 1, wrap: str | None = None, 
     with ``n`` random pairings of ``seed``, the microcode and program listings, a FuseSoC core, a
     Makefile, optionally a bus wrapper (``wrap``: axis, axil or wishbone) and a cocotb test, and the
     manifest."""
-    from pairhw.rtl.emit import (LINT_WAIVERS, core_testbench, core_vectors_text, dropin_make, fusesoc_core,
+    from pairhw.emit import (LINT_WAIVERS, core_testbench, core_vectors_text, dropin_make, fusesoc_core,
                                  fusesoc_vlnv, makefile)
 
     d = design(d)
@@ -320,7 +320,7 @@ def timing_text(unit) -> str:
 
 def unit_verilog(unit) -> str:
     """A multiplier unit's Verilog with its header (kind, field, latency, II, contract)."""
-    from pairhw.rtl.emit import field_name, header, unit_verilog as emit
+    from pairhw.emit import field_name, header, unit_verilog as emit
     from pairhw.rtl.ports import CONTRACT
 
     log(f"generating Verilog for {unit.name}")
@@ -346,7 +346,7 @@ class UnitCheck:
 def verify_unit(unit, n: int, seed: int = 1, simulator: str = "auto") -> UnitCheck:
     """Simulate 10 edge cases and ``n`` random products of ``seed`` on ``unit`` (``pairhw unit sim``):
     with the Amaranth simulator up to m = :data:`AMARANTH_MAX_M`, else (or when asked) Verilator."""
-    from pairhw.rtl.emit import mul_testbench, unit_vectors, unit_width, vectors_text
+    from pairhw.emit import mul_testbench, unit_vectors, unit_width, vectors_text
 
     F = unit.F
     vecs = unit_vectors(unit, n, seed)
@@ -385,7 +385,7 @@ def synthesize_unit(unit, target: str = "xc7", router: str | None = None, placer
 
 def encoding_text(unit) -> str:
     """How a unit's words encode field elements (its manifest)."""
-    from pairhw.rtl.emit import unit_width
+    from pairhw.emit import unit_width
 
     if hasattr(unit, "encoding"):
         return unit.encoding
@@ -398,7 +398,7 @@ def build_unit(unit, kind: str, n: int = 100, seed: int = 1) -> Build:
     """A multiplier unit's build directory (``pairhw unit build``): Verilog, a self-checking test bench
     on 10 edge cases and ``n`` random products of ``seed``, a Makefile and the manifest (``kind``: the
     kind the unit was made as, named there)."""
-    from pairhw.rtl.emit import makefile, mul_testbench, unit_vectors, unit_width, vectors_text
+    from pairhw.emit import makefile, mul_testbench, unit_vectors, unit_width, vectors_text
     from pairhw.rtl.ports import CONTRACT
 
     w = unit_width(unit)

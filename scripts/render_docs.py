@@ -1,5 +1,5 @@
 """Render the generated parts of the docs: the WaveDrom timing diagrams (docs/wavedrom/*.json -> *.svg),
-docs/PROTOCOL.md's register-map table (from :class:`pairhw.rtl.wrap.RegisterMap`) and the README's
+docs/PROTOCOL.md's register-map table (from :class:`pairhw.cores.wrap.RegisterMap`) and the README's
 ECP5 table (from the ``ecp5`` rows of pairhw/report/recorded.json, written by ``bench/ecp5.py --record``;
 a row for every entry of the bench, "not measured" where none is recorded).
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import wavedrom
 
 from pairhw import report
-from pairhw.rtl.wrap import RegisterMap
+from pairhw.cores.wrap import RegisterMap
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 README = DOCS.parent / "README.md"

@@ -49,7 +49,7 @@ LAYERS = (
     ("units", ("pairhw.rtl", "pairhw.rtl.ports", "pairhw.rtl.binary", "pairhw.rtl.prime", "pairhw.rtl.ternary",
                "pairhw.rtl.select", "pairhw.rtl.serial")),
     ("families", ("pairhw.fields",)),
-    ("cores", ("pairhw.rtl.core", "pairhw.rtl.asip", "pairhw.rtl.wrap", "pairhw.rtl.emit")),
+    ("cores", ("pairhw.cores", "pairhw.emit")),
     ("synthesis", ("pairhw.synth",)),
     ("designs", ("pairhw.designs",)),
     ("flow", ("pairhw.flow",)),
@@ -133,7 +133,7 @@ def test_the_layer_check_finds_an_import_upwards_and_a_private_name():
     assert layer_violations("pairhw.explore.run", private) == [
         "pairhw.explore.run:1 takes the private pairhw.flow._generate_verilog"]
     assert layer_violations("pairhw.program.engine", fine) == []
-    assert layer_of("pairhw.rtl.binary.nets") < layer_of("pairhw.fields.binary") < layer_of("pairhw.rtl.core")
+    assert layer_of("pairhw.rtl.binary.nets") < layer_of("pairhw.fields.binary") < layer_of("pairhw.cores.core")
 
 
 def test_program_imports_no_concrete_field():

@@ -173,7 +173,7 @@ def cmd_unit_sim(args, UsageError) -> int:
     unit = _unit_from_args(args, UsageError)
     if unit.lut6 and args.sim == "amaranth":
         raise UsageError("--lut6 units instantiate LUT6 primitives: simulate them with --sim verilator")
-    from pairhw.rtl.emit import field_name
+    from pairhw.emit import field_name
 
     res = flow.verify_unit(unit, args.n, args.seed, args.sim)
     out = {"unit": unit.name, "kind": args.kind, "m": unit.F.m, "field": unit.F.poly_str(),
@@ -191,7 +191,7 @@ def cmd_unit_sim(args, UsageError) -> int:
 
 def char_of(F):
     """The characteristic as the JSON reports it: 2, 3, or "p"."""
-    from pairhw.rtl.emit import is_prime, is_ternary
+    from pairhw.emit import is_prime, is_ternary
 
     return "p" if is_prime(F) else 3 if is_ternary(F) else 2
 

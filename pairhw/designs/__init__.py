@@ -2,7 +2,7 @@
 
 ``datapath`` is the dictionary of :func:`pairhw.program.datapath.build_datapath`.  A design is
 compiled by the engine (:func:`pairhw.program.engine.compile_pairing`) and built as a
-:class:`pairhw.rtl.core.PairingCore`.
+:class:`pairhw.cores.core.PairingCore`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from pathlib import Path
 
 from pairhw.cache import digest, made_once
 
-#: what a schedule depends on besides the design: the model, the engine, the fields and their units
-_ENGINE_PARTS = ("math", "params", "program", "fields", "rtl", "designs")
+#: what a schedule and a core depend on besides the design: the model, the engine, the fields, their units,
+#: the cores and the Verilog they are written as
+_ENGINE_PARTS = ("math", "params", "program", "fields", "rtl", "cores", "emit.py", "designs")
 
 
 class UnknownDesign(KeyError):
@@ -117,10 +118,10 @@ class Design:
 
     def core(self):
         if self.is_asip:
-            from pairhw.rtl.asip import AsipCore
+            from pairhw.cores.asip import AsipCore
 
             return AsipCore(self.compile(), self.top)
-        from pairhw.rtl.core import PairingCore
+        from pairhw.cores.core import PairingCore
 
         return PairingCore(self.compile(), self.top)
 
@@ -149,7 +150,7 @@ def design_id(data: dict) -> int:
 def engine_digest() -> str:
     """A hash of the sources a schedule report depends on (:data:`_ENGINE_PARTS`)."""
     root = Path(__file__).resolve().parent.parent
-    files = sorted(f for part in _ENGINE_PARTS for f in (root / part).rglob("*")
+    files = sorted(f for part in _ENGINE_PARTS for f in ([root / part] if part.endswith(".py") else (root / part).rglob("*"))
                    if f.suffix in (".py", ".json") and "__pycache__" not in f.parts)
     return digest(*[str(f.relative_to(root)) + "\0" + f.read_text() for f in files])
 

@@ -27,7 +27,7 @@ instruction with its count k.  The Miller loop's body is kept twice (even and od
 values a trip hands to the next alternate between two sets of slots and no copy is needed.
 
 The instruction list is the one model of the hardware: :meth:`AsipProgram.run` executes it word by
-word (values bit-exact, cycles exact) and :class:`pairhw.rtl.asip.AsipCore` holds it in its ROM.
+word (values bit-exact, cycles exact) and :class:`pairhw.cores.asip.AsipCore` holds it in its ROM.
 """
 
 from __future__ import annotations
@@ -324,7 +324,7 @@ class AsipProgram:
     def run(self, values: list) -> tuple[list, int]:
         """Execute the ROM on the inputs (field elements in ``inputs`` order) word by word: the
         outputs (field elements) and the cycles.  Bit- and cycle-exact model of
-        :class:`~pairhw.rtl.asip.AsipCore` (its cycles do not depend on the values)."""
+        :class:`~pairhw.cores.asip.AsipCore` (its cycles do not depend on the values)."""
         cfg, fi = self.cfg, self.cfg.fi
         W, N = cfg.W, cfg.word
         mem = [[0] * (self.slots * W) for _ in range(2)]

@@ -18,7 +18,7 @@ their own multiplexers: at most that many results are written to it per cycle (a
 knows which port a result takes.  A RAM bank with ``read="sync"`` is read at the clock edge (block
 RAM): the core presents the next word's read addresses a cycle early and bypasses a write to the
 address read at that edge, so a read sees the same state as a combinational read one cycle later and
-the schedule does not change (:class:`pairhw.rtl.core.PairingCore`).
+the schedule does not change (:class:`pairhw.cores.core.PairingCore`).
 
 A comb RAM bank with ``read_ports`` set has that many read ports shared by the units, rather than one
 per unit input port: on an FPGA each read port is a copy of the LUT RAM, so a register file read by

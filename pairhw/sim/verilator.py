@@ -165,7 +165,7 @@ _PAIRING = re.compile(r"PAIRHW PAIRING (\d+) cycles=(\d+) (ok|bad)")
 
 
 def run_core(binary: Path, vectors: Path, timeout: float | None = None, trace: Path | None = None) -> dict:
-    """Run a built core test bench (:func:`pairhw.rtl.emit.core_testbench`) on a vector file
+    """Run a built core test bench (:func:`pairhw.emit.core_testbench`) on a vector file
     (``trace``: the waveform file of a bench built with tracing)."""
     stdout, m = _run_bench(binary, vectors, _CORE, timeout, trace)
     out = dict(zip(("verified", "failed", "cycles_min", "cycles_max"), map(int, m.groups())))

@@ -16,7 +16,7 @@ import pytest
 from pairhw import designs
 from pairhw.cli import main
 from pairhw.designs import design_id
-from pairhw.rtl.wrap import MAP_ID, RegisterMap, c_header, python_driver
+from pairhw.cores.wrap import MAP_ID, RegisterMap, c_header, python_driver
 
 from ..conftest import make_env
 

@@ -410,7 +410,7 @@ def test_verilog_has_plain_names_and_a_header(capsys, tmp_path):
 def test_a_core_bench_fails_on_a_wrong_cycle_count(tmp_path):
     """The bench checks the schedule's exact count: told one cycle more, it fails every pairing."""
     from pairhw.flow import pairings
-    from pairhw.rtl.emit import core_testbench, core_vectors_text, unit_verilog
+    from pairhw.emit import core_testbench, core_vectors_text, unit_verilog
     from pairhw.sim import verilator
 
     d = get(D)

@@ -10,7 +10,7 @@ from amaranth.sim import Simulator
 from pairhw.fields import of
 from pairhw import designs
 from pairhw.flow import pairings, simulate
-from pairhw.rtl.emit import unit_verilog
+from pairhw.emit import unit_verilog
 
 from ..conftest import curve, random_point
 
@@ -87,7 +87,7 @@ def test_amaranth_simulation_of_a_tiny_core_with_narrow_words(rng):
     from pairhw.math.binary import pairing as pr
     from pairhw.program.datapath import build_datapath
     from pairhw.program.engine import compile_pairing
-    from pairhw.rtl.core import PairingCore
+    from pairhw.cores.core import PairingCore
 
     C = curve("f2-17")
     spec = {"io_width": 5, "units": [{"name": "mul", "kind": "mul", "mul": {"kind": "lsd", "digit": 4}},

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pairhw.rtl.binary.catalogue import binary_field, make_unit
-from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
+from pairhw.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
 from pairhw.sim import verilator
 from pairhw.synth.flows import GE_WEIGHTS, SynthError, synthesize
 

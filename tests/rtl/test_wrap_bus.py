@@ -6,7 +6,7 @@ import pytest
 from amaranth.sim import Simulator
 
 from pairhw.designs import design_id, get
-from pairhw.rtl.wrap import RegisterMap, wrapper
+from pairhw.cores.wrap import RegisterMap, wrapper
 
 D = "f2-47-etat-banked"
 

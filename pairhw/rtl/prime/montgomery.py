@@ -30,7 +30,7 @@ from .dsp import Pipe, digits, dsp_product, product_cycles
 
 class PrimeMul(wiring.Component):
     """What the F_p multipliers share: the start/done contract on ``width``-bit words, the model
-    product (:meth:`emulate`) and the vectors of :func:`pairhw.rtl.emit.unit_vectors`."""
+    product (:meth:`emulate`) and the vectors of :func:`pairhw.emit.unit_vectors`."""
 
     lut6 = False
     _MustUse__silence = True

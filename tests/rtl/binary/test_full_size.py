@@ -9,7 +9,7 @@ that one unit is run in the Amaranth simulator instead (about two minutes), on t
 import pytest
 
 from pairhw.rtl.binary.catalogue import binary_field, make_unit
-from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
+from pairhw.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
 from pairhw.sim import verilator
 from pairhw.sim.amsim import simulate_mul
 

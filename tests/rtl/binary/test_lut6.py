@@ -11,7 +11,7 @@ from amaranth.hdl import Module, Signal
 from pairhw.rtl.binary import nets
 from pairhw.rtl.binary.catalogue import (LUT6_KINDS, KindError, _lut6_tmvp_best, _lut6_tmvp_cost, binary_field,
                                   default_schedule, make_unit)
-from pairhw.rtl.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
+from pairhw.emit import mul_testbench, mul_vectors, unit_verilog, vectors_text
 from pairhw.sim import verilator
 from pairhw.synth.flows import _with_cell_models, synthesize
 

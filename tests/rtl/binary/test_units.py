@@ -8,7 +8,7 @@ import pytest
 from pairhw.math.binary import mulalg
 from pairhw.rtl.binary import nets
 from pairhw.rtl.binary.catalogue import KINDS, KindError, binary_field, default_schedule, make_unit
-from pairhw.rtl.emit import edge_pairs
+from pairhw.emit import edge_pairs
 from pairhw.rtl.binary.adder import Adder
 from pairhw.rtl.binary.iterative import IterKaratsubaMul
 from pairhw.rtl.binary.powers import Squarer, SquareRoot

@@ -49,7 +49,7 @@ def test_a_polymont_datapath_works_in_coefficient_words():
 
 def _run_toy_with_rewritten_words(tmp_path):
     from pairhw.flow import pairings, verilog
-    from pairhw.rtl.emit import core_testbench, core_vectors_text
+    from pairhw.emit import core_testbench, core_vectors_text
     from pairhw.sim import verilator
 
     d = designs.get("ate-bn-chavez11-toy")

@@ -4,7 +4,7 @@ seed 002's multiplier synthesized: 12 DSP48E1 as Yosys counts them (the paper's 
 import pytest
 
 from pairhw import params
-from pairhw.rtl.emit import mul_testbench, unit_verilog, unit_vectors, unit_width, vectors_text
+from pairhw.emit import mul_testbench, unit_verilog, unit_vectors, unit_width, vectors_text
 from pairhw.rtl.prime.catalogue import make_unit
 from pairhw.sim import verilator
 

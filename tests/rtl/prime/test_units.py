@@ -10,7 +10,7 @@ import pytest
 from pairhw import params
 from pairhw.math.prime.field import Montgomery, PrimeField
 from pairhw.math.prime.polymont import PolyMont, bn_p, dsp_plan, find_seed_t
-from pairhw.rtl.emit import unit_verilog
+from pairhw.emit import unit_verilog
 from pairhw.rtl.prime.adder import AddSubP, MulSmallP
 from pairhw.rtl.prime.catalogue import KindError, bn_t, make_unit, prime_field
 from pairhw.rtl.prime.dsp import product_pieces

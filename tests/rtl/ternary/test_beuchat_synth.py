@@ -5,7 +5,7 @@ LUTs × cycles below tiny_tate's (``shared/PUBLISHED.md``)."""
 import pytest
 
 from pairhw import designs
-from pairhw.rtl.emit import unit_verilog
+from pairhw.emit import unit_verilog
 from pairhw.synth.flows import luts_with_ram, synthesize
 
 FREECORES_PAIRING_LUTS = 37054

@@ -1,6 +1,6 @@
 """Bus wrappers that put a pairing core into a system: AXI4-Stream, AXI4-Lite and Wishbone.
 
-Each wrapper is a :class:`amaranth.lib.wiring.Component` around a :class:`pairhw.rtl.core.StreamCore`
+Each wrapper is a :class:`amaranth.lib.wiring.Component` around a :class:`pairhw.cores.core.StreamCore`
 (an engine core or an ASIP) with the bus's standard signal names:
 
 * :class:`AxisWrap` (``axis``): the core's input and output streams as AXI4-Stream slave and master,

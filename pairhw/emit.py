@@ -295,7 +295,7 @@ def core_vectors_text(fi, rows) -> str:
 
 
 def core_testbench(core) -> str:
-    """A self-checking Verilog test bench for a :class:`pairhw.rtl.core.PairingCore`.
+    """A self-checking Verilog test bench for a :class:`pairhw.cores.core.PairingCore`.
 
     Reads ``+vectors=FILE`` (default ``vectors.txt``: the count, then the lines of
     :func:`core_vectors_text`), streams each pair in, counts the run cycles (from the cycle after the

@@ -7,7 +7,7 @@ shared by the adder, squarer, square root and multiplier (Fig. 1c), and the mult
 (the multiplicand register A of a digit-serial product; the operand, PMX and result registers of the
 iterative Karatsuba unit).
 
-Protocol (the same as :class:`pairhw.rtl.core.PairingCore`, with N-bit stream words): the inputs
+Protocol (the same as :class:`pairhw.cores.core.PairingCore`, with N-bit stream words): the inputs
 arrive as W words each, least significant first, written straight into their memory slots; the run
 starts the cycle after the last input word and takes exactly ``cycles`` cycles to the first output
 word; the outputs leave in the same format.
@@ -19,7 +19,7 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib.memory import Memory
 
 from pairhw.program.asip import OPS, SRCS
-from pairhw.rtl.core import StreamCore
+from pairhw.cores.core import StreamCore
 from pairhw.rtl.binary import nets
 from pairhw.rtl.binary.mulbase import reduction_columns
 
