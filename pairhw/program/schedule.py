@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .datapath import Datapath, UnitSpec
 
@@ -33,6 +33,29 @@ def unit_of(dp: Datapath, op) -> UnitSpec:
     return dp.unit_for(op.kind, op.k)
 
 
+class ScheduledOp(NamedTuple):
+    """One op's place in a schedule."""
+
+    op: int  #: its index in the block or loop body
+    start: int  #: its issue cycle (in a loop, relative to the trip's start)
+    unit: UnitSpec  #: the unit that computes it
+    slot: int  #: the lane it takes: instance · lanes + lane (:attr:`UnitSpec.slots`)
+
+    @property
+    def instance(self) -> int:
+        """The unit instance (lanes of one instance start together)."""
+        return self.slot // self.unit.lanes
+
+    @property
+    def ready(self) -> int:
+        """The first cycle an op may read its result: issue + the unit's delay."""
+        return self.start + self.unit.delay
+
+
+def _records(sch) -> list[ScheduledOp]:
+    return [ScheduledOp(i, t, u, s) for i, (t, u, s) in enumerate(zip(sch.start, sch.units, sch.inst))]
+
+
 @dataclass
 class BlockSchedule:
     """Issue cycle, unit and unit slot (lane index, :attr:`UnitSpec.slots`) of each op of a
@@ -42,6 +65,10 @@ class BlockSchedule:
     inst: list
     length: int
     units: list = field(default_factory=list)
+
+    def records(self) -> list[ScheduledOp]:
+        """One :class:`ScheduledOp` per op, in op order."""
+        return _records(self)
 
 
 @dataclass
@@ -56,6 +83,10 @@ class LoopSchedule:
     mii: int
     edges: list = field(default_factory=list)
     units: list = field(default_factory=list)
+
+    def records(self) -> list[ScheduledOp]:
+        """One :class:`ScheduledOp` per body op, in op order."""
+        return _records(self)
 
 
 def _write_ports(ops, units, dp: Datapath, shared) -> list:

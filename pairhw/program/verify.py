@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from .datapath import Datapath
-from .schedule import BlockSchedule, LoopSchedule, _b_operand, body_edges
+from .schedule import BlockSchedule, LoopSchedule, ScheduledOp, _b_operand, body_edges
 
 
 def _ports(dp: Datapath, op, u, shared) -> tuple:
@@ -44,11 +44,11 @@ def _unit_checks(ops, dp: Datapath, units, inst, where: str) -> list[str]:
     return out
 
 
-def _starts(ops, units, start, inst):
+def _starts(placed: list[ScheduledOp]) -> dict:
     """{(unit name, instance, issue cycle): [op, …]}: the ops that share each start of an instance."""
     groups: dict = defaultdict(list)
-    for i, (u, t, s) in enumerate(zip(units, start, inst)):
-        groups[(u.name, s // u.lanes, t)].append(i)
+    for r in placed:
+        groups[(r.unit.name, r.instance, r.start)].append(r.op)
     return groups
 
 
@@ -74,16 +74,16 @@ def verify_block(ops, dp: Datapath, sch: BlockSchedule, shared=frozenset()) -> l
     out = _unit_checks(ops, dp, sch.units, sch.inst, where)
     if out:
         return out
+    placed = sch.records()
     producer = {op.dst: i for i, op in enumerate(ops)}
-    for i, op in enumerate(ops):
+    for r, op in zip(placed, ops):
         for s, _ in op.srcs:
             if s in producer:
-                p = producer[s]
-                ready = sch.start[p] + sch.units[p].delay
-                if sch.start[i] < ready:
-                    out.append(f"{where} op {i} ({op.kind} → {op.dst}) issues at {sch.start[i]}, before its operand "
-                               f"{s} is written (op {p} on {sch.units[p].name} at {sch.start[p]}, ready at {ready})")
-    groups = _starts(ops, sch.units, sch.start, sch.inst)
+                p = placed[producer[s]]
+                if r.start < p.ready:
+                    out.append(f"{where} op {r.op} ({op.kind} → {op.dst}) issues at {r.start}, before its operand "
+                               f"{s} is written (op {p.op} on {p.unit.name} at {p.start}, ready at {p.ready})")
+    groups = _starts(placed)
     out += _lane_checks(ops, sch.units, groups, sch.inst, where)
     by_instance: dict = defaultdict(list)
     for name, g, t in groups:
@@ -129,7 +129,7 @@ def verify_loop(body, dp: Datapath, sch: LoopSchedule, shared=frozenset()) -> li
         if sch.start[d] + dist * ii < sch.start[s] + delay:
             out.append(f"{where}: op {d} ({body[d].kind} → {body[d].dst}) at {sch.start[d]} + {dist}·II is before "
                        f"op {s} at {sch.start[s]} + {delay}")
-    groups = _starts(body, sch.units, sch.start, sch.inst)
+    groups = _starts(sch.records())
     out += _lane_checks(body, sch.units, groups, sch.inst, where)
     busy: Counter = Counter()  # (unit, instance, cycle mod II): starts holding it
     for name, g, t in groups:
