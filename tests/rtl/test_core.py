@@ -48,7 +48,7 @@ def test_core_is_bit_exact_and_constant_time(name):
     res = simulate(d, rows=rows)
     assert (res.verified, res.failed, res.timeout) == (n, 0, False)
     cycles = {p["cycles"] for p in res.runs}
-    assert cycles == {d.compile().microcode.cycles}
+    assert cycles == {d.compile().cycles}
     assert res.constant_time
 
 
@@ -63,8 +63,8 @@ def test_a_small_pipelined_karatsuba_f3_core_is_bit_exact():
     d = designs.from_data(data)
     res = simulate(d, rows=pairings(d, 20, seed=7))
     assert (res.verified, res.failed, res.timeout) == (20, 0, False)
-    assert {p["cycles"] for p in res.runs} == {d.compile().microcode.cycles}
-    assert d.multiplier_options()["kind"] == "karatsuba" and d.compile().microcode.cycles < 400
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+    assert d.multiplier_options()["kind"] == "karatsuba" and d.compile().cycles < 400
 
 
 def test_core_rejects_nothing_silently_a_wrong_value_fails():
@@ -161,7 +161,7 @@ def test_a_core_connected_by_its_program_is_bit_exact():
     rows = pairings(pruned, 6, seed=5)
     res = simulate(pruned, rows=rows)
     assert (res.verified, res.failed, res.timeout) == (6, 0, False)
-    assert {p["cycles"] for p in res.runs} == {full.compile().microcode.cycles}
+    assert {p["cycles"] for p in res.runs} == {full.compile().cycles}
 
 
 @pytest.mark.slow
@@ -226,7 +226,7 @@ def test_a_ram_read_at_the_clock_edge_is_bit_exact_in_the_same_cycles(name, data
     assert sync.compile().microcode.packed() == comb.compile().microcode.packed()
     res = simulate(sync, rows=pairings(sync, 4, seed=11))
     assert (res.verified, res.failed, res.timeout) == (4, 0, False)
-    assert {p["cycles"] for p in res.runs} == {comb.compile().microcode.cycles}
+    assert {p["cycles"] for p in res.runs} == {comb.compile().cycles}
 
 
 def test_a_ram_read_at_the_clock_edge_is_block_ram():
@@ -254,7 +254,7 @@ def test_a_core_with_shared_read_ports_is_bit_exact():
     d = _shared_reads("f2-79-etat-tmvp3", 2)
     res = simulate(d, rows=pairings(d, 5, seed=13))
     assert (res.verified, res.failed, res.timeout) == (5, 0, False)
-    assert {p["cycles"] for p in res.runs} == {d.compile().microcode.cycles}
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
 def test_shared_read_ports_are_two_lut_ram_copies():
