@@ -759,6 +759,7 @@ def _bench_ecp5_fit(tmp_path, monkeypatch):
     return fit, rec
 
 
+@pytest.mark.slow  # 42 s; the bench's own check (the ECP5 flows run by default: the synth_ecp5 tests above)
 def test_bench_ecp5_fit_maps_a_core_with_abcs_lut_mapper_alone(tmp_path, monkeypatch, capsys):
     """bench/ecp5_fit.py: the native synth_ecp5 with ABC's &if alone.  The flip-flops are mapped before
     ABC, so they are the full flow's (f2-79-etat-tmvp3: the 529 of its recorded ECP5 row); a core
