@@ -10,7 +10,7 @@ from pairhw import flow
 from pairhw.cli.common import MAX_PAIRINGS, add_count, add_json, add_output_dir, add_seed, given, table
 from pairhw.output import check_target, read_text
 from pairhw.cli.unit import add_target, check_router, synth_text, tell_tree
-from pairhw.progress import log, ticker
+from pairhw.progress import log, plural, ticker
 
 
 def _design(name: str, UsageError):
@@ -102,8 +102,19 @@ def _report_text(d, rep) -> str:
         f"II {lo['ii']} (MII {lo['mii']}), {lo['stages']} stage{'s' if lo['stages'] > 1 else ''}"
         + (f"; {lo['cycles_per_iteration']:g} cycles per Miller iteration" if lo["trips"] else ""),
         f"registers            {regs}",
+        *([_interconnect_text(rep["interconnect"])] if "interconnect" in rep else []),
         f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits",
     ])
+
+
+def _interconnect_text(ic: dict) -> str:
+    """The register file's multiplexers in one line (:meth:`~pairhw.program.microcode.Microcode.interconnect`)."""
+    ram = f", {plural(ic['ram_banks'], 'RAM bank')}" if ic["ram_banks"] else ""
+    return (f"interconnect         {plural(ic['read_ports'], 'unit port')} reading "
+            f"{plural(ic['read_inputs'], 'source')} (at most {ic['read_inputs_max']} a port); "
+            + (f"{plural(ic['registers'], 'flip-flop register')} written from {plural(ic['write_inputs'], 'source')} "
+               f"(at most {ic['write_inputs_max']})" if ic["registers"] else "no flip-flop registers")
+            + f"{ram}; connect {ic['connect']}")
 
 
 def cmd_schedule(args, UsageError) -> int:

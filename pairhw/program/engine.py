@@ -73,6 +73,7 @@ class Compiled:
             "registers": dict(self.alloc.used),
             "loop_shared_registers": dict(self.alloc.loop_shared),
             "microcode": {"words": len(mc.words), "width": mc.width},
+            "interconnect": {k: v for k, v in mc.interconnect().items() if k != "ports"},
         }
 
 

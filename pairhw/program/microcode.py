@@ -123,6 +123,45 @@ class Microcode:
                     writes.setdefault((wbanks[wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0)), set()).add(p)
         return writes, reads
 
+    def interconnect(self) -> dict:
+        """The register file's multiplexers as :class:`~pairhw.cores.core.PairingCore` builds them
+        (``"connect"``: every register of a port's banks, or those the words use), counted as
+        sources: a unit input port chooses among the flip-flop registers it reaches and the RAM banks
+        it reads (one each; a shared RAM read port is the bank's own); a flip-flop register's write
+        multiplexer among the unit instances that write it and the loader.  These multiplexers are
+        most of a core's area around its units (docs/ARCHITECTURE.md, "Where the area goes")."""
+        dp = self.dp
+        rams = {b.name for b in dp.banks if b.write_ports}
+        used_w, used_r = self.connections() if dp.connect == "program" else (None, None)
+        ports = {}
+        for p, u in instances(dp):
+            for port in range(u.ports):
+                if (lane(u, p) > 0 and port == 1) or dp.read_port(u, port):  # lane 0's b; a shared RAM port
+                    continue
+                key = read_key(dp, u, p, port)
+                n = 0
+                for b in dp.read_banks(u, port):
+                    if b in rams:
+                        n += 1
+                    elif used_r is None:
+                        n += self.sizes.get(b, 0)
+                    else:
+                        n += len({k for c, k in used_r.get(key, ()) if c == b})
+                ports[key] = n
+        inputs = set(self.inputs)
+        writes = {}
+        for b, size in self.sizes.items():
+            if b in rams:
+                continue
+            for k in range(size):
+                writers = [p for p, u in instances(dp) if b in dp.write_banks(u, u.instance_names().index(p))
+                           and (used_w is None or p in used_w.get((b, k), ()))]
+                writes[(b, k)] = len(writers) + ((b, k) in inputs)
+        return {"connect": dp.connect, "read_ports": len(ports), "read_inputs": sum(ports.values()),
+                "read_inputs_max": max(ports.values(), default=0), "registers": len(writes),
+                "write_inputs": sum(writes.values()), "write_inputs_max": max(writes.values(), default=0),
+                "ram_banks": len(rams), "ports": ports}
+
     def run(self, values: list) -> tuple[list, int]:
         """Execute the microcode on input values (stream order); returns (outputs, cycles)."""
         fi = self.dp.F
