@@ -40,6 +40,10 @@ def synth_text(name: str, res: dict, target: str) -> str:
                 + (f" + {ram} as LUT RAM ({res['lutram']} cells) = {res['luts'] + ram}" if ram else "")
                 + f", FFs {res['ffs']}, MUXF7/8 {res['muxf']}, "
                 f"CARRY4 {res['carry']}, DSP {res['dsp']}, BRAM {res['bram']}, logic depth {res['depth']}")
+    elif target == "xc7-hier":
+        body = (f"LUTs {res['luts']} (not flattened): {res['core_luts']} ({res['core_share']:.1%}) in the core around "
+                f"the units (register file, its multiplexers, sequencer, stream), {res['unit_luts']} in the units; "
+                f"FFs {res['ffs']}")
     elif target == "gates":
         body = (f"{res['ge']} GE ({res['ge_logic']} logic + {res['ge_ff']} flip-flops; {res['ffs']} FFs, "
                 f"{res['xor']} XOR/XNOR), depth {res['depth']} gates; NAND2 = 1 GE")

@@ -824,3 +824,15 @@ def test_bench_ecp5_fit_units_counts_each_unit_of_a_core_alone(tmp_path, monkeyp
     cells = report.ecp5_cells(over)
     assert cells[1] == "–" and cells[5] == "does not fit (its units alone, native Yosys: bench/ecp5_fit.py --units)"
     del sys.modules["ecp5"]
+
+
+def test_xc7_hier_counts_each_modules_luts_and_the_cores_share(tmp_path, monkeypatch):
+    """``xc7-hier``: a top with one LUT of its own and two instances of a one-LUT submodule has 3 LUTs,
+    1 of them the top's own (the core around the units: one third)."""
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    verilog = ("module sub(input [3:0] a, output y);\n  assign y = ^a;\nendmodule\n"
+               "module top(input [7:0] a, input [3:0] b, output [2:0] y);\n"
+               "  sub s0(.a(a[3:0]), .y(y[0]));\n  sub s1(.a(a[7:4]), .y(y[1]));\n  assign y[2] = &b;\nendmodule\n")
+    r = synthesize(verilog, "top", "xc7-hier")
+    assert (r["luts"], r["core_luts"], r["unit_luts"], r["core_share"]) == (3, 1, 2, 0.3333)
+    assert r["modules"]["sub"] == {"luts": 1, "ffs": 0} and r["modules"]["top"]["luts"] == 1
