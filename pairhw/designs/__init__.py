@@ -13,7 +13,7 @@ import os
 import pickle
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -64,7 +64,7 @@ class Design:
         fi = fields.for_params(self.params)
         return fi if self.is_asip else fi.for_datapath(self.engine_data["datapath"])
 
-    @property
+    @cached_property  # read by field, datapath and compile: once per design, not per pairing
     def engine_data(self) -> dict:
         """The design's data as the engine reads it: any old name (:mod:`pairhw.names`) replaced by
         its new one, so a design under an old name compiles to the same program."""

@@ -37,11 +37,9 @@ def _sim(d, options) -> dict:
 
 def _synth(d, options) -> dict:
     from pairhw import flow
-    from pairhw.synth.flows import luts_with_ram
+    from pairhw.synth.flows import luts_with_ram, synthesize
 
-    res = flow.synthesize(d, options["target"])
-    for k in ("design", "curve", "cycles"):  # the stored result is the flow's figures alone
-        del res[k]
+    res = synthesize(flow.verilog(d), d.top, options["target"])  # the flow's figures alone are stored
     if options["target"] == "xc7":
         res["luts_incl_ram"] = luts_with_ram(res)
     return res
