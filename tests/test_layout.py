@@ -44,7 +44,7 @@ LAYERS = (
     ("base", ("pairhw", "pairhw.errors", "pairhw.progress", "pairhw.files", "pairhw.cache", "pairhw.scratch",
               "pairhw.output", "pairhw.published", "pairhw.names")),
     ("model", ("pairhw.math", "pairhw.params", "pairhw.vectors")),
-    ("engine", ("pairhw.program",)),
+    ("engine", ("pairhw.program", "pairhw.asip")),
     ("simulators", ("pairhw.sim",)),
     ("units", ("pairhw.rtl", "pairhw.rtl.ports", "pairhw.rtl.binary", "pairhw.rtl.prime", "pairhw.rtl.ternary",
                "pairhw.rtl.select", "pairhw.rtl.serial")),

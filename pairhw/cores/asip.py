@@ -1,6 +1,6 @@
 """AsipCore: Nagl et al.'s microcoded processor (seed 003 Fig. 1) for an :class:`AsipProgram`.
 
-The instruction ROM holds :meth:`pairhw.program.asip.AsipProgram.rom`, one word per field operation
+The instruction ROM holds :meth:`pairhw.asip.program.AsipProgram.rom`, one word per field operation
 with its phase lengths, so the cycle count is the model's by construction; two single-port data
 memories of N-bit words (synchronous read), a constant ROM of the same shape, the result register R
 shared by the adder, squarer, square root and multiplier (Fig. 1c), and the multiplier's own state
@@ -18,7 +18,7 @@ from __future__ import annotations
 from amaranth import Const, Module, Mux, Signal
 from amaranth.lib.memory import Memory
 
-from pairhw.program.asip import OPS, SRCS
+from pairhw.asip.program import OPS, SRCS
 from pairhw.cores.core import StreamCore
 from pairhw.rtl.binary import nets
 from pairhw.rtl.binary.mulbase import reduction_columns
@@ -29,7 +29,7 @@ class AsipCore(StreamCore):
 
     Parameters
     ----------
-    prog : pairhw.program.asip.AsipProgram
+    prog : pairhw.asip.program.AsipProgram
         Its ``dp`` streams N-bit words; its ``microcode`` is the program itself.
     name : str
         Verilog module name.
@@ -53,7 +53,7 @@ class AsipCore(StreamCore):
         m.submodules.mem1 = mem1 = Memory(shape=N, depth=depth, init=[])
         crom_init = prog.const_words() or [0]
         m.submodules.crom = crom = Memory(shape=N, depth=len(crom_init), init=crom_init)
-        m.submodules.irom = irom = Memory(shape=sum(w for _, w in fields), depth=len(rom_w), init=rom_w)
+        m.submodules.irom = irom = Memory(shape=fields.width, depth=len(rom_w), init=rom_w)
         rd = [mem0.read_port(), mem1.read_port(), crom.read_port()]
         wr = [mem0.write_port(), mem1.write_port()]
         abits = max(depth, len(crom_init), 2).bit_length()
@@ -64,10 +64,7 @@ class AsipCore(StreamCore):
         ird = irom.read_port(domain="comb")
         m.d.comb += ird.addr.eq(pc_next)
         iw = Signal(ird.data.shape(), name="iw")
-        pos, at = {}, 0
-        for name, width in fields:
-            pos[name] = (at, width)
-            at += width
+        pos = fields.offsets()
 
         def f(word, name):
             lo, width = pos[name]

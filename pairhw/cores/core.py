@@ -22,7 +22,7 @@ from amaranth.lib.memory import Memory, ReadPort
 from amaranth.utils import ceil_log2
 from amaranth.lib.wiring import In, Out
 
-from pairhw.program.microcode import PORT_NAMES, instances, read_key
+from pairhw.program.microcode import PORT_NAMES, Key, instances, read_key
 
 
 def _read_tree(m, regs: list, used: list, addr, name: str):
@@ -163,7 +163,7 @@ class PairingCore(StreamCore):
         # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
         # fields alone, read at pc_next
         early = [key for p, u in instances(dp) for port in range(u.ports)
-                 if (key := f"{p}.{PORT_NAMES[port]}") in offsets and sync & set(dp.read_banks(u, port))]
+                 if (key := Key.read(p, port)) in offsets and sync & set(dp.read_banks(u, port))]
         fld_next = {}
         if early:
             cols, at = [], 0
@@ -236,7 +236,7 @@ class PairingCore(StreamCore):
         shared_rd, shared_addr = {}, {}
 
         def shared_read(b, k):
-            key = f"{b}.rd{k}"
+            key = Key.shared_read(b, k)
             if key not in shared_rd:
                 shared_addr[key] = Signal(len(fld[key]), name=f"{b}_rd{k}_addr")
                 m.d.comb += shared_addr[key].eq(fld[key])
@@ -255,7 +255,7 @@ class PairingCore(StreamCore):
             if len(outs) == 1:
                 return outs[0]
             s = Signal(mm, name=f"{p}_{pn}")
-            m.d.comb += s.eq(Array(outs)[fld[f"{p}.{pn}_bank"]])
+            m.d.comb += s.eq(Array(outs)[fld[Key.bank(key)]])
             return s
 
         writers = []  # (instance, we, bank select or None, addr, data, banks)
@@ -267,12 +267,12 @@ class PairingCore(StreamCore):
                 lanes = names[g * u.lanes:(g + 1) * u.lanes]
                 unit = m.submodules[lanes[0]] = self._unit(u)
                 m.d.comb += [unit.a.eq(Cat(*(read(u, q, 0) for q in lanes))), unit.b.eq(read(u, lanes[0], 1)),
-                             unit.start.eq(run & fld[f"{lanes[0]}.go"])]
+                             unit.start.eq(run & fld[Key.go(lanes[0])])]
                 for j, q in enumerate(lanes):
                     out = Signal(mm, name=f"{q}_out")
                     m.d.comb += out.eq(unit.c[j * mm:(j + 1) * mm])
                     banks = dp.write_banks(u, names.index(q))
-                    writers.append((q, run & fld[f"{q}.we"], fld.get(f"{q}.w_bank"), fld[f"{q}.w"], out, banks))
+                    writers.append((q, run & fld[Key.we(q)], fld.get(Key.w_bank(q)), fld[Key.w(q)], out, banks))
         for p, u in instances(dp):
             if u.lanes > 1:
                 continue
@@ -283,17 +283,17 @@ class PairingCore(StreamCore):
                 for port in range(u.ports):
                     m.d.comb += getattr(unit, PORT_NAMES[port]).eq(read(u, p, port))
                 if u.started:
-                    m.d.comb += unit.start.eq(run & fld[f"{p}.go"])
+                    m.d.comb += unit.start.eq(run & fld[Key.go(p)])
                 if len(u.ks) > 1:
-                    m.d.comb += unit.sel.eq(fld[f"{p}.k"])
+                    m.d.comb += unit.sel.eq(fld[Key.power(p)])
                 if len(u.ops) > 1:
-                    m.d.comb += unit.op.eq(fld[f"{p}.op"])
+                    m.d.comb += unit.op.eq(fld[Key.op(p)])
                 m.d.comb += out.eq(unit.c)
             else:  # constant table
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
-                m.d.comb += out.eq(Array(table)[fld[f"{p}.sel"]] if len(table) > 1 else table[0])
+                m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])
             banks = dp.write_banks(u, u.instance_names().index(p))
-            writers.append((p, run & fld[f"{p}.we"], fld.get(f"{p}.w_bank"), fld[f"{p}.w"], out, banks))
+            writers.append((p, run & fld[Key.we(p)], fld.get(Key.w_bank(p)), fld[Key.w(p)], out, banks))
 
         # stream input: an element is assembled from `beats` words, least significant first
         acc = Signal(beats * w)
@@ -328,7 +328,7 @@ class PairingCore(StreamCore):
             if rams[b].read_ports:  # no unit issues while unloading: port 0 reads the outputs then
                 unload[b] = shared_read(b, 0)
                 with m.If(unloading):
-                    m.d.comb += shared_addr[f"{b}.rd0"].eq(Array(idx)[elem] if len(idx) > 1 else idx[0])
+                    m.d.comb += shared_addr[Key.shared_read(b, 0)].eq(Array(idx)[elem] if len(idx) > 1 else idx[0])
             elif b in sync:  # the first read port, addressed by the next output while unloading
                 if b not in first:
                     first[b] = (*sync_read(b, f"unload_{b}"), 0)
@@ -385,9 +385,9 @@ class PairingCore(StreamCore):
                         m.d.sync += beat.eq(beat + 1)
             with m.State("RUN"):
                 m.d.comb += [run.eq(1), self.busy.eq(1)]
-                if "wait" in fld:  # an idle word of wait + 1 cycles: hold the pc
-                    hold = Signal.like(fld["wait"], name="hold")
-                    with m.If(hold != fld["wait"]):
+                if Key.WAIT in fld:  # an idle word of wait + 1 cycles: hold the pc
+                    hold = Signal.like(fld[Key.WAIT], name="hold")
+                    with m.If(hold != fld[Key.WAIT]):
                         m.d.sync += hold.eq(hold + 1)
                     with m.Else():
                         m.d.sync += hold.eq(0)

@@ -21,7 +21,7 @@ from pairhw.cache import digest, made_once
 
 #: what a schedule and a core depend on besides the design: the model, the engine, the fields, their units,
 #: the cores and the Verilog they are written as
-_ENGINE_PARTS = ("math", "params", "program", "fields", "rtl", "cores", "emit.py", "designs")
+_ENGINE_PARTS = ("math", "params", "program", "asip", "fields", "rtl", "cores", "emit.py", "designs")
 
 
 class UnknownDesign(KeyError):
@@ -93,7 +93,7 @@ class Design:
         """The engine's :class:`~pairhw.program.engine.Compiled` of this design's data (cached per
         content, so a design built from other data is compiled as it is)."""
         from pairhw.designs.schema import in_design_terms
-        from pairhw.program.asip import AsipError
+        from pairhw.asip.program import AsipError
         from pairhw.program.datapath import DatapathError
         from pairhw.program.schedule import ScheduleError
 
@@ -231,7 +231,7 @@ def _compile(text: str):
 
     d = from_data(json.loads(text))
     if d.is_asip:
-        from pairhw.program.asip import asip_config, compile_asip
+        from pairhw.asip.program import asip_config, compile_asip
 
         return compile_asip(d.curve(), d.field.algorithm(d.algorithm), asip_config(d.field, d.data["asip"]))
     return compile_pairing(d.curve(), d.field.algorithm(d.algorithm), d.datapath())

@@ -223,7 +223,7 @@ def check(data) -> None:
         except ValueError as e:
             raise SchemaError(f"algorithm: {data['algorithm']!r} does not run on {data['curve']}: {e}") from None
     if "asip" in data:
-        from pairhw.program.asip import AsipError, asip_config
+        from pairhw.asip.program import AsipError, asip_config
 
         try:
             asip_config(fi, data["asip"])

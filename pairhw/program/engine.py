@@ -9,8 +9,8 @@ from .fuse import fuse_powers
 from .loop import fold_loop
 from .lower import Flow, lower
 from .microcode import Microcode, assemble
-from .regalloc import Allocation, Timeline, allocate
-from .schedule import BlockSchedule, LoopSchedule, list_schedule, modulo_schedule
+from .regalloc import Allocation, allocate
+from .schedule import BlockSchedule, LoopSchedule, Schedule, Timeline, list_schedule, modulo_schedule
 from .stream import StreamInterface
 from .trace import trace_kernel, trace_pairing
 
@@ -19,12 +19,25 @@ from .trace import trace_kernel, trace_pairing
 class Compiled:
     flow: Flow
     dp: Datapath
-    pre: BlockSchedule
-    loop: LoopSchedule
-    post: BlockSchedule
-    timeline: Timeline
+    schedule: Schedule
     alloc: Allocation
     microcode: Microcode
+
+    @property
+    def pre(self) -> BlockSchedule:
+        return self.schedule.pre
+
+    @property
+    def loop(self) -> LoopSchedule:
+        return self.schedule.loop
+
+    @property
+    def post(self) -> BlockSchedule:
+        return self.schedule.post
+
+    @property
+    def timeline(self) -> Timeline:
+        return self.schedule.timeline
 
     @property
     def cycles(self) -> int:
@@ -95,12 +108,9 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
     loop = (modulo_schedule(flow.body, dp, trips=flow.trips, shared=shared) if flow.body
             else LoopSchedule([], [], 1, 1, 0, [], []))
     post = list_schedule(flow.post, dp, shared)
-    Ls = pre.length
-    Le = Ls + (flow.trips + loop.stages - 1) * loop.ii
-    tl = Timeline(Ls, Le, Le + post.length)
-    alloc = allocate(flow, dp, pre, loop, post, tl)
-    mc = assemble(flow, dp, pre, loop, post, tl, alloc)
-    return Compiled(flow, dp, pre, loop, post, tl, alloc, mc)
+    sched = Schedule.of(pre, loop, post, flow.trips)
+    alloc = allocate(flow, dp, sched)
+    return Compiled(flow, dp, sched, alloc, assemble(flow, dp, sched, alloc))
 
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:

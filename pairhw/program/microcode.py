@@ -26,9 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .datapath import Datapath
+from .schedule import Schedule
 from .trace import const_text
+from .word import PORT_NAMES, Key, WordLayout
 
-PORT_NAMES = "ab"
+__all__ = ["PORT_NAMES", "Key", "Loop", "Microcode", "WordLayout", "assemble", "fields", "instances",
+           "lane", "read_key"]
 
 
 def _bits(n: int) -> int:
@@ -39,7 +42,7 @@ def read_key(dp: Datapath, u, q: str, port: int) -> str:
     """The word field that addresses input ``port`` of instance ``q`` of ``u``: ``q.a``/``q.b``, or
     the shared read port's ``bank.rdK`` (:meth:`Datapath.read_port`)."""
     rp = dp.read_port(u, port)
-    return f"{rp[0]}.rd{rp[1]}" if rp else f"{q}.{PORT_NAMES[port]}"
+    return Key.shared_read(*rp) if rp else Key.read(q, port)
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ class Loop:
 @dataclass
 class Microcode:
     dp: Datapath
-    fields: list  # (name, width), least significant first
+    layout: WordLayout  # the fields of a word, least significant first
     words: list  # dicts field -> value (absent: 0)
     loop: Loop | None
     sizes: dict  # bank -> registers
@@ -62,40 +65,34 @@ class Microcode:
     comments: list = field(default_factory=list)  # per word, the ops issued/written (listing)
 
     @property
+    def fields(self) -> list[tuple[str, int]]:
+        """(name, width) of each field of a word, least significant first."""
+        return list(self.layout)
+
+    @property
     def width(self) -> int:
-        return sum(w for _, w in self.fields)
+        return self.layout.width
 
     @property
     def cycles(self) -> int:
         """Cycles from the first word to the last (the run phase, independent of the data)."""
         extra = (self.loop.count - 1) * (self.loop.end - self.loop.start + 1) if self.loop else 0
-        return len(self.words) + extra + sum(wd.get("wait", 0) for wd in self.words)
+        return len(self.words) + extra + sum(wd.get(Key.WAIT, 0) for wd in self.words)
 
-    def offsets(self) -> dict:
-        out, o = {}, 0
-        for name, w in self.fields:
-            out[name] = (o, w)
-            o += w
-        return out
+    def offsets(self) -> dict[str, tuple[int, int]]:
+        """field name -> (offset, width) in a packed word."""
+        return self.layout.offsets()
 
     def packed(self) -> list[int]:
-        offs = self.offsets()
-        words = []
-        for wd in self.words:
-            v = 0
-            for k, x in wd.items():
-                o, w = offs[k]
-                assert 0 <= x < (1 << w), (k, x)
-                v |= x << o
-            words.append(v)
-        return words
+        """The words as the ROM holds them."""
+        return [self.layout.pack(wd) for wd in self.words]
 
     def pc_trace(self):
         """The sequence of word addresses executed."""
         pc = 0
         left = self.loop.count if self.loop else 0
         while pc < len(self.words):
-            for _ in range(1 + self.words[pc].get("wait", 0)):
+            for _ in range(1 + self.words[pc].get(Key.WAIT, 0)):
                 yield pc
             if self.loop and pc == self.loop.end and left > 1:
                 left -= 1
@@ -117,10 +114,10 @@ class Microcode:
                 if lane(u, p) > 0 and port == 1:  # a lane's b is lane 0's
                     continue
                 key, banks = read_key(self.dp, u, p, port), self.dp.read_banks(u, port)
-                reads[key] = {(banks[wd.get(f"{key}_bank", 0)], wd[key]) for wd in self.words if key in wd}
+                reads[key] = {(banks[wd.get(Key.bank(key), 0)], wd[key]) for wd in self.words if key in wd}
             for wd in self.words:
-                if wd.get(f"{p}.we"):
-                    writes.setdefault((wbanks[wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0)), set()).add(p)
+                if wd.get(Key.we(p)):
+                    writes.setdefault((wbanks[wd.get(Key.w_bank(p), 0)], wd.get(Key.w(p), 0)), set()).add(p)
         return writes, reads
 
     def interconnect(self) -> dict:
@@ -180,21 +177,21 @@ class Microcode:
                 def src(port):
                     q = base[p] if port == 1 else p  # lanes share lane 0's operand b
                     key, banks = read_key(self.dp, u, q, port), self.dp.read_banks(u, port)
-                    return regs[banks[wd.get(f"{key}_bank", 0)]][wd.get(key, 0)]
+                    return regs[banks[wd.get(Key.bank(key), 0)]][wd.get(key, 0)]
 
-                if u.started and wd.get(f"{base[p]}.go"):  # every lane starts (an unused one is not written)
+                if u.started and wd.get(Key.go(base[p])):  # every lane starts (an unused one is not written)
                     pending[(p, cycle + u.latency)] = fi.apply(u.ops[0], [src(i) for i in range(u.ports)])
-                if wd.get(f"{p}.we"):
+                if wd.get(Key.we(p)):
                     if u.started:
                         if (p, cycle) not in pending:
                             raise RuntimeError(f"microcode writes {p} at cycle {cycle} with no result due")
                         val = pending.pop((p, cycle))
                     elif u.kind == "const":
-                        val = self.consts[p][wd.get(f"{p}.sel", 0)]
+                        val = self.consts[p][wd.get(Key.sel(p), 0)]
                     else:
-                        kind = u.ops[wd.get(f"{p}.op", 0)]
-                        val = fi.apply(kind, [src(i) for i in range(fi.arity(kind))], u.ks[wd.get(f"{p}.k", 0)])
-                    writes.append((wbanks[p][wd.get(f"{p}.w_bank", 0)], wd.get(f"{p}.w", 0), val))
+                        kind = u.ops[wd.get(Key.op(p), 0)]
+                        val = fi.apply(kind, [src(i) for i in range(fi.arity(kind))], u.ks[wd.get(Key.power(p), 0)])
+                    writes.append((wbanks[p][wd.get(Key.w_bank(p), 0)], wd.get(Key.w(p), 0), val))
             seen = set()
             for b, k, v in writes:
                 if (b, k) in seen:
@@ -238,43 +235,45 @@ def lane(u, p: str) -> int:
     return u.instance_names().index(p) % u.lanes
 
 
-def fields(dp: Datapath, sizes: dict) -> list:
-    """The word layout (field name, width) for a datapath whose banks have ``sizes`` registers.  The
-    lanes of a unit share lane 0's ``go`` and ``b`` (they start together on one operand b)."""
+def fields(dp: Datapath, sizes: dict) -> WordLayout:
+    """The word layout for a datapath whose banks have ``sizes`` registers.  The lanes of a unit
+    share lane 0's ``go`` and ``b`` (they start together on one operand b)."""
     out = []
     for p, u in instances(dp):
         shared = lane(u, p) > 0
         if u.started and not shared:
-            out.append((f"{p}.go", 1))
+            out.append((Key.go(p), 1))
         if u.kind == "const":
-            out.append((f"{p}.sel", 8))  # narrowed by assemble to the table size
+            out.append((Key.sel(p), 8))  # narrowed by assemble to the table size
         if len(u.ks) > 1:
-            out.append((f"{p}.k", _bits(len(u.ks))))
+            out.append((Key.power(p), _bits(len(u.ks))))
         if len(u.ops) > 1:
-            out.append((f"{p}.op", _bits(len(u.ops))))
+            out.append((Key.op(p), _bits(len(u.ops))))
         for port in range(u.ports):
             if (shared and port == 1) or dp.read_port(u, port):
                 continue
             banks = dp.read_banks(u, port)
-            out.append((f"{p}.{PORT_NAMES[port]}", _bits(max(sizes[b] for b in banks))))
+            out.append((Key.read(p, port), _bits(max(sizes[b] for b in banks))))
             if len(banks) > 1:
-                out.append((f"{p}.{PORT_NAMES[port]}_bank", _bits(len(banks))))
+                out.append((Key.bank(Key.read(p, port)), _bits(len(banks))))
         banks = dp.write_banks(u, u.instance_names().index(p))
-        out.append((f"{p}.we", 1))
-        out.append((f"{p}.w", _bits(max(sizes[b] for b in banks))))
+        out.append((Key.we(p), 1))
+        out.append((Key.w(p), _bits(max(sizes[b] for b in banks))))
         if len(banks) > 1:
-            out.append((f"{p}.w_bank", _bits(len(banks))))
+            out.append((Key.w_bank(p), _bits(len(banks))))
     for b in dp.banks:  # the shared read ports' addresses
-        out += [(f"{b.name}.rd{k}", _bits(sizes[b.name])) for k in range(b.read_ports or 0)]
-    return out
+        out += [(Key.shared_read(b.name, k), _bits(sizes[b.name])) for k in range(b.read_ports or 0)]
+    return WordLayout(out)
 
 
 def reg_text(r) -> str:
     return f"{r[0]}{r[1]}"
 
 
-def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
-    """Words for ``pre``, the loop (prologue, kernel, epilogue), and ``post``."""
+def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
+    """Words for ``pre``, the loop (prologue, kernel, epilogue), and ``post``, as ``sched`` places
+    them, in the registers of ``alloc``."""
+    pre, loop, post, tl = sched.pre, sched.loop, sched.post, sched.timeline
     ii, S, trips = loop.ii, loop.stages, flow.trips
     names = {id(u): u.instance_names() for u in dp.units}
     table = list(dict.fromkeys(op.const for _, ops in flow.blocks() for op in ops if op.kind == "const"))
@@ -282,7 +281,9 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
     consts = {p: table for p in dp.unit_for("const").instance_names()} if table else {}
     sizes = {b.name: max(alloc.used.get(b.name, 0), 1) for b in dp.banks}
     layout = fields(dp, sizes)
-    layout = [(n, _bits(max(len(consts.get(n[:-4], [])), 1)) if n.endswith(".sel") else w) for n, w in layout]
+    for n, _ in list(layout):  # a constant unit's select: as wide as its table needs
+        if Key.is_sel(n):
+            layout = layout.replace(n, _bits(max(len(consts.get(Key.instance(n), [])), 1)))
     use_loop = trips >= S
     n_words = tl.post_start + post.length
     if use_loop:
@@ -302,13 +303,13 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
         srcs = []
         if issue_at is not None:
             if u.started:
-                put(issue_at, f"{base}.go", 1)
+                put(issue_at, Key.go(base), 1)
             if u.kind == "const":
-                put(issue_at, f"{p}.sel", consts[p].index(op.const))
+                put(issue_at, Key.sel(p), consts[p].index(op.const))
             if len(u.ks) > 1:
-                put(issue_at, f"{p}.k", u.ks.index(op.k))
+                put(issue_at, Key.power(p), u.ks.index(op.k))
             if len(u.ops) > 1:
-                put(issue_at, f"{p}.op", u.ops.index(op.kind))
+                put(issue_at, Key.op(p), u.ops.index(op.kind))
             for port, (s, _) in enumerate(op.srcs):
                 b, k = alloc.reg[s]
                 banks = dp.read_banks(u, port)
@@ -316,26 +317,25 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
                 key = read_key(dp, u, q, port)  # a shared read port: one address per cycle (scheduled)
                 put(issue_at, key, k)
                 if len(banks) > 1:
-                    put(issue_at, f"{key}_bank", banks.index(b))
+                    put(issue_at, Key.bank(key), banks.index(b))
                 srcs.append(reg_text((b, k)))
             if u.latency:
                 notes[issue_at].append(f"{p} {' '.join(srcs)}")
         if write_at is not None:
             b, k = alloc.reg[op.dst]
             banks = dp.write_banks(u, inst)
-            put(write_at, f"{p}.we", 1)
-            put(write_at, f"{p}.w", k)
+            put(write_at, Key.we(p), 1)
+            put(write_at, Key.w(p), k)
             if len(banks) > 1:
-                put(write_at, f"{p}.w_bank", banks.index(b))
+                put(write_at, Key.w_bank(p), banks.index(b))
             what = p if u.latency else (f"{op.kind}{'' if op.k == 1 else '^' + str(op.k)} {' '.join(srcs)}"
                                          if u.kind != "const" else f"const #{consts[p].index(op.const)}")
             notes[write_at].append(f"{reg_text((b, k))} <- {what} ({op.dst})")
 
     def straight(ops, sch, base):
-        for i, op in enumerate(ops):
-            u = sch.units[i]
-            t = base + sch.start[i]
-            emit(op, u, sch.inst[i], t, t + u.latency)
+        for r in sch.records():
+            t = base + r.start
+            emit(ops[r.op], r.unit, r.slot, t, t + r.unit.latency)
 
     straight(flow.pre, pre, 0)
     Ls = tl.loop_start
@@ -344,20 +344,19 @@ def assemble(flow, dp: Datapath, pre, loop, post, tl, alloc) -> Microcode:
         execs = list(range(S)) + list(range(trips, trips + S - 1))
     for slot, k in enumerate(execs):
         base = Ls + slot * ii
-        for i, op in enumerate(flow.body):
-            u = loop.units[i]
-            t, w = loop.start[i], loop.start[i] + u.latency
+        for r in loop.records():
+            t, w = r.start, r.start + r.unit.latency
             issue = base + t % ii if 0 <= k - t // ii < trips else None
             write = base + w % ii if 0 <= k - w // ii < trips else None
             if issue is not None or write is not None:
-                emit(op, u, loop.inst[i], issue, write)
+                emit(flow.body[r.op], r.unit, r.slot, issue, write)
     post_base = Ls + len(execs) * ii
     straight(flow.post, post, post_base)
     lp = Loop(Ls + (S - 1) * ii, Ls + S * ii - 1, trips - S + 1) if use_loop else None
     if dp.waits:
         words, notes, lp, wait_bits = collapse_idle(words, notes, lp)
         if wait_bits:
-            layout.append(("wait", wait_bits))
+            layout = layout.append(Key.WAIT, wait_bits)
     inputs = [alloc.reg[x] for x in flow.inputs]
     outputs = [alloc.reg[o] for o in flow.outputs]
     return Microcode(dp, layout, words, lp, sizes, inputs, outputs, consts, notes)
@@ -378,7 +377,7 @@ def collapse_idle(words, notes, lp):
         nonlocal run
         while run:
             n = min(run, MAX_WAIT + 1)
-            out.append({"wait": n - 1} if n > 1 else {})
+            out.append({Key.WAIT: n - 1} if n > 1 else {})
             out_notes.append([f"wait {n - 1}"] if n > 1 else [])
             run -= n
 
@@ -394,5 +393,5 @@ def collapse_idle(words, notes, lp):
     flush()
     if lp is not None:
         lp = Loop(new_index[lp.start], new_index[lp.end], lp.count)
-    longest = max((wd.get("wait", 0) for wd in out), default=0)
+    longest = max((wd.get(Key.WAIT, 0) for wd in out), default=0)
     return out, out_notes, lp, _bits(longest + 1) if longest else 0

@@ -25,7 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .datapath import Datapath
-from .schedule import ScheduleError
+from .schedule import Schedule, ScheduleError, Timeline
+
+__all__ = ["Allocation", "Timeline", "allocate"]
 
 
 @dataclass
@@ -35,21 +37,9 @@ class Allocation:
     loop_shared: dict = field(default_factory=dict)  # bank -> registers shared by the loop's locals
 
 
-@dataclass
-class Timeline:
-    loop_start: int
-    loop_end: int
-    end: int
-
-    @property
-    def post_start(self) -> int:
-        """The epilogue starts where the loop's code ends."""
-        return self.loop_end
-
-
-def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
-    """Assign every value of ``flow`` a register; ``pre``/``post`` are block schedules, ``loop`` the
-    modulo schedule."""
+def allocate(flow, dp: Datapath, sched: Schedule) -> Allocation:
+    """Assign every value of ``flow`` a register in the banks of ``dp``, for its schedule ``sched``."""
+    pre, loop, post, tl = sched.pre, sched.loop, sched.post, sched.timeline
     shared = flow.carried()
     ii = loop.ii
     Ls, Le, end = tl.loop_start, tl.loop_end, tl.end
@@ -64,9 +54,9 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     for x in flow.inputs:
         restrict(x, dp.bank_names(), "loaded")
     for ops, sch in ((flow.pre, pre), (flow.body, loop), (flow.post, post)):
-        for i, op in enumerate(ops):
-            u = sch.units[i]
-            banks = dp.write_banks(u, sch.inst[i])
+        for r in sch.records():
+            op, u = ops[r.op], r.unit
+            banks = dp.write_banks(u, r.slot)
             if dp.shared_write_port(u):  # the scheduler counted the write on one of the two banks
                 banks = banks[1:] if op.dst in shared else banks[:1]
             restrict(op.dst, banks, f"written by {u.name}")
@@ -91,8 +81,8 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     keys: dict = {}
     if dp.connect == "program":
         for ops, sch in ((flow.pre, pre), (flow.body, loop), (flow.post, post)):
-            for i, op in enumerate(ops):
-                u, inst = sch.units[i], sch.inst[i]
+            for r in sch.records():
+                op, u, inst = ops[r.op], r.unit, r.slot
                 keys.setdefault(op.dst, set()).add(("w", u.name, inst))
                 for port, (src, _) in enumerate(op.srcs):
                     reader = inst - inst % u.lanes if port == 1 else inst
@@ -104,24 +94,24 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     def read(name, t):
         last[name] = max(last.get(name, -1), t)
 
-    for i, op in enumerate(flow.pre):
-        for s, _ in op.srcs:
-            read(s, pre.start[i])
+    for r in pre.records():
+        for s, _ in flow.pre[r.op].srcs:
+            read(s, r.start)
     for op in flow.body:
         for s, _ in op.srcs:
             if not s.startswith("@"):
                 read(s, Le - 1)  # loop invariant: held for the whole loop
-    for i, op in enumerate(flow.post):
-        for s, _ in op.srcs:
-            read(s, tl.post_start + post.start[i])
+    for r in post.records():
+        for s, _ in flow.post[r.op].srcs:
+            read(s, tl.post_start + r.start)
     for o in flow.outputs:
         read(o, end)
 
     written = {x: 0 for x in flow.inputs}
-    for i, op in enumerate(flow.pre):
-        written[op.dst] = pre.start[i] + pre.units[i].delay
-    for i, op in enumerate(flow.post):
-        written[op.dst] = tl.post_start + post.start[i] + post.units[i].delay
+    for r in pre.records():
+        written[flow.pre[r.op].dst] = r.ready
+    for r in post.records():
+        written[flow.post[r.op].dst] = tl.post_start + r.ready
 
     entities = []  # (start, end, banks, names)
     for b, members in sorted(group.items(), key=lambda kv: int(kv[0][1:]) if kv[0][1:].isdigit() else 0):
@@ -139,15 +129,15 @@ def allocate(flow, dp: Datapath, pre, loop, post, tl: Timeline) -> Allocation:
     # loop-local values: circular-arc first fit per bank
     body_idx = {op.dst: i for i, op in enumerate(flow.body)}
     rlast: dict = {}
-    for u, op in enumerate(flow.body):
-        for s, dist in op.srcs:
+    for r in loop.records():
+        for s, dist in flow.body[r.op].srcs:
             if s in body_idx:
-                rlast[s] = max(rlast.get(s, -1), loop.start[u] + dist * ii)
+                rlast[s] = max(rlast.get(s, -1), r.start + dist * ii)
     arcs: dict = {}  # bank -> list of sets of cells
     arc_keys: dict = {}  # bank -> per register, the keys of its values
     local_slot: dict = {}
     locals_ = [op.dst for op in flow.body if op.dst not in group]
-    wb = {op.dst: loop.start[i] + loop.units[i].delay for i, op in enumerate(flow.body)}
+    wb = {flow.body[r.op].dst: r.ready for r in loop.records()}
     for v in sorted(locals_, key=lambda v: (wb[v], body_idx[v])):
         w, r = wb[v], max(rlast.get(v, wb[v]), wb[v])
         if r - w + 1 > ii:  # pragma: no cover - the anti-dependences rule this out

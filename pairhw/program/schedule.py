@@ -89,6 +89,44 @@ class LoopSchedule:
         return _records(self)
 
 
+@dataclass
+class Timeline:
+    """Where the phases sit in the run: the loop's code from ``loop_start`` to ``loop_end``, the
+    epilogue from there to ``end`` (the unload)."""
+
+    loop_start: int
+    loop_end: int
+    end: int
+
+    @property
+    def post_start(self) -> int:
+        """The epilogue starts where the loop's code ends."""
+        return self.loop_end
+
+
+@dataclass
+class Schedule:
+    """A whole program's schedule: the straight-line blocks before and after the loop, the modulo
+    schedule of its body, and the timeline that places them (what the allocator and the assembler
+    read)."""
+
+    pre: BlockSchedule
+    loop: LoopSchedule
+    post: BlockSchedule
+    timeline: Timeline
+
+    @classmethod
+    def of(cls, pre: BlockSchedule, loop: LoopSchedule, post: BlockSchedule, trips: int) -> Schedule:
+        """The blocks placed one after the other, the loop running ``trips`` trips."""
+        ls = pre.length
+        le = ls + (trips + loop.stages - 1) * loop.ii
+        return cls(pre, loop, post, Timeline(ls, le, le + post.length))
+
+    def blocks(self) -> list[tuple[str, BlockSchedule | LoopSchedule]]:
+        """(phase, schedule) for ``pre``, ``body`` and ``post``, as :meth:`Flow.blocks` names them."""
+        return [("pre", self.pre), ("body", self.loop), ("post", self.post)]
+
+
 def _write_ports(ops, units, dp: Datapath, shared) -> list:
     """Per op, the (bank, ports) its result takes: a ``writes_each`` unit's results named in ``shared``
     go to its shared RAM bank (:meth:`Datapath.shared_write_port`), the others to its own RAM."""

@@ -1,7 +1,7 @@
 """The protocol both back ends' compiled programs implement, and the stream interface their cores have.
 
 A compiled program is either the engine's :class:`~pairhw.program.engine.Compiled` (a microcoded
-datapath) or Nagl et al.'s word-serial :class:`~pairhw.program.asip.AsipProgram`.  Everything above
+datapath) or Nagl et al.'s word-serial :class:`~pairhw.asip.program.AsipProgram`.  Everything above
 the back ends — the core's Verilog header and test bench, the bus wrappers, the cocotb test, the build
 directory — reads a program through :class:`CompiledProgram` and its core's :class:`StreamInterface`
 only, never the back end's own parts.

@@ -9,7 +9,7 @@ import pytest
 
 from pairhw import designs
 from pairhw.flow import simulate
-from pairhw.program.asip import AsipError, asip_config
+from pairhw.asip.program import AsipError, asip_config
 from pairhw.published import NAGL_ASIP, nagl_cycles
 
 #: Table III (≈ cycles per pairing at 125 MHz: ms × 125,000), design -> cycles

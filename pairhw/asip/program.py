@@ -35,10 +35,11 @@ from __future__ import annotations
 from typing import Any
 from dataclasses import dataclass
 
-from .stream import StreamInterface
-from .lower import Flow, lower
-from .loop import fold_loop
-from .trace import const_text, trace_pairing
+from pairhw.program.stream import StreamInterface
+from pairhw.program.lower import Flow, lower
+from pairhw.program.loop import fold_loop
+from pairhw.program.trace import const_text, trace_pairing
+from pairhw.program.word import WordLayout
 
 #: instruction-word codes of the ops and operand sources (:meth:`AsipProgram.rom_words`)
 OPS = {"add": 0, "sqr": 1, "sqrt": 2, "mul": 3}
@@ -259,14 +260,14 @@ class AsipProgram:
         (:class:`~pairhw.program.stream.CompiledProgram`)."""
         return StreamInterface(self.cfg.fi, self.cfg.word, len(self.inputs), len(self.outputs))
 
-    def fields(self) -> list:
-        """(name, bits) of the instruction word, least significant first."""
+    def fields(self) -> WordLayout:
+        """The instruction word's layout."""
         rom = self.rom()
         sbits = max(self.slots, len(self.consts), 2).bit_length()
         xmax = max([self.cfg.x_cycles(i) for i in rom] + [1])
-        return [("op", 2), ("asrc", 2), ("aslot", sbits), ("bsrc", 2), ("bslot", sbits),
-                ("pha", 1), ("phb", 1), ("par", 1), ("xlen", xmax.bit_length()), ("wb", 2), ("dslot", sbits),
-                ("last", 1)]
+        return WordLayout([("op", 2), ("asrc", 2), ("aslot", sbits), ("bsrc", 2), ("bslot", sbits),
+                           ("pha", 1), ("phb", 1), ("par", 1), ("xlen", xmax.bit_length()), ("wb", 2),
+                           ("dslot", sbits), ("last", 1)])
 
     def encode(self, ins: Instr, last: bool) -> dict:
         """The field values of one instruction (the phases' presence and the x phase's length)."""
@@ -281,33 +282,22 @@ class AsipProgram:
         rom = self.rom()
         return [self.encode(ins, n == len(rom) - 1) for n, ins in enumerate(rom)]
 
-    @staticmethod
-    def pack(fields, vals: dict) -> int:
-        """One instruction word from its field values (fields least significant first)."""
-        word, at = 0, 0
-        for name, width in fields:
-            if vals[name] >> width:
-                raise AssertionError(f"instruction field {name} overflows")
-            word |= vals[name] << at
-            at += width
-        return word
-
     def rom_words(self) -> list:
         """The instruction ROM's words."""
-        fields = self.fields()
-        return [self.pack(fields, vals) for vals in self.encoded()]
+        layout = self.fields()
+        return [layout.pack(vals) for vals in self.encoded()]
 
     def rom_listing(self, title: str = "") -> str:
         """The instruction ROM: address, word, fields."""
-        fields = self.fields()
-        width = sum(w for _, w in fields)
+        layout = self.fields()
+        width = layout.width
         out = [f"; {title}" if title else "; instruction ROM",
                f"; {len(self.rom())} words x {width} bits; fields (lsb first): "
-               + ", ".join(f"{n}:{w}" for n, w in fields)]
+               + ", ".join(f"{n}:{w}" for n, w in layout)]
         if self.loop:
             out.append(f"; loop: words {self.loop[0]}..{self.loop[1]} repeated {self.loop[2]} times")
         for n, vals in enumerate(self.encoded()):
-            out.append(f"{n:5d}  {self.pack(fields, vals):0{-(-width // 4)}x}  "
+            out.append(f"{n:5d}  {layout.pack(vals):0{-(-width // 4)}x}  "
                        + " ".join(f"{k}={v}" for k, v in vals.items()))
         return "\n".join(out)
 
