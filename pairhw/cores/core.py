@@ -83,8 +83,334 @@ class StreamCore(wiring.Component):
         return self.compiled.cycles
 
 
+class Sequencer:
+    """The microcode ROM, the program counter and the word's fields, and the hardware loop.
+
+    Built into the core's module ``m`` (not a submodule of its own: the core's Verilog keeps one
+    module).  ``fld`` maps each field of the word (:class:`~pairhw.program.word.WordLayout`) to a
+    Signal named after it (``mul.a`` -> ``word_mul_a``); ``fld_next`` holds the read-address fields
+    of the next word, for the register banks read at the clock edge (``sync``).
+    """
+
+    def __init__(self, m: Module, mc, dp, sync: set):
+        self.m, self.mc = m, mc
+        self.words = words = mc.packed()
+        rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words)
+        self.pc = pc = Signal(range(max(len(words), 2)))
+        # a sync-read RAM bank (block RAM) is addressed a cycle early, by the next word's fields
+        self.pc_next = None  # the word of the next cycle (set_pc), for the reads at the clock edge
+        if dp.rom == "sync":  # a ROM read at the clock edge (block RAM): addressed by the next pc
+            rd = _read_port(rom, "word", "sync")
+            self.pc_next = Signal.like(pc)
+            m.d.comb += [self.pc_next.eq(pc), rd.addr.eq(self.pc_next)]
+        else:
+            rd = _read_port(rom, "word", "comb")
+            m.d.comb += rd.addr.eq(pc)
+        if sync and self.pc_next is None:
+            self.pc_next = Signal.like(pc)
+            m.d.comb += self.pc_next.eq(pc)
+
+        offsets = mc.offsets()
+        self.fld = {}  # the word's fields, each a Signal named after it for the Verilog's reader
+        for name, (o, n) in offsets.items():
+            self.fld[name] = Signal(n, name="word_" + name.replace(".", "_"))
+            m.d.comb += self.fld[name].eq(rd.data[o:o + n])
+        self.run = Signal()
+
+        # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
+        # fields alone, read at pc_next
+        early = [key for p, u in instances(dp) for port in range(u.ports)
+                 if (key := Key.read(p, port)) in offsets and sync & set(dp.read_banks(u, port))]
+        self.fld_next = {}
+        if early:
+            cols, at = [], 0
+            for key in early:
+                o, n = offsets[key]
+                cols.append((key, o, n, at))
+                at += n
+            ewords = [sum(((wd >> o) & ((1 << n) - 1)) << a for _, o, n, a in cols) for wd in words]
+            erom = m.submodules.rom_next = Memory(shape=at, depth=len(words), init=ewords)
+            erd = _read_port(erom, "word_next", "comb")
+            m.d.comb += erd.addr.eq(self.pc_next)
+            self.fld_next = {key: erd.data[a:a + n] for key, _, n, a in cols}
+
+    def set_pc(self, value):
+        """The word of the next cycle."""
+        self.m.d.sync += self.pc.eq(value)
+        if self.pc_next is not None:
+            self.m.d.comb += self.pc_next.eq(value)
+
+    def start(self):
+        """Begin a run (the cycle after the last input word): word 0, the loop's count."""
+        loop = self.mc.loop
+        self.cnt = Signal(range((loop.count if loop else 0) + 2))
+        self.set_pc(0)
+        self.m.d.sync += self.cnt.eq(loop.count if loop else 0)
+
+    def step(self, to_unload):
+        """The RUN state's body: hold an idle word for its ``wait``, then advance."""
+        m, fld = self.m, self.fld
+        if Key.WAIT in fld:  # an idle word of wait + 1 cycles: hold the pc
+            hold = Signal.like(fld[Key.WAIT], name="hold")
+            with m.If(hold != fld[Key.WAIT]):
+                m.d.sync += hold.eq(hold + 1)
+            with m.Else():
+                m.d.sync += hold.eq(0)
+                self._advance(to_unload)
+        else:
+            self._advance(to_unload)
+
+    def _advance(self, to_unload):
+        """The step after a word: the loop's jump back, the end of the run, or the next word."""
+        m, pc, loop, cnt, last = self.m, self.pc, self.mc.loop, self.cnt, len(self.words) - 1
+        if loop:
+            with m.If((pc == loop.end) & (cnt > 1)):
+                self.set_pc(loop.start)
+                m.d.sync += cnt.eq(cnt - 1)
+            with m.Elif(pc == last):
+                to_unload()
+            with m.Else():
+                self.set_pc(pc + 1)
+        else:
+            with m.If(pc == last):
+                to_unload()
+            with m.Else():
+                self.set_pc(pc + 1)
+
+
+class RegisterFile:
+    """The register banks and their multiplexers: flip-flop registers with a write multiplexer each,
+    RAM banks (LUT RAM with comb reads; block RAM, ``sync``, read a cycle early with a write
+    bypass), the unit ports' read multiplexers and the banks' shared read ports.
+
+    Built into the core's module ``m`` after the :class:`Sequencer` whose fields address it.  The
+    writes are built last (:meth:`build_writes`), once every writer (the loader, the units) exists.
+    """
+
+    def __init__(self, m: Module, mc, dp, seq: Sequencer, sync: set):
+        self.m, self.mc, self.dp, self.seq, self.sync = m, mc, dp, seq, sync
+        self.mm = mm = dp.F.width
+        # banks with limited write ports are RAMs (LUTRAM): one comb read port per reader, one
+        # write port; the others are registers with a write multiplexer each
+        self.rams = rams = {b.name: b for b in dp.banks if b.write_ports}
+        for b in rams.values():
+            if b.write_ports != 1:
+                raise ValueError(f"bank {b.name}: the core builds RAM banks with one write port")
+        self.regs = {b: [Signal(mm, name=f"{b}{k}") for k in range(n)] for b, n in mc.sizes.items() if b not in rams}
+        # a sync bank is block RAM, however shallow, whose read-during-write at one address is
+        # don't-care (no_rw_check): the bypass below gives the data then, so the tool need not emulate
+        self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[],
+                                      attrs={"ram_style": "block", "no_rw_check": 1} if b in sync else None)
+                            for b in rams}
+        for b, mem in mems.items():
+            m.submodules[f"bank_{b}"] = mem
+        self.wps, self.wdata = {}, {}  # a sync bank's write port (before its read ports) and what it wrote at the last edge
+        for b in sorted(sync):
+            self.wps[b], self.wdata[b] = mems[b].write_port(), Signal(mm, name=f"{b}_wdata")
+            m.d.sync += self.wdata[b].eq(self.wps[b].data)
+        self.first = {}  # sync bank -> (its first read port, its data): the unloader's port too
+        # "connect": "program" builds only the connections the words use (Microcode.connections):
+        # a register's write multiplexer takes the units that write it, a read port's the registers
+        # it reads; an address the words never give is don't-care (the port's value is unused there)
+        self.used_w, self.used_r = mc.connections() if dp.connect == "program" else (None, None)
+        # a bank's shared read ports (read_ports): one LUT RAM read each, addressed by its own field
+        # of the word (or, port 0, by the unloader), its data wired to every input bound to it
+        self.shared_rd, self.shared_addr = {}, {}
+
+    def sync_read(self, b, name):
+        """A read port of a sync bank whose data is what a comb read at the next cycle gives:
+        the RAM's (a read before the write of the same edge, which any block RAM does) unless the
+        edge wrote the address read; that write's data then comes from ``wdata`` (a bypass in
+        logic, not left to the tool's transparency emulation)."""
+        m, wps = self.m, self.wps
+        rp = _read_port(self.mems[b], f"{name}_rd", "sync")
+        hit = Signal(name=f"{name}_hit")
+        m.d.sync += hit.eq(wps[b].en & (wps[b].addr == rp.addr))
+        data = Signal(self.mm, name=f"{name}_data")
+        m.d.comb += data.eq(Mux(hit, self.wdata[b], rp.data))
+        return rp, data
+
+    def bank_read(self, b, addr, name, only=None, key=None):
+        """Bank ``b`` read at ``addr`` into a Signal ``name`` (``only``: the registers the words read)."""
+        m = self.m
+        s = Signal(self.mm, name=name)
+        if b in self.sync:  # addressed by the next word: the state a comb read sees a cycle later
+            rp, data = self.sync_read(b, name)
+            m.d.comb += s.eq(data)
+            if b in self.first:
+                m.d.comb += rp.addr.eq(self.seq.fld_next[key])
+            else:  # the unloader shares it: its address is set there
+                self.first[b] = (rp, data, self.seq.fld_next[key])
+        elif b in self.mems:
+            rp = _read_port(self.mems[b], f"{name}_rd", "comb")
+            m.d.comb += [rp.addr.eq(addr), s.eq(rp.data)]
+        elif only is None:
+            m.d.comb += s.eq(Array(self.regs[b])[addr])
+        elif only:
+            m.d.comb += s.eq(_read_tree(m, self.regs[b], only, addr, name))
+        return s  # (a port that never reads the bank reads 0)
+
+    def shared_read(self, b, k):
+        """The data of bank ``b``'s shared read port ``k``."""
+        key = Key.shared_read(b, k)
+        if key not in self.shared_rd:
+            fld = self.seq.fld
+            self.shared_addr[key] = Signal(len(fld[key]), name=f"{b}_rd{k}_addr")
+            self.m.d.comb += self.shared_addr[key].eq(fld[key])
+            self.shared_rd[key] = self.bank_read(b, self.shared_addr[key], f"{b}_rd{k}")
+        return self.shared_rd[key]
+
+    def read(self, u, p, port):
+        """What input ``port`` of instance ``p`` of unit ``u`` reads, as the word addresses it."""
+        dp, fld = self.dp, self.seq.fld
+        banks = dp.read_banks(u, port)
+        pn = PORT_NAMES[port]
+        if rp := dp.read_port(u, port):
+            return self.shared_read(*rp)
+        key = read_key(dp, u, p, port)
+        outs = [self.bank_read(b, fld[key], f"{p}_{pn}_{b}",
+                               None if self.used_r is None else sorted(k for c, k in self.used_r[key] if c == b), key)
+                for b in banks]
+        if len(outs) == 1:
+            return outs[0]
+        s = Signal(self.mm, name=f"{p}_{pn}")
+        self.m.d.comb += s.eq(Array(outs)[fld[Key.bank(key)]])
+        return s
+
+    def build_writes(self, loads, writers):
+        """The banks' write ports and the registers' write multiplexers: the loader first (``loads``:
+        (condition, (bank, index)) per input element, its data ``load_data``), then the units
+        (``writers``: (instance, we, bank select or None, addr, data, banks))."""
+        m, mm = self.m, self.mm
+        used_w = self.used_w
+        bank_writers = None if used_w is None else {(c, p) for (c, _), ps in used_w.items() for p in ps}
+        for b, mem in self.mems.items():
+            wp = self.wps[b] if b in self.wps else mem.write_port()
+            # the loader, then the units: the scheduler allows one unit write per cycle
+            conds = [(c, k, self.load_data[:mm]) for c, (ib, k) in loads if ib == b]
+            conds += [(we if bsel is None else we & (bsel == banks.index(b)), addr, data)
+                      for p, we, bsel, addr, data, banks in writers if b in banks
+                      and (bank_writers is None or (b, p) in bank_writers)]
+            for n, (c, addr, data) in enumerate(conds):
+                with (m.If if n == 0 else m.Elif)(c):
+                    m.d.comb += [wp.en.eq(1), wp.addr.eq(addr), wp.data.eq(data)]
+
+        for b, rs in self.regs.items():
+            for k, r in enumerate(rs):
+                conds = [(c, self.load_data[:mm]) for c, reg in loads if reg == (b, k)]
+                for p, we, bsel, addr, data, banks in writers:
+                    if b in banks and (used_w is None or p in used_w.get((b, k), ())):
+                        c = we & (addr == k)
+                        conds.append((c if bsel is None else c & (bsel == banks.index(b)), data))
+                for n, (c, v) in enumerate(conds):
+                    with (m.If if n == 0 else m.Elif)(c):
+                        m.d.sync += r.eq(v)
+
+
+class StreamIO:
+    """The loader and the unloader: input elements assembled from ``beats`` stream words (least
+    significant first) and written to their registers, outputs read from theirs word by word; the
+    LOAD and UNLOAD states of the core's FSM."""
+
+    def __init__(self, m: Module, core: StreamCore, mc, dp, rf: RegisterFile):
+        self.m, self.core, self.mc, self.rf = m, core, mc, rf
+        self.w, self.beats = w, beats = dp.io_width, dp.io_beats
+        sync = rf.sync
+        self.acc = acc = Signal(beats * w)
+        self.nxt = nxt = Signal(beats * w)
+        m.d.comb += nxt.eq(Cat(acc[w:], core.i.payload) if beats > 1 else core.i.payload)
+        self.elem = elem = Signal(range(max(len(mc.inputs), len(mc.outputs)) + 1))
+        self.beat = Signal(range(beats + 1))
+        self.load_we = Signal()
+        self.osel = Signal(beats * w)  # outputs: selected register, word by word
+        self.elem_next = self.unl_next = None  # the output of the next cycle and whether it unloads (sync banks)
+        if sync:
+            self.elem_next, self.unl_next = Signal.like(elem), Signal()
+            m.d.comb += self.elem_next.eq(elem)
+        rf.load_data = nxt
+
+    def loads(self) -> list:
+        """(write condition, register) of each input element."""
+        return [(self.load_we & (self.elem == e), reg) for e, reg in enumerate(self.mc.inputs)]
+
+    def set_elem(self, value):
+        self.m.d.sync += self.elem.eq(value)
+        if self.rf.sync:
+            self.m.d.comb += self.elem_next.eq(value)
+
+    def to_unload(self):
+        """Leave the run for UNLOAD."""
+        self.m.next = "UNLOAD"
+        if self.rf.sync:
+            self.m.d.comb += self.unl_next.eq(1)
+
+    def build_unload(self):
+        """The output multiplexer, and the RAM banks' reads of the outputs: the UNLOAD state, when a
+        bank's shared read port 0 reads the outputs (only built then: the Verilog of a core without
+        shared ports is as before)."""
+        m, mc, rf, elem = self.m, self.mc, self.rf, self.elem
+        unload = {}  # RAM bank -> data of its unload read port (addressed by the output index)
+        self.unloading = Signal() if any(b.read_ports for b in rf.rams.values()) else None
+        for b in rf.mems:
+            idx = [k if ob == b else 0 for ob, k in mc.outputs]
+            if rf.rams[b].read_ports:  # no unit issues while unloading: port 0 reads the outputs then
+                unload[b] = rf.shared_read(b, 0)
+                with m.If(self.unloading):
+                    m.d.comb += rf.shared_addr[Key.shared_read(b, 0)].eq(Array(idx)[elem] if len(idx) > 1 else idx[0])
+            elif b in rf.sync:  # the first read port, addressed by the next output while unloading
+                if b not in rf.first:
+                    rf.first[b] = (*rf.sync_read(b, f"unload_{b}"), 0)
+                rp, data, a = rf.first[b]
+                m.d.comb += rp.addr.eq(Mux(self.unl_next, Array(idx)[self.elem_next] if len(idx) > 1 else idx[0], a))
+                unload[b] = data
+            else:
+                unload[b] = rf.bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}")
+        m.d.comb += self.osel.eq(Array([unload[b] if b in rf.mems else rf.regs[b][k] for b, k in mc.outputs])[elem])
+        m.d.comb += self.core.o.payload.eq(self.osel.word_select(self.beat, self.w))
+
+    def load_state(self, seq: Sequencer):
+        """LOAD's body: take a word; after an element's last, write it; after the last element, run."""
+        m, core, beat, beats = self.m, self.core, self.beat, self.beats
+        m.d.comb += core.i.ready.eq(1)
+        with m.If(core.i.valid):
+            m.d.sync += self.acc.eq(self.nxt)
+            with m.If(beat == beats - 1):
+                m.d.comb += self.load_we.eq(1)
+                m.d.sync += beat.eq(0)
+                with m.If(self.elem == len(self.mc.inputs) - 1):
+                    self.set_elem(0)
+                    seq.start()
+                    m.next = "RUN"
+                with m.Else():
+                    self.set_elem(self.elem + 1)
+            with m.Else():
+                m.d.sync += beat.eq(beat + 1)
+
+    def unload_state(self):
+        """UNLOAD's body: a word each ``o.ready``; after the last output, back to LOAD."""
+        m, core, beat, beats, sync = self.m, self.core, self.beat, self.beats, self.rf.sync
+        m.d.comb += [core.o.valid.eq(1), core.busy.eq(1)]
+        if self.unloading is not None:
+            m.d.comb += self.unloading.eq(1)
+        if sync:
+            m.d.comb += self.unl_next.eq(1)
+        with m.If(core.o.ready):
+            with m.If(beat == beats - 1):
+                m.d.sync += beat.eq(0)
+                with m.If(self.elem == len(self.mc.outputs) - 1):
+                    self.set_elem(0)
+                    if sync:
+                        m.d.comb += self.unl_next.eq(0)
+                    m.next = "LOAD"
+                with m.Else():
+                    self.set_elem(self.elem + 1)
+            with m.Else():
+                m.d.sync += beat.eq(beat + 1)
+
+
 class PairingCore(StreamCore):
-    """A microcoded pairing processor (see the module docstring for the protocol).
+    """A microcoded pairing processor (see the module docstring for the protocol): a
+    :class:`Sequencer`, a :class:`RegisterFile`, the units, and a :class:`StreamIO`.
 
     Parameters
     ----------
@@ -110,155 +436,11 @@ class PairingCore(StreamCore):
             return None
         return fi.build_unit(u)
 
-    @staticmethod
-    def _advance(m, pc, set_pc, loop, cnt, last, to_unload):
-        """The sequencer's step after a word: the loop's jump back, the end of the run, or the next word."""
-        if loop:
-            with m.If((pc == loop.end) & (cnt > 1)):
-                set_pc(loop.start)
-                m.d.sync += cnt.eq(cnt - 1)
-            with m.Elif(pc == last):
-                to_unload()
-            with m.Else():
-                set_pc(pc + 1)
-        else:
-            with m.If(pc == last):
-                to_unload()
-            with m.Else():
-                set_pc(pc + 1)
-
-    def elaborate(self, platform):
-        m = Module()
-        mc, dp = self.mc, self.dp
-        mm, w, beats = dp.F.width, dp.io_width, dp.io_beats
-        words = mc.packed()
-        rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words)
-        pc = Signal(range(max(len(words), 2)))
-        # a sync-read RAM bank (block RAM) is addressed a cycle early, by the next word's fields
-        sync = {b.name for b in dp.banks if b.write_ports and b.read == "sync"}
-        pc_next = None  # the word of the next cycle (set_pc), for the reads at the clock edge
-        if dp.rom == "sync":  # a ROM read at the clock edge (block RAM): addressed by the next pc
-            rd = _read_port(rom, "word", "sync")
-            pc_next = Signal.like(pc)
-            m.d.comb += [pc_next.eq(pc), rd.addr.eq(pc_next)]
-        else:
-            rd = _read_port(rom, "word", "comb")
-            m.d.comb += rd.addr.eq(pc)
-        if sync and pc_next is None:
-            pc_next = Signal.like(pc)
-            m.d.comb += pc_next.eq(pc)
-
-        def set_pc(value):
-            m.d.sync += pc.eq(value)
-            if pc_next is not None:
-                m.d.comb += pc_next.eq(value)
-
-        offsets = mc.offsets()
-        fld = {}  # the word's fields, each a Signal named after it (mul.a -> word_mul_a) for the Verilog's reader
-        for name, (o, n) in offsets.items():
-            fld[name] = Signal(n, name="word_" + name.replace(".", "_"))
-            m.d.comb += fld[name].eq(rd.data[o:o + n])
-        run = Signal()
-
-        # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
-        # fields alone, read at pc_next
-        early = [key for p, u in instances(dp) for port in range(u.ports)
-                 if (key := Key.read(p, port)) in offsets and sync & set(dp.read_banks(u, port))]
-        fld_next = {}
-        if early:
-            cols, at = [], 0
-            for key in early:
-                o, n = offsets[key]
-                cols.append((key, o, n, at))
-                at += n
-            ewords = [sum(((wd >> o) & ((1 << n) - 1)) << a for _, o, n, a in cols) for wd in words]
-            erom = m.submodules.rom_next = Memory(shape=at, depth=len(words), init=ewords)
-            erd = _read_port(erom, "word_next", "comb")
-            m.d.comb += erd.addr.eq(pc_next)
-            fld_next = {key: erd.data[a:a + n] for key, _, n, a in cols}
-
-        # banks with limited write ports are RAMs (LUTRAM): one comb read port per reader, one
-        # write port; the others are registers with a write multiplexer each
-        rams = {b.name: b for b in dp.banks if b.write_ports}
-        for b in rams.values():
-            if b.write_ports != 1:
-                raise ValueError(f"bank {b.name}: the core builds RAM banks with one write port")
-        regs = {b: [Signal(mm, name=f"{b}{k}") for k in range(n)] for b, n in mc.sizes.items() if b not in rams}
-        # a sync bank is block RAM, however shallow, whose read-during-write at one address is
-        # don't-care (no_rw_check): the bypass below gives the data then, so the tool need not emulate
-        mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[],
-                          attrs={"ram_style": "block", "no_rw_check": 1} if b in sync else None) for b in rams}
-        for b, mem in mems.items():
-            m.submodules[f"bank_{b}"] = mem
-        wps, wdata = {}, {}  # a sync bank's write port (before its read ports) and what it wrote at the last edge
-        for b in sorted(sync):
-            wps[b], wdata[b] = mems[b].write_port(), Signal(mm, name=f"{b}_wdata")
-            m.d.sync += wdata[b].eq(wps[b].data)
-        first = {}  # sync bank -> (its first read port, its data): the unloader's port too
-
-        def sync_read(b, name):
-            """A read port of a sync bank whose data is what a comb read at the next cycle gives:
-            the RAM's (a read before the write of the same edge, which any block RAM does) unless the
-            edge wrote the address read; that write's data then comes from ``wdata`` (a bypass in
-            logic, not left to the tool's transparency emulation)."""
-            rp = _read_port(mems[b], f"{name}_rd", "sync")
-            hit = Signal(name=f"{name}_hit")
-            m.d.sync += hit.eq(wps[b].en & (wps[b].addr == rp.addr))
-            data = Signal(mm, name=f"{name}_data")
-            m.d.comb += data.eq(Mux(hit, wdata[b], rp.data))
-            return rp, data
-
-        # "connect": "program" builds only the connections the words use (Microcode.connections):
-        # a register's write multiplexer takes the units that write it, a read port's the registers
-        # it reads; an address the words never give is don't-care (the port's value is unused there)
-        used_w, used_r = mc.connections() if dp.connect == "program" else (None, None)
-
-        def bank_read(b, addr, name, only=None, key=None):
-            s = Signal(mm, name=name)
-            if b in sync:  # addressed by the next word: the state a comb read sees a cycle later
-                rp, data = sync_read(b, name)
-                m.d.comb += s.eq(data)
-                if b in first:
-                    m.d.comb += rp.addr.eq(fld_next[key])
-                else:  # the unloader shares it: its address is set below
-                    first[b] = (rp, data, fld_next[key])
-            elif b in mems:
-                rp = _read_port(mems[b], f"{name}_rd", "comb")
-                m.d.comb += [rp.addr.eq(addr), s.eq(rp.data)]
-            elif only is None:
-                m.d.comb += s.eq(Array(regs[b])[addr])
-            elif only:
-                m.d.comb += s.eq(_read_tree(m, regs[b], only, addr, name))
-            return s  # (a port that never reads the bank reads 0)
-
-        # a bank's shared read ports (read_ports): one LUT RAM read each, addressed by its own field
-        # of the word (or, port 0, by the unloader), its data wired to every input bound to it
-        shared_rd, shared_addr = {}, {}
-
-        def shared_read(b, k):
-            key = Key.shared_read(b, k)
-            if key not in shared_rd:
-                shared_addr[key] = Signal(len(fld[key]), name=f"{b}_rd{k}_addr")
-                m.d.comb += shared_addr[key].eq(fld[key])
-                shared_rd[key] = bank_read(b, shared_addr[key], f"{b}_rd{k}")
-            return shared_rd[key]
-
-        def read(u, p, port):
-            banks = dp.read_banks(u, port)
-            pn = PORT_NAMES[port]
-            if rp := dp.read_port(u, port):
-                return shared_read(*rp)
-            key = read_key(dp, u, p, port)
-            outs = [bank_read(b, fld[key], f"{p}_{pn}_{b}",
-                              None if used_r is None else sorted(k for c, k in used_r[key] if c == b), key)
-                    for b in banks]
-            if len(outs) == 1:
-                return outs[0]
-            s = Signal(mm, name=f"{p}_{pn}")
-            m.d.comb += s.eq(Array(outs)[fld[Key.bank(key)]])
-            return s
-
-        writers = []  # (instance, we, bank select or None, addr, data, banks)
+    def _units(self, m, seq: Sequencer, rf: RegisterFile) -> list:
+        """Instantiate the units, their inputs read from ``rf``; returns the writers
+        (instance, we, bank select or None, addr, data, banks) for :meth:`RegisterFile.build_writes`."""
+        mc, dp, mm, fld, run = self.mc, self.dp, rf.mm, seq.fld, seq.run
+        writers = []
         for u in dp.units:  # units with lanes: one instance takes every lane's a, lane 0's b and go
             if u.lanes == 1:
                 continue
@@ -266,7 +448,7 @@ class PairingCore(StreamCore):
             for g in range(u.count):
                 lanes = names[g * u.lanes:(g + 1) * u.lanes]
                 unit = m.submodules[lanes[0]] = self._unit(u)
-                m.d.comb += [unit.a.eq(Cat(*(read(u, q, 0) for q in lanes))), unit.b.eq(read(u, lanes[0], 1)),
+                m.d.comb += [unit.a.eq(Cat(*(rf.read(u, q, 0) for q in lanes))), unit.b.eq(rf.read(u, lanes[0], 1)),
                              unit.start.eq(run & fld[Key.go(lanes[0])])]
                 for j, q in enumerate(lanes):
                     out = Signal(mm, name=f"{q}_out")
@@ -281,7 +463,7 @@ class PairingCore(StreamCore):
             if unit is not None:
                 m.submodules[p] = unit
                 for port in range(u.ports):
-                    m.d.comb += getattr(unit, PORT_NAMES[port]).eq(read(u, p, port))
+                    m.d.comb += getattr(unit, PORT_NAMES[port]).eq(rf.read(u, p, port))
                 if u.started:
                     m.d.comb += unit.start.eq(run & fld[Key.go(p)])
                 if len(u.ks) > 1:
@@ -294,122 +476,25 @@ class PairingCore(StreamCore):
                 m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])
             banks = dp.write_banks(u, u.instance_names().index(p))
             writers.append((p, run & fld[Key.we(p)], fld.get(Key.w_bank(p)), fld[Key.w(p)], out, banks))
+        return writers
 
-        # stream input: an element is assembled from `beats` words, least significant first
-        acc = Signal(beats * w)
-        nxt = Signal(beats * w)
-        m.d.comb += nxt.eq(Cat(acc[w:], self.i.payload) if beats > 1 else self.i.payload)
-        elem = Signal(range(max(len(mc.inputs), len(mc.outputs)) + 1))
-        beat = Signal(range(beats + 1))
-        load_we = Signal()
-        # outputs: selected register, word by word
-        osel = Signal(beats * w)
-        unload = {}  # RAM bank -> data of its unload read port (addressed by the output index)
-        elem_next = unl_next = None  # the output of the next cycle and whether it unloads (sync banks)
-        if sync:
-            elem_next, unl_next = Signal.like(elem), Signal()
-            m.d.comb += elem_next.eq(elem)
-
-        def set_elem(value):
-            m.d.sync += elem.eq(value)
-            if sync:
-                m.d.comb += elem_next.eq(value)
-
-        def to_unload():
-            m.next = "UNLOAD"
-            if sync:
-                m.d.comb += unl_next.eq(1)
-
-        # the UNLOAD state, when a bank's shared read port 0 reads the outputs (only built then: the
-        # Verilog of a core without shared ports is as before)
-        unloading = Signal() if any(b.read_ports for b in rams.values()) else None
-        for b in mems:
-            idx = [k if ob == b else 0 for ob, k in mc.outputs]
-            if rams[b].read_ports:  # no unit issues while unloading: port 0 reads the outputs then
-                unload[b] = shared_read(b, 0)
-                with m.If(unloading):
-                    m.d.comb += shared_addr[Key.shared_read(b, 0)].eq(Array(idx)[elem] if len(idx) > 1 else idx[0])
-            elif b in sync:  # the first read port, addressed by the next output while unloading
-                if b not in first:
-                    first[b] = (*sync_read(b, f"unload_{b}"), 0)
-                rp, data, a = first[b]
-                m.d.comb += rp.addr.eq(Mux(unl_next, Array(idx)[elem_next] if len(idx) > 1 else idx[0], a))
-                unload[b] = data
-            else:
-                unload[b] = bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}")
-        m.d.comb += osel.eq(Array([unload[b] if b in mems else regs[b][k] for b, k in mc.outputs])[elem])
-        m.d.comb += self.o.payload.eq(osel.word_select(beat, w))
-
-        bank_writers = None if used_w is None else {(c, p) for (c, _), ps in used_w.items() for p in ps}
-        for b, mem in mems.items():
-            wp = wps[b] if b in wps else mem.write_port()
-            # the loader, then the units: the scheduler allows one unit write per cycle
-            conds = [(load_we & (elem == e), k, nxt[:mm]) for e, (ib, k) in enumerate(mc.inputs) if ib == b]
-            conds += [(we if bsel is None else we & (bsel == banks.index(b)), addr, data)
-                      for p, we, bsel, addr, data, banks in writers if b in banks
-                      and (bank_writers is None or (b, p) in bank_writers)]
-            for n, (c, addr, data) in enumerate(conds):
-                with (m.If if n == 0 else m.Elif)(c):
-                    m.d.comb += [wp.en.eq(1), wp.addr.eq(addr), wp.data.eq(data)]
-
-        for b, rs in regs.items():
-            for k, r in enumerate(rs):
-                conds = [(load_we & (elem == e), nxt[:mm]) for e, reg in enumerate(mc.inputs) if reg == (b, k)]
-                for p, we, bsel, addr, data, banks in writers:
-                    if b in banks and (used_w is None or p in used_w.get((b, k), ())):
-                        c = we & (addr == k)
-                        conds.append((c if bsel is None else c & (bsel == banks.index(b)), data))
-                for n, (c, v) in enumerate(conds):
-                    with (m.If if n == 0 else m.Elif)(c):
-                        m.d.sync += r.eq(v)
-
-        loop = mc.loop
-        cnt = Signal(range((loop.count if loop else 0) + 2))
-        last = len(words) - 1
+    def elaborate(self, platform):
+        m = Module()
+        mc, dp = self.mc, self.dp
+        # the sync-read RAM banks (block RAM), addressed a cycle early by the next word's fields
+        sync = {b.name for b in dp.banks if b.write_ports and b.read == "sync"}
+        seq = Sequencer(m, mc, dp, sync)
+        rf = RegisterFile(m, mc, dp, seq, sync)
+        writers = self._units(m, seq, rf)
+        io = StreamIO(m, self, mc, dp, rf)
+        io.build_unload()
+        rf.build_writes(io.loads(), writers)
         with m.FSM(name="seq"):
             with m.State("LOAD"):
-                m.d.comb += self.i.ready.eq(1)
-                with m.If(self.i.valid):
-                    m.d.sync += acc.eq(nxt)
-                    with m.If(beat == beats - 1):
-                        m.d.comb += load_we.eq(1)
-                        m.d.sync += beat.eq(0)
-                        with m.If(elem == len(mc.inputs) - 1):
-                            set_elem(0)
-                            set_pc(0)
-                            m.d.sync += cnt.eq(loop.count if loop else 0)
-                            m.next = "RUN"
-                        with m.Else():
-                            set_elem(elem + 1)
-                    with m.Else():
-                        m.d.sync += beat.eq(beat + 1)
+                io.load_state(seq)
             with m.State("RUN"):
-                m.d.comb += [run.eq(1), self.busy.eq(1)]
-                if Key.WAIT in fld:  # an idle word of wait + 1 cycles: hold the pc
-                    hold = Signal.like(fld[Key.WAIT], name="hold")
-                    with m.If(hold != fld[Key.WAIT]):
-                        m.d.sync += hold.eq(hold + 1)
-                    with m.Else():
-                        m.d.sync += hold.eq(0)
-                        self._advance(m, pc, set_pc, loop, cnt, last, to_unload)
-                else:
-                    self._advance(m, pc, set_pc, loop, cnt, last, to_unload)
+                m.d.comb += [seq.run.eq(1), self.busy.eq(1)]
+                seq.step(io.to_unload)
             with m.State("UNLOAD"):
-                m.d.comb += [self.o.valid.eq(1), self.busy.eq(1)]
-                if unloading is not None:
-                    m.d.comb += unloading.eq(1)
-                if sync:
-                    m.d.comb += unl_next.eq(1)
-                with m.If(self.o.ready):
-                    with m.If(beat == beats - 1):
-                        m.d.sync += beat.eq(0)
-                        with m.If(elem == len(mc.outputs) - 1):
-                            set_elem(0)
-                            if sync:
-                                m.d.comb += unl_next.eq(0)
-                            m.next = "LOAD"
-                        with m.Else():
-                            set_elem(elem + 1)
-                    with m.Else():
-                        m.d.sync += beat.eq(beat + 1)
+                io.unload_state()
         return m
