@@ -43,6 +43,10 @@ SCHEMA = {
         "connect": (str, False, "the register file's multiplexers: any (default; every register to every "
                                 "port of a unit that may read or write its bank) or program (only the "
                                 "connections the microcode uses, its registers chosen to keep them few)"),
+        "pipeline": ([str], False, "register stages the core puts around every unit but the constant "
+                                   "tables: operands (the read multiplexers' outputs, before the unit) and/or "
+                                   "results (the unit's output, before the write multiplexers); each adds a "
+                                   "cycle to the unit's latency, which the schedule counts (default none)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {
@@ -97,7 +101,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: before anything is built: a design file is input, and a count of 10^9 must not take the machine's memory
 MOST = {
     ("design", "name"): 100, ("design", "description"): 4_000,
-    ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64,
+    ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,

@@ -39,6 +39,12 @@ from dataclasses import dataclass, field, replace
 from .field import BaseField, FieldInterfaceError
 
 
+#: the register stages a datapath's ``pipeline`` may put around its units, in signal order:
+#: ``operands`` registers the read multiplexers' outputs (and the word's go, op and power fields)
+#: before the unit, ``results`` registers the unit's output before the write multiplexers
+PIPELINE_STAGES = ("operands", "results")
+
+
 class DatapathError(ValueError):
     """A datapath configuration that cannot work (unknown kind, missing unit, bad connectivity)."""
 
@@ -69,6 +75,7 @@ class UnitSpec:
     started: bool = False  # started by a go bit, result latency cycles later (set from the unit kind)
     lanes: int = 1  # multipliers per instance that share the operand b and start together
     read_via: tuple = ()  # per input port, the shared read port of a read_ports bank (default port mod n)
+    stages: int = 0  # register stages the core puts around the unit (Datapath.pipeline), counted in latency
 
     @property
     def delay(self) -> int:
@@ -96,6 +103,7 @@ class Datapath:
     rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs) or "sync" (block RAM, next-pc addressed)
     waits: bool = False  # collapse runs of idle words into one word with a wait count
     connect: str = "any"  # the register file's multiplexers: "any" (every register to every port) or "program"
+    pipeline: tuple = ()  # register stages around every unit but the constant tables: "operands", "results"
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -182,6 +190,14 @@ class Datapath:
             raise DatapathError(f"rom must be comb or sync, not {self.rom!r}")
         if self.connect not in ("any", "program"):
             raise DatapathError(f"connect must be any or program, not {self.connect!r}")
+        if len(set(self.pipeline)) != len(self.pipeline) or set(self.pipeline) - set(PIPELINE_STAGES):
+            raise DatapathError(f"pipeline lists stages among {', '.join(PIPELINE_STAGES)}, each once, "
+                                f"not {list(self.pipeline)}")
+        for u in self.units:
+            want = 0 if u.kind == "const" else len(self.pipeline)
+            if u.stages != want or u.latency < u.stages:
+                raise DatapathError(f"unit {u.name}: {want} pipeline stages (the datapath's pipeline), "
+                                    f"counted in its latency; it has {u.stages} in latency {u.latency}")
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
@@ -274,8 +290,13 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count, and
     ``spec["connect"]`` which connections the core's register file builds (``any``, default: every
     register to every unit port that may read or write its bank; ``program``: only those the
-    microcode uses, :meth:`~pairhw.program.microcode.Microcode.connections`).
+    microcode uses, :meth:`~pairhw.program.microcode.Microcode.connections`), and
+    ``spec["pipeline"]`` the register stages around every unit but the constant tables
+    (:data:`PIPELINE_STAGES`): each adds a cycle to the unit's latency, which the schedulers and the
+    model count (a combinational unit then writes its result ``latency`` cycles after it read its
+    operands, as a started one does).
     """
+    pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))
     units, mul_unit = [], None
@@ -313,6 +334,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             except (FieldInterfaceError, ValueError) as e:
                 raise DatapathError(f"unit {u['name']}: {e}") from None
             kw.update(latency=built.latency, ii=built.initiation_interval)
+        if u["kind"] != "const" and pipeline:
+            kw.update(latency=kw.get("latency", 0) + len(pipeline), stages=len(pipeline))
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
-                    bool(spec.get("waits", False)), spec.get("connect", "any"))
+                    bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline)

@@ -170,7 +170,11 @@ class Microcode:
         insts = instances(self.dp)
         wbanks = {p: self.dp.write_banks(u, u.instance_names().index(p)) for p, u in insts}
         base = {p: u.instance_names()[u.instance_names().index(p) - lane(u, p)] for p, u in insts}
-        for pc in self.pc_trace():
+        trace = list(self.pc_trace())
+        # a combinational unit behind pipeline stages (latency > 0) computes every cycle on what it
+        # read `latency` cycles before its write: the model computes it where a write follows
+        staged = {p for p, u in insts if not u.started and u.kind != "const" and u.latency}
+        for pc in trace:
             wd = self.words[pc]
             writes = []
             for p, u in insts:
@@ -181,8 +185,13 @@ class Microcode:
 
                 if u.started and wd.get(Key.go(base[p])):  # every lane starts (an unused one is not written)
                     pending[(p, cycle + u.latency)] = fi.apply(u.ops[0], [src(i) for i in range(u.ports)])
+                elif p in staged and cycle + u.latency < len(trace) \
+                        and self.words[trace[cycle + u.latency]].get(Key.we(p)):
+                    kind = u.ops[wd.get(Key.op(p), 0)]
+                    pending[(p, cycle + u.latency)] = fi.apply(kind, [src(i) for i in range(fi.arity(kind))],
+                                                               u.ks[wd.get(Key.power(p), 0)])
                 if wd.get(Key.we(p)):
-                    if u.started:
+                    if u.started or p in staged:
                         if (p, cycle) not in pending:
                             raise RuntimeError(f"microcode writes {p} at cycle {cycle} with no result due")
                         val = pending.pop((p, cycle))

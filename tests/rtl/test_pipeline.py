@@ -1,0 +1,84 @@
+"""The core's pipeline stages (issue 51): ``"pipeline": ["operands", "results"]`` puts registers
+between the register file's read multiplexers and the units and between the units and the write
+multiplexers.  The schedulers count them as latency, the microcode model computes as the registered
+hardware does, and the cores stay bit-exact against the golden model in the scheduled cycles."""
+
+import json
+
+import pytest
+
+from pairhw import designs
+from pairhw.flow import pairings, simulate, verilog
+from pairhw.program.datapath import DatapathError
+from pairhw.program.verify import verify
+
+#: (built-in design, pipeline stages): one binary, one ternary (an adder with op selects, power
+#: units with k selects), one prime (a RAM bank, a clocked ROM, waits, an iterative multiplier)
+VARIANTS = [
+    ("f2-47-etat-banked", ["operands", "results"]),
+    ("f2-47-etat-banked", ["operands"]),
+    ("f3-19-etat-schoolbook", ["operands", "results"]),
+    ("ate-bn-tiny-small", ["results"]),
+    ("tate1-47-d4", ["operands", "results"]),  # lanes: one instance, many multipliers
+]
+
+
+def _piped(name, stages):
+    data = json.loads(json.dumps(designs.get(name).data))
+    data["name"] = f"{name}-{'-'.join(stages)}"
+    data["datapath"]["pipeline"] = stages
+    return designs.from_data(data)
+
+
+@pytest.mark.parametrize("name,stages", VARIANTS)
+def test_stages_are_latency_the_schedule_counts(name, stages):
+    """Every unit but the constant tables is ``len(stages)`` cycles slower, the schedule of the
+    pipelined program checks out against those latencies, and the program is no shorter."""
+    base, piped = designs.get(name).compile(), _piped(name, stages).compile()
+    for u, v in zip(base.dp.units, piped.dp.units):
+        assert v.latency == u.latency + (0 if u.kind == "const" else len(stages))
+        assert v.stages == (0 if u.kind == "const" else len(stages))
+    assert verify(piped) == []
+    assert piped.cycles > base.cycles
+
+
+@pytest.mark.parametrize("name,stages", VARIANTS)
+def test_the_pipelined_microcode_computes_the_pairing(name, stages, rng):
+    """The model of the registered hardware (a combinational unit computes on what it read
+    ``latency`` cycles before its write) gives the golden model's pairing in constant cycles."""
+    d = _piped(name, stages)
+    cp, C, fi = d.compile(), d.curve(), d.field
+    for i in range(3):
+        P, Q = fi.vector_points(C, rng.randrange(1000), i)
+        out, cycles = cp.microcode.run(fi.point_values(P, Q))
+        assert tuple(out) == tuple(d.model(P, Q))
+        assert cycles == cp.cycles
+
+
+@pytest.mark.parametrize("name,stages", [VARIANTS[0], VARIANTS[2], VARIANTS[3],
+                                         pytest.param(*VARIANTS[4], marks=pytest.mark.slow)])
+def test_a_pipelined_core_is_bit_exact_in_the_scheduled_cycles(name, stages):
+    """Verilator: the pairings against the golden model, every one in the scheduled cycles."""
+    d = _piped(name, stages)
+    res = simulate(d, rows=pairings(d, 4, seed=51))
+    assert (res.verified, res.failed, res.timeout) == (4, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
+def test_the_stages_are_registers_in_the_verilog():
+    """The operand and result registers are named after what they hold (an operand register
+    feeding a unit's port may be declared as a wire equal to it); a core without a pipeline has none
+    of them."""
+    import re
+
+    text = verilog(_piped("f2-47-etat-banked", ["operands", "results"]))
+    for name in ("mul_a_q", "mul_b_q", "mul_go_q", "sqr_a_q", "add0_b_q", "mul_out_q", "sqr_out_q"):
+        assert re.search(rf"^\s*(reg|wire) (\[\d+:0\] )?{name}( =|;)", text, re.M), name
+    assert "const_out_q" not in text  # a constant table is not staged
+    assert not re.search(r"\b\w+_(a|b|go|out)_q\b", verilog(designs.get("f2-47-etat-banked")))
+
+
+@pytest.mark.parametrize("stages,why", [(["operands", "operands"], "each once"), (["outputs"], "among operands")])
+def test_a_bad_pipeline_is_refused(stages, why):
+    with pytest.raises((DatapathError, designs.DesignError), match=why):
+        _piped("f2-47-etat-banked", stages).compile()
