@@ -442,19 +442,19 @@ class PairingCore(StreamCore):
         mc, dp, mm, fld, run = self.mc, self.dp, rf.mm, seq.fld, seq.run
         writers = []
 
-        def stage(kind, value, name):
-            """``value`` through the datapath's ``kind`` pipeline register, if it has one."""
-            if kind not in dp.pipeline:
+        def stage(u, kind, value, name):
+            """``value`` through unit ``u``'s ``kind`` pipeline register, if it has one."""
+            if kind not in u.pipeline:
                 return value
             r = Signal(len(value), name=name)
             m.d.sync += r.eq(value)
             return r
 
-        def operand(value, name):  # read at the issue cycle, presented to the unit a cycle later
-            return stage("operands", value, name + "_q")
+        def operand(u, value, name):  # read at the issue cycle, presented to the unit a cycle later
+            return stage(u, "operands", value, name + "_q")
 
-        def result(value, name):  # the unit's output, written a cycle later
-            return stage("results", value, name + "_q")
+        def result(u, value, name):  # the unit's output, written a cycle later
+            return stage(u, "results", value, name + "_q")
         for u in dp.units:  # units with lanes: one instance takes every lane's a, lane 0's b and go
             if u.lanes == 1:
                 continue
@@ -462,13 +462,13 @@ class PairingCore(StreamCore):
             for g in range(u.count):
                 lanes = names[g * u.lanes:(g + 1) * u.lanes]
                 unit = m.submodules[lanes[0]] = self._unit(u)
-                m.d.comb += [unit.a.eq(operand(Cat(*(rf.read(u, q, 0) for q in lanes)), f"{lanes[0]}_a")),
-                             unit.b.eq(operand(rf.read(u, lanes[0], 1), f"{lanes[0]}_b")),
-                             unit.start.eq(operand(run & fld[Key.go(lanes[0])], f"{lanes[0]}_go"))]
+                m.d.comb += [unit.a.eq(operand(u, Cat(*(rf.read(u, q, 0) for q in lanes)), f"{lanes[0]}_a")),
+                             unit.b.eq(operand(u, rf.read(u, lanes[0], 1), f"{lanes[0]}_b")),
+                             unit.start.eq(operand(u, run & fld[Key.go(lanes[0])], f"{lanes[0]}_go"))]
                 for j, q in enumerate(lanes):
                     out = Signal(mm, name=f"{q}_out")
                     m.d.comb += out.eq(unit.c[j * mm:(j + 1) * mm])
-                    out = result(out, f"{q}_out")
+                    out = result(u, out, f"{q}_out")
                     banks = dp.write_banks(u, names.index(q))
                     writers.append((q, run & fld[Key.we(q)], fld.get(Key.w_bank(q)), fld[Key.w(q)], out, banks))
         for p, u in instances(dp):
@@ -479,15 +479,16 @@ class PairingCore(StreamCore):
             if unit is not None:
                 m.submodules[p] = unit
                 for port in range(u.ports):
-                    m.d.comb += getattr(unit, PORT_NAMES[port]).eq(operand(rf.read(u, p, port), f"{p}_{PORT_NAMES[port]}"))
+                    pn = PORT_NAMES[port]
+                    m.d.comb += getattr(unit, pn).eq(operand(u, rf.read(u, p, port), f"{p}_{pn}"))
                 if u.started:
-                    m.d.comb += unit.start.eq(operand(run & fld[Key.go(p)], f"{p}_go"))
+                    m.d.comb += unit.start.eq(operand(u, run & fld[Key.go(p)], f"{p}_go"))
                 if len(u.ks) > 1:
-                    m.d.comb += unit.sel.eq(operand(fld[Key.power(p)], f"{p}_k"))
+                    m.d.comb += unit.sel.eq(operand(u, fld[Key.power(p)], f"{p}_k"))
                 if len(u.ops) > 1:
-                    m.d.comb += unit.op.eq(operand(fld[Key.op(p)], f"{p}_op"))
+                    m.d.comb += unit.op.eq(operand(u, fld[Key.op(p)], f"{p}_op"))
                 m.d.comb += out.eq(unit.c)
-                out = result(out, f"{p}_out")
+                out = result(u, out, f"{p}_out")
             else:  # constant table
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
                 m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])

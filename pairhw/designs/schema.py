@@ -74,6 +74,8 @@ SCHEMA = {
                                    "reads through (default: input j through port j mod read_ports)"),
         "writes_each": ([str], False, "one RAM bank per instance that only that instance writes, besides "
                                       "its writes (RAM writes without contention)"),
+        "pipeline": ([str], False, "this unit's register stages (operands, results), instead of the "
+                                   "datapath's pipeline (a constant table has none)"),
         "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),
         "inv": ("inv", False, "inv units (F_p): options of the inverter"),
     },
@@ -104,7 +106,7 @@ MOST = {
     ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
-    ("unit", "writes"): 64, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
+    ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
     ("inv", "per_cycle"): 64,
     ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000,
     ("mul", "registers"): 64, ("mul", "core"): 1_000,

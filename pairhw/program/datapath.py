@@ -75,7 +75,12 @@ class UnitSpec:
     started: bool = False  # started by a go bit, result latency cycles later (set from the unit kind)
     lanes: int = 1  # multipliers per instance that share the operand b and start together
     read_via: tuple = ()  # per input port, the shared read port of a read_ports bank (default port mod n)
-    stages: int = 0  # register stages the core puts around the unit (Datapath.pipeline), counted in latency
+    pipeline: tuple = ()  # the register stages the core puts around the unit (PIPELINE_STAGES), in latency
+
+    @property
+    def stages(self) -> int:
+        """Register stages around the unit, counted in its ``latency``."""
+        return len(self.pipeline)
 
     @property
     def delay(self) -> int:
@@ -103,7 +108,7 @@ class Datapath:
     rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs) or "sync" (block RAM, next-pc addressed)
     waits: bool = False  # collapse runs of idle words into one word with a wait count
     connect: str = "any"  # the register file's multiplexers: "any" (every register to every port) or "program"
-    pipeline: tuple = ()  # register stages around every unit but the constant tables: "operands", "results"
+    pipeline: tuple = ()  # the default register stages of every unit but the constant tables: "operands", "results"
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -190,14 +195,15 @@ class Datapath:
             raise DatapathError(f"rom must be comb or sync, not {self.rom!r}")
         if self.connect not in ("any", "program"):
             raise DatapathError(f"connect must be any or program, not {self.connect!r}")
-        if len(set(self.pipeline)) != len(self.pipeline) or set(self.pipeline) - set(PIPELINE_STAGES):
-            raise DatapathError(f"pipeline lists stages among {', '.join(PIPELINE_STAGES)}, each once, "
-                                f"not {list(self.pipeline)}")
+        for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
+                                                             for u in self.units]:
+            if len(set(stages)) != len(stages) or set(stages) - set(PIPELINE_STAGES):
+                raise DatapathError(f"{what} lists stages among {', '.join(PIPELINE_STAGES)}, each once, "
+                                    f"not {list(stages)}")
         for u in self.units:
-            want = 0 if u.kind == "const" else len(self.pipeline)
-            if u.stages != want or u.latency < u.stages:
-                raise DatapathError(f"unit {u.name}: {want} pipeline stages (the datapath's pipeline), "
-                                    f"counted in its latency; it has {u.stages} in latency {u.latency}")
+            if (u.kind == "const" and u.pipeline) or u.latency < u.stages:
+                raise DatapathError(f"unit {u.name}: its pipeline stages are counted in its latency, and a "
+                                    "constant table has none")
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
@@ -292,9 +298,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     register to every unit port that may read or write its bank; ``program``: only those the
     microcode uses, :meth:`~pairhw.program.microcode.Microcode.connections`), and
     ``spec["pipeline"]`` the register stages around every unit but the constant tables
-    (:data:`PIPELINE_STAGES`): each adds a cycle to the unit's latency, which the schedulers and the
-    model count (a combinational unit then writes its result ``latency`` cycles after it read its
-    operands, as a started one does).
+    (:data:`PIPELINE_STAGES`; a unit's own ``"pipeline"`` replaces it for that unit): each adds a
+    cycle to the unit's latency, which the schedulers and the model count (a combinational unit then
+    writes its result ``latency`` cycles after it read its operands, as a started one does).
     """
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
@@ -334,8 +340,11 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             except (FieldInterfaceError, ValueError) as e:
                 raise DatapathError(f"unit {u['name']}: {e}") from None
             kw.update(latency=built.latency, ii=built.initiation_interval)
-        if u["kind"] != "const" and pipeline:
-            kw.update(latency=kw.get("latency", 0) + len(pipeline), stages=len(pipeline))
+        if u["kind"] == "const" and u.get("pipeline"):
+            raise DatapathError(f"unit {u['name']}: a constant table has no pipeline stages (nothing to register)")
+        stages = () if u["kind"] == "const" else tuple(u.get("pipeline", pipeline))
+        if stages:
+            kw.update(latency=kw.get("latency", 0) + len(stages), pipeline=stages)
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline)

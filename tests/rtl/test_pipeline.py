@@ -23,10 +23,14 @@ VARIANTS = [
 ]
 
 
-def _piped(name, stages):
+def _piped(name, stages, unit=None):
+    """Design ``name`` with the datapath's pipeline ``stages``, or with only unit ``unit``'s."""
     data = json.loads(json.dumps(designs.get(name).data))
-    data["name"] = f"{name}-{'-'.join(stages)}"
-    data["datapath"]["pipeline"] = stages
+    data["name"] = f"{name}-{unit + '-' if unit else ''}{'-'.join(stages)}"
+    if unit is None:
+        data["datapath"]["pipeline"] = stages
+    else:
+        next(u for u in data["datapath"]["units"] if u["name"] == unit)["pipeline"] = stages
     return designs.from_data(data)
 
 
@@ -65,6 +69,22 @@ def test_a_pipelined_core_is_bit_exact_in_the_scheduled_cycles(name, stages):
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+def test_a_unit_may_have_its_own_stages(rng):
+    """``"pipeline"`` on one unit: only the multiplier is two cycles slower (its operands and its
+    result registered), the adders and power units stay combinational; bit-exact (Verilator) in the
+    scheduled cycles."""
+    base, d = designs.get("f2-47-etat-banked").compile(), _piped("f2-47-etat-banked", ["operands", "results"], "mul")
+    cp = d.compile()
+    assert [v.latency - u.latency for u, v in zip(base.dp.units, cp.dp.units)] == \
+        [2 if u.kind == "mul" else 0 for u in base.dp.units]
+    assert verify(cp) == []
+    res = simulate(d, rows=pairings(d, 3, seed=52))
+    assert (res.verified, res.failed, res.timeout) == (3, 0, False)
+    assert {p["cycles"] for p in res.runs} == {cp.cycles}
+    text = verilog(d)
+    assert "mul_out_q" in text and "sqr_out_q" not in text
+
+
 def test_the_stages_are_registers_in_the_verilog():
     """The operand and result registers are named after what they hold (an operand register
     feeding a unit's port may be declared as a wire equal to it); a core without a pipeline has none
@@ -78,7 +98,10 @@ def test_the_stages_are_registers_in_the_verilog():
     assert not re.search(r"\b\w+_(a|b|go|out)_q\b", verilog(designs.get("f2-47-etat-banked")))
 
 
-@pytest.mark.parametrize("stages,why", [(["operands", "operands"], "each once"), (["outputs"], "among operands")])
-def test_a_bad_pipeline_is_refused(stages, why):
+@pytest.mark.parametrize("stages,unit,why", [(["operands", "operands"], None, "each once"),
+                                             (["outputs"], None, "among operands"),
+                                             (["results"], "const", "a constant table has no pipeline stages"),
+                                             (["output"], "mul", r"units\[0\] \(mul\): pipeline lists stages among")])
+def test_a_bad_pipeline_is_refused(stages, unit, why):
     with pytest.raises((DatapathError, designs.DesignError), match=why):
-        _piped("f2-47-etat-banked", stages).compile()
+        _piped("f2-47-etat-banked", stages, unit).compile()
