@@ -74,7 +74,8 @@ UNITS = [
 #: every built-in core (``pairhw designs``), smallest first (the 1223-bit and 509-trit cores last: they are not
 #: expected to fit)
 DESIGNS = [
-    "f3-19-etat-schoolbook", "f2-47-etat-banked", "f2-79-etat-tmvp3", "f2-79-etat-karatsuba", "asip-79-lsb5",
+    "f3-19-etat-schoolbook", "f3-19-etat-schoolbook-piped", "f2-47-etat-banked", "f2-47-etat-banked-piped",
+    "f2-79-etat-tmvp3", "f2-79-etat-karatsuba", "asip-79-lsb5",
     "asip-79-lsb10", "asip-79-lsd2", "asip-79-lsd3", "asip-79-lsd5", "asip-79-k5", "asip-79-k10", "tate1-47-d4",
     "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small", "ate-bn-chavez11-toy", "asip-1223-lsb77",
     "asip-1223-lsb153", "asip-1223-lsd7", "asip-1223-lsd9", "asip-1223-lsd11", "asip-1223-k77", "asip-1223-k153",
@@ -101,6 +102,8 @@ ROUTER2 = {
     "hybrid-kara306 m=1223": "router1: not tried (an hour a try); more logic than hybrid-tmvp2 m=1223, which router1 "
                              "did not route",
     "f2-47-etat-banked": "router1: not routed in 2,400 s",
+    "f2-47-etat-banked-piped": "router1: not tried; f2-47-etat-banked's logic (and as many LUT4), which router1 did "
+                               "not route; router2 as for it, so the two compare",
     "tate1-47-d4": "router1: not routed in 720 s after the static placer (96,060 arcs left, about 550 fewer a "
                    "minute; 25,594 LUT4); before, 145,521 arcs left after 900 s (38,960 LUT4)",
     "etat3-97-fast": "router1: not routed in 1,200 s",
