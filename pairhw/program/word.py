@@ -108,27 +108,25 @@ class WordLayout:
         return {f.name: v for f in self.fields if (v := f.get(word))}
 
 
+def _per_instance(suffix: str, what: str):
+    """A :class:`Key` maker of instance ``p``'s field ``p.suffix``."""
+    def key(p: str) -> str:
+        return f"{p}.{suffix}"
+    key.__doc__ = what
+    return staticmethod(key)
+
+
 class Key:
     """The names of the scheduled microcode's fields (the module docstring of
     :mod:`pairhw.program.microcode` says what each does).  ``p`` is a unit instance's name."""
 
     WAIT = "wait"
-
-    @staticmethod
-    def go(p: str) -> str:
-        return f"{p}.go"
-
-    @staticmethod
-    def sel(p: str) -> str:
-        return f"{p}.sel"
-
-    @staticmethod
-    def power(p: str) -> str:
-        return f"{p}.k"
-
-    @staticmethod
-    def op(p: str) -> str:
-        return f"{p}.op"
+    go = _per_instance("go", "Start the unit's op (started units).")
+    sel = _per_instance("sel", "The constant table's index.")
+    power = _per_instance("k", "Which of a power unit's ``ks``.")
+    op = _per_instance("op", "Which of the unit's op kinds.")
+    we = _per_instance("we", "Write the unit's output this cycle.")
+    w = _per_instance("w", "The register the output is written to.")
 
     @staticmethod
     def read(p: str, port: int) -> str:
@@ -146,15 +144,8 @@ class Key:
         return f"{key}_bank"
 
     @staticmethod
-    def we(p: str) -> str:
-        return f"{p}.we"
-
-    @staticmethod
-    def w(p: str) -> str:
-        return f"{p}.w"
-
-    @staticmethod
     def w_bank(p: str) -> str:
+        """The bank the output is written to (units writing several)."""
         return Key.bank(Key.w(p))
 
     @staticmethod
