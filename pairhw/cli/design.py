@@ -103,8 +103,18 @@ def _report_text(d, rep) -> str:
         + (f"; {lo['cycles_per_iteration']:g} cycles per Miller iteration" if lo["trips"] else ""),
         f"registers            {regs}",
         *([_interconnect_text(rep["interconnect"])] if "interconnect" in rep else []),
+        *([_pipeline_text(rep["pipeline"])] if "pipeline" in rep else []),
         f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits",
     ])
+
+
+def _pipeline_text(pipe: dict) -> str:
+    """The register stages around the units in one line (units with the same stages together)."""
+    by: dict = {}
+    for unit, stages in pipe.items():
+        by.setdefault(" + ".join(stages), []).append(unit)
+    return "pipeline             " + "; ".join(f"{st} registered on {', '.join(us)}" for st, us in by.items()) \
+        + " (a cycle of latency each)"
 
 
 def _interconnect_text(ic: dict) -> str:

@@ -87,6 +87,9 @@ class Compiled:
             "loop_shared_registers": dict(self.alloc.loop_shared),
             "microcode": {"words": len(mc.words), "width": mc.width},
             "interconnect": {k: v for k, v in mc.interconnect().items() if k != "ports"},
+            # the register stages around the units (only when there are some: reports stay as they were)
+            **({"pipeline": {u.name: list(u.pipeline) for u in self.dp.units if u.pipeline}}
+               if any(u.pipeline for u in self.dp.units) else {}),
         }
 
 

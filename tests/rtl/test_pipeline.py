@@ -105,3 +105,15 @@ def test_the_stages_are_registers_in_the_verilog():
 def test_a_bad_pipeline_is_refused(stages, unit, why):
     with pytest.raises((DatapathError, designs.DesignError), match=why):
         _piped("f2-47-etat-banked", stages, unit).compile()
+
+
+def test_the_schedule_report_names_the_stages(capsys):
+    """``pairhw schedule`` and its JSON say which units have which stages; a design without a pipeline
+    reports what it did before (no key)."""
+    from pairhw.cli import main
+
+    assert designs.get("f2-47-etat-banked-piped").report()["pipeline"] == \
+        {"mul": ["operands"], "add": ["operands"], "sqr": ["operands"], "sqrt": ["operands"]}
+    assert "pipeline" not in designs.get("f2-47-etat-banked").report()
+    assert main(["-q", "schedule", "f2-47-etat-banked-piped"]) == 0
+    assert "pipeline             operands registered on mul, add, sqr, sqrt" in capsys.readouterr().out
