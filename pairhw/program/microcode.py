@@ -170,11 +170,12 @@ class Microcode:
         insts = instances(self.dp)
         wbanks = {p: self.dp.write_banks(u, u.instance_names().index(p)) for p, u in insts}
         base = {p: u.instance_names()[u.instance_names().index(p) - lane(u, p)] for p, u in insts}
-        trace = list(self.pc_trace())
         # a combinational unit behind pipeline stages (latency > 0) computes every cycle on what it
-        # read `latency` cycles before its write: the model computes it where a write follows
+        # read `latency` cycles before its write: the model computes it where a write follows (looking
+        # ahead in the word trace, kept as a list only then: a long program's is millions of words)
         staged = {p for p, u in insts if not u.started and u.kind != "const" and u.latency}
-        for pc in trace:
+        trace = list(self.pc_trace()) if staged else []
+        for pc in trace if staged else self.pc_trace():
             wd = self.words[pc]
             writes = []
             for p, u in insts:
