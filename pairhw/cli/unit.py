@@ -76,7 +76,8 @@ def add_unit_args(p) -> None:
                    "then two-way down to ≤ 24; F_3^m karatsuba: 2, 3 or oe per level, default two-way down "
                    "to ≤ 7 trits)")
     p.add_argument("--stages", type=number(1, 64), help="F_3^m karatsuba: pipeline stages, its latency (default 1); "
-                   "registers go where they balance the estimated logic depth")
+                   "registers go where they balance the estimated logic depth. F_2^m schoolbook, karatsuba, tmvp: "
+                   "1 or 2 (2: a register between the product's two linear parts)")
     p.add_argument("--registers", help="F_3^m karatsuba: the pipeline cut points instead of --stages, "
                    "e.g. in,base,post0 (points: in, pre0…, base, post…0)")
     p.add_argument("--levels", type=number(1, 1_000), help="F_p montgomery-pipelined: adder-tree levels per pipeline "
@@ -156,8 +157,8 @@ def _unit_from_args(args, UsageError):
 
     if args.kind not in KINDS:
         raise UsageError(f"--kind {args.kind} is not an F_2^m multiplier; F_2^m kinds: {', '.join(KINDS)}")
-    if args.stages is not None or args.registers is not None:
-        raise UsageError("--stages and --registers are options of the F_3^m karatsuba multiplier")
+    if args.registers is not None:
+        raise UsageError("--registers is an option of the F_3^m karatsuba multiplier")
     if args.levels is not None:
         raise UsageError("--levels is an option of the F_p montgomery-pipelined multiplier")
     if schedule:
@@ -168,7 +169,7 @@ def _unit_from_args(args, UsageError):
     try:
         F = F or binary_field(args.m)
         return make_unit(args.kind, F, digit=args.digit, schedule=schedule, core=args.core, lut6=args.lut6,
-                         lanes=1 if args.lanes is None else args.lanes)
+                         lanes=1 if args.lanes is None else args.lanes, stages=args.stages)
     except KindError as e:
         raise UsageError(str(e)) from None
 

@@ -88,7 +88,8 @@ SCHEMA = {
         "schedule": ([(int, str)], False, "splits of the parallel part, outermost first (F_3^m karatsuba: "
                                           "2, 3 or \"oe\" per level)"),
         "digit": (int, False, "digit size of lsd / msd"),
-        "stages": (int, False, "F_3^m karatsuba: pipeline stages (latency; default 1)"),
+        "stages": (int, False, "pipeline stages (latency; default 1): F_3^m karatsuba, 1 to 11; F_2^m schoolbook, "
+                               "karatsuba, tmvp, 1 or 2"),
         "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1)"),
         "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
                                     "(in, pre0…, base, post…0)"),

@@ -119,3 +119,20 @@ def test_the_schedule_report_names_the_stages(capsys):
     assert "pipeline" not in designs.get("f2-47-etat-banked").report()
     assert main(["-q", "schedule", "f2-47-etat-banked-piped"]) == 0
     assert "pipeline             operands registered on mul, add, sqr, sqrt" in capsys.readouterr().out
+
+
+def test_a_two_stage_multiplier_in_a_core_is_bit_exact():
+    """A unit's own pipeline depth (issue 51, item 3): ``"mul": {"kind": "tmvp", "stages": 2}`` is a
+    multiplier of latency 2, which the schedule counts; the core is bit-exact (Verilator) in the
+    scheduled cycles."""
+    data = json.loads(json.dumps(designs.get("f2-47-etat-banked-piped").data))
+    data["name"] = "f2-47-etat-banked-piped-mul2"
+    next(u for u in data["datapath"]["units"] if u["kind"] == "mul")["mul"]["stages"] = 2
+    d = designs.from_data(data)
+    cp = d.compile()
+    mul = cp.dp.unit_for("mul")
+    assert (mul.latency, mul.ii) == (3, 1)  # 2 in the unit, 1 the operand stage
+    assert verify(cp) == [] and cp.cycles > designs.get("f2-47-etat-banked-piped").compile().cycles
+    res = simulate(d, rows=pairings(d, 3, seed=53))
+    assert (res.verified, res.failed, res.timeout) == (3, 0, False)
+    assert {p["cycles"] for p in res.runs} == {cp.cycles}

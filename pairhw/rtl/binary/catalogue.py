@@ -150,15 +150,20 @@ def check_schedule(n: int, schedule) -> tuple:
 LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
 
 
+#: the kinds that take a stage count (``stages``: 1 or 2, :class:`ParallelMul`)
+STAGED_KINDS = ("schoolbook", "karatsuba", "tmvp")
+
+
 def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
-              lut6: bool = False, lanes: int = 1):
+              lut6: bool = False, lanes: int = 1, stages: int | None = None):
     """Build the multiplier ``kind`` over ``F``.
 
     ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
     core for the hybrid ones); default :func:`default_schedule`.  ``lut6`` builds the schoolbook
     base products from hand-packed Xilinx ``LUT6`` primitives (:data:`LUT6_KINDS` only).  ``lanes``
     k > 1: k ``msd`` multipliers sharing the operand b and its x^i·b array (:class:`MsdGroup`, seed
-    001 Fig. 3), a datapath unit whose lanes the scheduler starts together.
+    001 Fig. 3), a datapath unit whose lanes the scheduler starts together.  ``stages`` (1 or 2, the
+    latency; :data:`STAGED_KINDS` only) cuts a parallel multiplier's network with a register.
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
@@ -179,17 +184,22 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError(f"--lut6 applies to {', '.join(LUT6_KINDS)}, not {kind}")
     if schedule is not None and kind in (*DIGIT_KINDS, "lsb"):
         raise KindError(f"--schedule applies to the kinds with a parallel part, not {kind}")
+    if stages is not None and kind not in STAGED_KINDS:
+        raise KindError(f"--stages applies to {', '.join(STAGED_KINDS)} over F_2^m (and F_3^m karatsuba), not {kind}")
+    if stages is not None and stages not in (1, 2):
+        raise KindError(f"a parallel F_2^m multiplier has 1 or 2 stages, not {stages} (the F_3^m karatsuba "
+                        "multiplier takes 1 to 11)")
     try:
         if lanes != 1:
             return MsdGroup(F, digit, lanes)
-        return _build(kind, F, digit, schedule, core, lut6)
+        return _build(kind, F, digit, schedule, core, lut6, stages or 1)
     except KindError:
         raise
     except ValueError as e:  # the units' own checks (digit range, trinomial field)
         raise KindError(str(e)) from None
 
 
-def _build(kind, F, digit, schedule, core, lut6=False):
+def _build(kind, F, digit, schedule, core, lut6=False, stages=1):
     method = "tmvp" if "tmvp" in kind else "karatsuba"
 
     def sched(n):
@@ -198,7 +208,7 @@ def _build(kind, F, digit, schedule, core, lut6=False):
     if kind in ("schoolbook", "karatsuba", "tmvp"):
         if kind == "schoolbook" and schedule:
             raise KindError("schoolbook takes no --schedule")
-        return ParallelMul(F, kind, () if kind == "schoolbook" else sched(F.m), lut6=lut6)
+        return ParallelMul(F, kind, () if kind == "schoolbook" else sched(F.m), lut6=lut6, stages=stages)
     if kind in ("hybrid-tmvp3", "hybrid-tmvp2"):
         plan = tmvp_plan(F.m, (3,) if kind == "hybrid-tmvp3" else (2, 2))
         label = "HybridTmvp3" if kind == "hybrid-tmvp3" else "HybridTmvp2"

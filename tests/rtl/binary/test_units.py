@@ -167,3 +167,26 @@ def test_iter_karatsuba_pmx_variants_bit_exact(m, levels, pmx):
     rng = random.Random(m * 10 + pmx)
     pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
     _check(unit, pairs)
+
+
+@pytest.mark.parametrize("kind", ["schoolbook", "karatsuba", "tmvp"])
+@pytest.mark.parametrize("m", [17, 47])
+def test_a_two_stage_parallel_multiplier_is_bit_exact_back_to_back(kind, m):
+    """``stages=2``: a register between the product's two linear parts; latency 2, still one product a
+    cycle (back to back and with gaps), the same products."""
+    F = binary_field(m)
+    unit = make_unit(kind, F, stages=2)
+    assert (unit.latency, unit.initiation_interval) == (2, 1) and unit.name.endswith("_p2")
+    rng = random.Random(51 + m)
+    pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(12)]
+    _check(unit, pairs)
+    _check(unit, pairs[:6], [1 + rng.randrange(0, 4) for _ in range(6)])
+    assert make_unit(kind, F).name == make_unit(kind, F, stages=1).name  # one stage: as before
+
+
+@pytest.mark.parametrize("options,why", [({"kind": "msd", "digit": 2, "stages": 2}, "--stages applies to"),
+                                         ({"kind": "tmvp", "stages": 3}, "1 or 2 stages")])
+def test_stages_are_refused_where_they_do_not_apply(options, why):
+    opts = dict(options)
+    with pytest.raises(KindError, match=why):
+        make_unit(opts.pop("kind"), binary_field(47), **opts)
