@@ -122,10 +122,12 @@ def test_the_schedule_report_names_the_stages(capsys):
     assert "pipeline             operands registered on mul, add, sqr, sqrt" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_two_stage_multiplier_in_a_core_is_bit_exact():
     """A unit's own pipeline depth (issue 51, item 3): ``"mul": {"kind": "tmvp", "stages": 2}`` is a
     multiplier of latency 2, which the schedule counts; the core is bit-exact (Verilator) in the
-    scheduled cycles."""
+    scheduled cycles (slow: the unit's own tests, tests/rtl/binary/test_units.py, check it at two sizes,
+    and every latency is scheduled alike)."""
     data = json.loads(json.dumps(designs.get("f2-47-etat-banked-piped").data))
     data["name"] = "f2-47-etat-banked-piped-mul2"
     next(u for u in data["datapath"]["units"] if u["kind"] == "mul")["mul"]["stages"] = 2
