@@ -116,6 +116,7 @@ class Sequencer:
             self.fld[name] = Signal(n, name="word_" + name.replace(".", "_"))
             m.d.comb += self.fld[name].eq(rd.data[o:o + n])
         self.run = Signal()
+        self.cnt = Signal(range((mc.loop.count if mc.loop else 0) + 2))  # the loop's trips left
 
         # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
         # fields alone, read at pc_next
@@ -123,16 +124,15 @@ class Sequencer:
                  if (key := Key.read(p, port)) in offsets and sync & set(dp.read_banks(u, port))]
         self.fld_next = {}
         if early:
-            cols, at = [], 0
+            cols, at = [], 0  # (field, its offset in the small ROM's word)
             for key in early:
-                o, n = offsets[key]
-                cols.append((key, o, n, at))
-                at += n
-            ewords = [sum(((wd >> o) & ((1 << n) - 1)) << a for _, o, n, a in cols) for wd in words]
+                cols.append((mc.layout[key], at))
+                at += mc.layout[key].width
+            ewords = [sum(f.get(wd) << a for f, a in cols) for wd in words]
             erom = m.submodules.rom_next = Memory(shape=at, depth=len(words), init=ewords)
             erd = _read_port(erom, "word_next", "comb")
             m.d.comb += erd.addr.eq(self.pc_next)
-            self.fld_next = {key: erd.data[a:a + n] for key, _, n, a in cols}
+            self.fld_next = {f.name: erd.data[a:a + f.width] for f, a in cols}
 
     def set_pc(self, value):
         """The word of the next cycle."""
@@ -143,7 +143,6 @@ class Sequencer:
     def start(self):
         """Begin a run (the cycle after the last input word): word 0, the loop's count."""
         loop = self.mc.loop
-        self.cnt = Signal(range((loop.count if loop else 0) + 2))
         self.set_pc(0)
         self.m.d.sync += self.cnt.eq(loop.count if loop else 0)
 
@@ -277,9 +276,9 @@ class RegisterFile:
         self.m.d.comb += s.eq(Array(outs)[fld[Key.bank(key)]])
         return s
 
-    def build_writes(self, loads, writers):
+    def build_writes(self, loads, load_data, writers):
         """The banks' write ports and the registers' write multiplexers: the loader first (``loads``:
-        (condition, (bank, index)) per input element, its data ``load_data``), then the units
+        (condition, (bank, index)) per input element, whose value is ``load_data``), then the units
         (``writers``: (instance, we, bank select or None, addr, data, banks))."""
         m, mm = self.m, self.mm
         used_w = self.used_w
@@ -287,7 +286,7 @@ class RegisterFile:
         for b, mem in self.mems.items():
             wp = self.wps[b] if b in self.wps else mem.write_port()
             # the loader, then the units: the scheduler allows one unit write per cycle
-            conds = [(c, k, self.load_data[:mm]) for c, (ib, k) in loads if ib == b]
+            conds = [(c, k, load_data[:mm]) for c, (ib, k) in loads if ib == b]
             conds += [(we if bsel is None else we & (bsel == banks.index(b)), addr, data)
                       for p, we, bsel, addr, data, banks in writers if b in banks
                       and (bank_writers is None or (b, p) in bank_writers)]
@@ -297,7 +296,7 @@ class RegisterFile:
 
         for b, rs in self.regs.items():
             for k, r in enumerate(rs):
-                conds = [(c, self.load_data[:mm]) for c, reg in loads if reg == (b, k)]
+                conds = [(c, load_data[:mm]) for c, reg in loads if reg == (b, k)]
                 for p, we, bsel, addr, data, banks in writers:
                     if b in banks and (used_w is None or p in used_w.get((b, k), ())):
                         c = we & (addr == k)
@@ -327,7 +326,6 @@ class StreamIO:
         if sync:
             self.elem_next, self.unl_next = Signal.like(elem), Signal()
             m.d.comb += self.elem_next.eq(elem)
-        rf.load_data = nxt
 
     def loads(self) -> list:
         """(write condition, register) of each input element."""
@@ -455,6 +453,7 @@ class PairingCore(StreamCore):
 
         def result(u, value, name):  # the unit's output, written a cycle later
             return stage(u, "results", value, name + "_q")
+
         for u in dp.units:  # units with lanes: one instance takes every lane's a, lane 0's b and go
             if u.lanes == 1:
                 continue
@@ -506,7 +505,7 @@ class PairingCore(StreamCore):
         writers = self._units(m, seq, rf)
         io = StreamIO(m, self, mc, dp, rf)
         io.build_unload()
-        rf.build_writes(io.loads(), writers)
+        rf.build_writes(io.loads(), io.nxt, writers)
         with m.FSM(name="seq"):
             with m.State("LOAD"):
                 io.load_state(seq)

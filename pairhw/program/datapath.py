@@ -201,9 +201,11 @@ class Datapath:
                 raise DatapathError(f"{what} lists stages among {', '.join(PIPELINE_STAGES)}, each once, "
                                     f"not {list(stages)}")
         for u in self.units:
-            if (u.kind == "const" and u.pipeline) or u.latency < u.stages:
-                raise DatapathError(f"unit {u.name}: its pipeline stages are counted in its latency, and a "
-                                    "constant table has none")
+            if u.kind == "const" and u.pipeline:
+                raise DatapathError(f"unit {u.name}: a constant table has no pipeline stages (nothing to register)")
+            if u.latency < u.stages:
+                raise DatapathError(f"unit {u.name}: its {u.stages} pipeline stages are counted in its latency "
+                                    f"({u.latency})")
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
@@ -340,9 +342,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             except (FieldInterfaceError, ValueError) as e:
                 raise DatapathError(f"unit {u['name']}: {e}") from None
             kw.update(latency=built.latency, ii=built.initiation_interval)
-        if u["kind"] == "const" and u.get("pipeline"):
-            raise DatapathError(f"unit {u['name']}: a constant table has no pipeline stages (nothing to register)")
-        stages = () if u["kind"] == "const" else tuple(u.get("pipeline", pipeline))
+        # the datapath's stages for every unit but a constant table (a table's own are refused by Datapath)
+        stages = tuple(u.get("pipeline", () if u["kind"] == "const" else pipeline))
         if stages:
             kw.update(latency=kw.get("latency", 0) + len(stages), pipeline=stages)
         units.append(UnitSpec(**kw))

@@ -122,10 +122,6 @@ class Schedule:
         le = ls + (trips + loop.stages - 1) * loop.ii
         return cls(pre, loop, post, Timeline(ls, le, le + post.length))
 
-    def blocks(self) -> list[tuple[str, BlockSchedule | LoopSchedule]]:
-        """(phase, schedule) for ``pre``, ``body`` and ``post``, as :meth:`Flow.blocks` names them."""
-        return [("pre", self.pre), ("body", self.loop), ("post", self.post)]
-
 
 def _write_ports(ops, units, dp: Datapath, shared) -> list:
     """Per op, the (bank, ports) its result takes: a ``writes_each`` unit's results named in ``shared``

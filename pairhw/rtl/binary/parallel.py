@@ -35,7 +35,6 @@ class ParallelMul(MulUnit):
         product a cycle; name suffix ``_p2``.
     """
 
-    latency = 1
     initiation_interval = 1
 
     def __init__(self, F: GF2m, method: str = "karatsuba", schedule=(), lut6: bool = False, stages: int = 1):
@@ -49,10 +48,14 @@ class ParallelMul(MulUnit):
         self.schedule = tuple(schedule) if method != "schoolbook" else ()
         self.lut6 = bool(lut6)
         self.stages = stages
-        self.latency = stages
         self.name = (f"{method.capitalize()}Mul_m{F.m}_s{_sched_str(self.schedule)}" + ("_l6" if lut6 else "")
                      + ("_p2" if stages == 2 else ""))
         super().__init__(F)
+
+    @property
+    def latency(self) -> int:
+        """Cycles from start to the product: its register stages."""
+        return self.stages
 
     def emulate(self, a: int, b: int) -> int:
         if self.method == "tmvp":
