@@ -22,7 +22,7 @@ from amaranth.lib.memory import Memory, ReadPort
 from amaranth.utils import ceil_log2
 from amaranth.lib.wiring import In, Out
 
-from pairhw.program.microcode import PORT_NAMES, Key, instances, read_key
+from pairhw.program.microcode import PORT_NAMES, Key, forward_sources, instances, read_key
 
 
 def _read_tree(m, regs: list, used: list, addr, name: str):
@@ -89,7 +89,9 @@ class Sequencer:
     Built into the core's module ``m`` (not a submodule of its own: the core's Verilog keeps one
     module).  ``fld`` maps each field of the word (:class:`~pairhw.program.word.WordLayout`) to a
     Signal named after it (``mul.a`` -> ``word_mul_a``); ``fld_next`` holds the read-address fields
-    of the next word, for the register banks read at the clock edge (``sync``).
+    of the next word, for the register banks read at the clock edge (``sync``).  ``live`` is high
+    in the cycles that execute a word: ``run``, or with a registered word (``"rom": "registered"``)
+    ``run`` a cycle later, when the word read in the pc's cycle is in the word register.
     """
 
     def __init__(self, m: Module, mc, dp, sync: set):
@@ -111,11 +113,27 @@ class Sequencer:
             m.d.comb += self.pc_next.eq(pc)
 
         offsets = mc.offsets()
+        # a registered word: the block RAM's output (the pc's word) into flip-flops, executed a cycle
+        # later, so the fields leave flip-flops rather than the block RAM's slow clock-to-output
+        word = rd.data
+        if dp.word_stages:
+            word = Signal(len(rd.data), name="word_q")
+            m.d.sync += word.eq(rd.data)
         self.fld = {}  # the word's fields, each a Signal named after it for the Verilog's reader
         for name, (o, n) in offsets.items():
             self.fld[name] = Signal(n, name="word_" + name.replace(".", "_"))
-            m.d.comb += self.fld[name].eq(rd.data[o:o + n])
+            m.d.comb += self.fld[name].eq(word[o:o + n])
         self.run = Signal()
+        self.live = self.run
+        # the wait count of the pc's word: what holds the pc (the ROM's output, ahead of a registered word)
+        self.wait = self.fld.get(Key.WAIT)
+        if dp.word_stages:
+            self.live = Signal(name="live")
+            m.d.sync += self.live.eq(self.run)
+            if self.wait is not None:
+                o, n = offsets[Key.WAIT]
+                self.wait = Signal(n, name="word_wait_next")
+                m.d.comb += self.wait.eq(rd.data[o:o + n])
         self.cnt = Signal(range((mc.loop.count if mc.loop else 0) + 2))  # the loop's trips left
 
         # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
@@ -123,7 +141,9 @@ class Sequencer:
         early = [key for p, u in instances(dp) for port in range(u.ports)
                  if (key := Key.read(p, port)) in offsets and sync & set(dp.read_banks(u, port))]
         self.fld_next = {}
-        if early:
+        if early and dp.word_stages:  # the next word is the ROM's output, ahead of the word register
+            self.fld_next = {key: rd.data[offsets[key][0]:sum(offsets[key])] for key in early}
+        elif early:
             cols, at = [], 0  # (field, its offset in the small ROM's word)
             for key in early:
                 cols.append((mc.layout[key], at))
@@ -148,10 +168,10 @@ class Sequencer:
 
     def step(self, to_unload):
         """The RUN state's body: hold an idle word for its ``wait``, then advance."""
-        m, fld = self.m, self.fld
-        if Key.WAIT in fld:  # an idle word of wait + 1 cycles: hold the pc
-            hold = Signal.like(fld[Key.WAIT], name="hold")
-            with m.If(hold != fld[Key.WAIT]):
+        m = self.m
+        if self.wait is not None:  # an idle word of wait + 1 cycles: hold the pc
+            hold = Signal.like(self.wait, name="hold")
+            with m.If(hold != self.wait):
                 m.d.sync += hold.eq(hold + 1)
             with m.Else():
                 m.d.sync += hold.eq(0)
@@ -437,7 +457,7 @@ class PairingCore(StreamCore):
     def _units(self, m, seq: Sequencer, rf: RegisterFile) -> list:
         """Instantiate the units, their inputs read from ``rf``; returns the writers
         (instance, we, bank select or None, addr, data, banks) for :meth:`RegisterFile.build_writes`."""
-        mc, dp, mm, fld, run = self.mc, self.dp, rf.mm, seq.fld, seq.run
+        mc, dp, mm, fld, run = self.mc, self.dp, rf.mm, seq.fld, seq.live
         writers = []
 
         def stage(u, kind, value, name):
@@ -447,6 +467,23 @@ class PairingCore(StreamCore):
             r = Signal(len(value), name=name)
             m.d.sync += r.eq(value)
             return r
+
+        # a forwarding datapath: what each unit instance writes this cycle, for the operand registers
+        fsrc = forward_sources(dp)
+        wr = {p: Signal(mm, name=f"{p}_wr") for p in fsrc}
+
+        def read(u, p, port):
+            """Input ``port`` of ``p`` as the word selects it: its register, or (``p.a_fwd``) a unit's
+            output forwarded; a tree over the sources the words use (all, with ``connect: any``)."""
+            value = rf.read(u, p, port)
+            if not u.forward:
+                return value
+            key = Key.fwd(p, port)
+            used = range(1, len(fsrc) + 1) if rf.used_r is None else \
+                sorted(fsrc.index(s) + 1 for s in rf.used_r[key])
+            if not used:
+                return value
+            return _read_tree(m, [value] + [wr[s] for s in fsrc], [0, *used], fld[key], f"{p}_{PORT_NAMES[port]}_fwd")
 
         def operand(u, value, name):  # read at the issue cycle, presented to the unit a cycle later
             return stage(u, "operands", value, name + "_q")
@@ -461,13 +498,15 @@ class PairingCore(StreamCore):
             for g in range(u.count):
                 lanes = names[g * u.lanes:(g + 1) * u.lanes]
                 unit = m.submodules[lanes[0]] = self._unit(u)
-                m.d.comb += [unit.a.eq(operand(u, Cat(*(rf.read(u, q, 0) for q in lanes)), f"{lanes[0]}_a")),
-                             unit.b.eq(operand(u, rf.read(u, lanes[0], 1), f"{lanes[0]}_b")),
+                m.d.comb += [unit.a.eq(operand(u, Cat(*(read(u, q, 0) for q in lanes)), f"{lanes[0]}_a")),
+                             unit.b.eq(operand(u, read(u, lanes[0], 1), f"{lanes[0]}_b")),
                              unit.start.eq(operand(u, run & fld[Key.go(lanes[0])], f"{lanes[0]}_go"))]
                 for j, q in enumerate(lanes):
                     out = Signal(mm, name=f"{q}_out")
                     m.d.comb += out.eq(unit.c[j * mm:(j + 1) * mm])
                     out = result(u, out, f"{q}_out")
+                    if q in wr:
+                        m.d.comb += wr[q].eq(out)
                     banks = dp.write_banks(u, names.index(q))
                     writers.append((q, run & fld[Key.we(q)], fld.get(Key.w_bank(q)), fld[Key.w(q)], out, banks))
         for p, u in instances(dp):
@@ -479,7 +518,7 @@ class PairingCore(StreamCore):
                 m.submodules[p] = unit
                 for port in range(u.ports):
                     pn = PORT_NAMES[port]
-                    m.d.comb += getattr(unit, pn).eq(operand(u, rf.read(u, p, port), f"{p}_{pn}"))
+                    m.d.comb += getattr(unit, pn).eq(operand(u, read(u, p, port), f"{p}_{pn}"))
                 if u.started:
                     m.d.comb += unit.start.eq(operand(u, run & fld[Key.go(p)], f"{p}_go"))
                 if len(u.ks) > 1:
@@ -488,6 +527,8 @@ class PairingCore(StreamCore):
                     m.d.comb += unit.op.eq(operand(u, fld[Key.op(p)], f"{p}_op"))
                 m.d.comb += out.eq(unit.c)
                 out = result(u, out, f"{p}_out")
+                if p in wr:
+                    m.d.comb += wr[p].eq(out)
             else:  # constant table
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
                 m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])
@@ -511,7 +552,11 @@ class PairingCore(StreamCore):
                 io.load_state(seq)
             with m.State("RUN"):
                 m.d.comb += [seq.run.eq(1), self.busy.eq(1)]
-                seq.step(io.to_unload)
+                seq.step(io.to_unload if not dp.word_stages else lambda: setattr(m, "next", "DRAIN"))
+            if dp.word_stages:  # the last word, in the word register, executes
+                with m.State("DRAIN"):
+                    m.d.comb += self.busy.eq(1)
+                    io.to_unload()
             with m.State("UNLOAD"):
                 io.unload_state()
         return m

@@ -37,7 +37,9 @@ SCHEMA = {
     "datapath": {
         "io_width": (int, False, "bits per stream word of the core's input and output (default 64)"),
         "banks": (["bank"], False, "register banks (default one unbounded bank r)"),
-        "rom": (str, False, "microcode ROM read: comb (default; LUTs) or sync (clocked, block RAM)"),
+        "rom": (str, False, "microcode ROM read: comb (default; LUTs), sync (clocked, block RAM) or "
+                            "registered (clocked, then the word in flip-flops: the block RAM's slow "
+                            "output off the core's paths, one cycle more per run)"),
         "waits": (bool, False, "true: a run of idle microcode words outside the loop is one word with a "
                                "wait count (for slow multipliers; default false)"),
         "connect": (str, False, "the register file's multiplexers: any (default; every register to every "
@@ -47,6 +49,10 @@ SCHEMA = {
                                    "tables: operands (the read multiplexers' outputs, before the unit) and/or "
                                    "results (the unit's output, before the write multiplexers); each adds a "
                                    "cycle to the unit's latency, which the schedule counts (default none)"),
+        "forward": (bool, False, "true: each unit's result also goes from its output straight into the "
+                                 "operand registers of the units that read it in the cycle it is written, "
+                                 "so the operand stage costs no cycle on a dependence (every unit needs "
+                                 "the operands stage; default false)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

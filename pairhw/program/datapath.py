@@ -45,6 +45,13 @@ from .field import BaseField, FieldInterfaceError
 PIPELINE_STAGES = ("operands", "results")
 
 
+#: how the core reads its microcode ROM: through LUTs (``comb``); at the clock edge, addressed by
+#: the next pc (``sync``: block RAM, same cycles); or at the clock edge and then into a flip-flop word
+#: register (``registered``: the word's fields leave flip-flops, not the block RAM's slow output,
+#: and a run takes one cycle more, :attr:`Datapath.word_stages`)
+ROM_READS = ("comb", "sync", "registered")
+
+
 class DatapathError(ValueError):
     """A datapath configuration that cannot work (unknown kind, missing unit, bad connectivity)."""
 
@@ -76,6 +83,7 @@ class UnitSpec:
     lanes: int = 1  # multipliers per instance that share the operand b and start together
     read_via: tuple = ()  # per input port, the shared read port of a read_ports bank (default port mod n)
     pipeline: tuple = ()  # the register stages the core puts around the unit (PIPELINE_STAGES), in latency
+    forward: bool = False  # its result is forwarded to the operand registers (set from the datapath's forward)
 
     @property
     def stages(self) -> int:
@@ -86,6 +94,13 @@ class UnitSpec:
     def delay(self) -> int:
         """Cycles from issue until a consumer can read the result from a register."""
         return self.latency + 1
+
+    @property
+    def fwd_delay(self) -> int:
+        """Cycles from issue until a consumer of the same block (or of the same loop trip) can issue:
+        :attr:`delay`, or with ``forward`` its ``latency``, the consumer's operand register taking
+        the result from the unit's output in the cycle it is written."""
+        return self.latency if self.forward else self.delay
 
     def instance_names(self) -> list[str]:
         """One name per lane: instance i's lane j is ``name{i}_{j}`` (``name{i}`` / ``name`` with one lane)."""
@@ -105,10 +120,11 @@ class Datapath:
     banks: tuple = (Bank("r"),)
     io_width: int = 64
     mul_unit: object = field(default=None, compare=False, repr=False)
-    rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs) or "sync" (block RAM, next-pc addressed)
+    rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs), "sync" (block RAM, next-pc addressed), "registered"
     waits: bool = False  # collapse runs of idle words into one word with a wait count
     connect: str = "any"  # the register file's multiplexers: "any" (every register to every port) or "program"
     pipeline: tuple = ()  # the default register stages of every unit but the constant tables: "operands", "results"
+    forward: bool = False  # results forwarded from the units' outputs to the operand registers
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -191,8 +207,8 @@ class Datapath:
                                     "ports; give it \"writes\": [that bank]")
         if self.io_width < 1:
             raise DatapathError("the I/O word width must be at least 1")
-        if self.rom not in ("comb", "sync"):
-            raise DatapathError(f"rom must be comb or sync, not {self.rom!r}")
+        if self.rom not in ROM_READS:
+            raise DatapathError(f"rom must be {', '.join(ROM_READS[:-1])} or {ROM_READS[-1]}, not {self.rom!r}")
         if self.connect not in ("any", "program"):
             raise DatapathError(f"connect must be any or program, not {self.connect!r}")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
@@ -206,6 +222,20 @@ class Datapath:
             if u.latency < u.stages:
                 raise DatapathError(f"unit {u.name}: its {u.stages} pipeline stages are counted in its latency "
                                     f"({u.latency})")
+        if self.forward:
+            # a forwarded result goes from a unit's output into an operand register, never through a
+            # unit in the same cycle: every unit that reads needs its operands registered
+            bare = [u.name for u in self.units if u.kind != "const" and "operands" not in u.pipeline]
+            if bare:
+                raise DatapathError(f"forward needs every unit's operands registered (pipeline \"operands\"); "
+                                    f"{', '.join(bare)} {'has' if len(bare) == 1 else 'have'} no operand stage")
+            object.__setattr__(self, "units", tuple(replace(u, forward=u.kind != "const") for u in self.units))
+
+    @property
+    def word_stages(self) -> int:
+        """Register stages between the microcode ROM's output and the word's fields: each delays the
+        whole run by a cycle (the core's ``DRAIN`` state), not the schedule."""
+        return int(self.rom == "registered")
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
@@ -294,7 +324,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``"read_ports": 2`` two read ports the units share, a unit's ``"read_via"`` binding its inputs to
     them), ``spec["io_width"]``
     the stream word width (default 64), ``spec["rom"]`` how the core reads its microcode (``comb``,
-    default: a LUT ROM; ``sync``: a clocked read that maps to block RAM), and
+    default: a LUT ROM; ``sync``: a clocked read that maps to block RAM; ``registered``: that read
+    and a flip-flop register for the word, a cycle more a run: :data:`ROM_READS`), and
     ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count, and
     ``spec["connect"]`` which connections the core's register file builds (``any``, default: every
     register to every unit port that may read or write its bank; ``program``: only those the
@@ -302,7 +333,10 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``spec["pipeline"]`` the register stages around every unit but the constant tables
     (:data:`PIPELINE_STAGES`; a unit's own ``"pipeline"`` replaces it for that unit): each adds a
     cycle to the unit's latency, which the schedulers and the model count (a combinational unit then
-    writes its result ``latency`` cycles after it read its operands, as a started one does).
+    writes its result ``latency`` cycles after it read its operands, as a started one does), and
+    ``spec["forward"]`` whether the units' results are forwarded to the operand registers (each unit
+    needs the ``operands`` stage): a consumer of the same block or loop trip then issues in the
+    cycle its operand is written (:attr:`UnitSpec.fwd_delay`), which wins back the stage's cycle.
     """
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
@@ -348,4 +382,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             kw.update(latency=kw.get("latency", 0) + len(stages), pipeline=stages)
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
-                    bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline)
+                    bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
+                    bool(spec.get("forward", False)))

@@ -52,7 +52,7 @@ def _asap(ops, dp: Datapath) -> dict:
     for op in ops:
         t = max((ready.get(s, 0) for s, d in op.srcs if not d), default=0)
         issue[op.dst] = t
-        ready[op.dst] = t + dp.unit_for(op.kind, op.k).delay if not dp.F.is_power(op.kind) else t + 1
+        ready[op.dst] = t + dp.unit_for(op.kind, op.k).fwd_delay if not dp.F.is_power(op.kind) else t + 1
     return issue
 
 

@@ -11,6 +11,9 @@ Fields of a word, per unit instance ``p`` (see :func:`fields`):
 * ``p.k`` (power units with several powers): index into the unit's ``ks``;
 * ``p.op`` (units that execute several op kinds, e.g. an F_3^m adder: add, sub, neg): index into the
   unit's ``ops``;
+* ``p.a_fwd``, ``p.b_fwd`` (datapaths that forward results): 0, or 1 + the index in
+  :func:`forward_sources` of the unit instance whose output, written this cycle, the operand
+  register takes instead of the register addressed;
 * ``p.we``, ``p.w`` (``p.w_bank``): write the unit's output to a register at the end of this cycle;
 * ``wait`` (datapaths with ``waits``): an idle word that lasts ``wait`` + 1 cycles (a run of idle
   words outside the loop, collapsed).
@@ -30,8 +33,8 @@ from .schedule import Schedule
 from .trace import const_text
 from .word import PORT_NAMES, Key, WordLayout
 
-__all__ = ["PORT_NAMES", "Key", "Loop", "Microcode", "WordLayout", "assemble", "fields", "instances",
-           "lane", "read_key"]
+__all__ = ["PORT_NAMES", "Key", "Loop", "Microcode", "WordLayout", "assemble", "fields", "forward_sources",
+           "instances", "lane", "read_key"]
 
 
 def _bits(n: int) -> int:
@@ -75,9 +78,10 @@ class Microcode:
 
     @property
     def cycles(self) -> int:
-        """Cycles from the first word to the last (the run phase, independent of the data)."""
+        """Cycles from the first word to the last (the run phase, independent of the data), and the
+        word register's cycle (``"rom": "registered"``: a word executes a cycle after its read)."""
         extra = (self.loop.count - 1) * (self.loop.end - self.loop.start + 1) if self.loop else 0
-        return len(self.words) + extra + sum(wd.get(Key.WAIT, 0) for wd in self.words)
+        return len(self.words) + extra + sum(wd.get(Key.WAIT, 0) for wd in self.words) + self.dp.word_stages
 
     def offsets(self) -> dict[str, tuple[int, int]]:
         """field name -> (offset, width) in a packed word."""
@@ -108,6 +112,7 @@ class Microcode:
         does."""
         writes: dict = {}
         reads: dict = {}
+        fsrc = forward_sources(self.dp)
         for p, u in instances(self.dp):
             wbanks = self.dp.write_banks(u, u.instance_names().index(p))
             for port in range(u.ports):
@@ -115,6 +120,9 @@ class Microcode:
                     continue
                 key, banks = read_key(self.dp, u, p, port), self.dp.read_banks(u, port)
                 reads[key] = {(banks[wd.get(Key.bank(key), 0)], wd[key]) for wd in self.words if key in wd}
+                if u.forward:  # the unit outputs forwarded to this input: instance names
+                    fk = Key.fwd(p, port)
+                    reads[fk] = {fsrc[wd[fk] - 1] for wd in self.words if wd.get(fk)}
             for wd in self.words:
                 if wd.get(Key.we(p)):
                     writes.setdefault((wbanks[wd.get(Key.w_bank(p), 0)], wd.get(Key.w(p), 0)), set()).add(p)
@@ -123,20 +131,28 @@ class Microcode:
     def interconnect(self) -> dict:
         """The register file's multiplexers as :class:`~pairhw.cores.core.PairingCore` builds them
         (``"connect"``: every register of a port's banks, or those the words use), counted as
-        sources: a unit input port chooses among the flip-flop registers it reaches and the RAM banks
-        it reads (one each; a shared RAM read port is the bank's own); a flip-flop register's write
+        sources: a unit input port chooses among the flip-flop registers it reaches, the RAM banks it
+        reads (one each; a shared RAM read port is the bank's own) and the unit outputs forwarded to
+        it (``p.a_fwd``, counted apart for an input on a shared port); a flip-flop register's write
         multiplexer among the unit instances that write it and the loader.  These multiplexers are
         most of a core's area around its units (docs/ARCHITECTURE.md, "Where the area goes")."""
         dp = self.dp
         rams = {b.name for b in dp.banks if b.write_ports}
         used_w, used_r = self.connections() if dp.connect == "program" else (None, None)
         ports = {}
+        fsrc = forward_sources(dp)
         for p, u in instances(dp):
             for port in range(u.ports):
-                if (lane(u, p) > 0 and port == 1) or dp.read_port(u, port):  # lane 0's b; a shared RAM port
+                if lane(u, p) > 0 and port == 1:  # lane 0's b
                     continue
                 key = read_key(dp, u, p, port)
                 n = 0
+                if u.forward:
+                    n = len(fsrc) if used_r is None else len(used_r.get(Key.fwd(p, port), ()))
+                if dp.read_port(u, port):  # a shared RAM port: counted once, as the bank's
+                    if n:
+                        ports[Key.fwd(p, port)] = n
+                    continue
                 for b in dp.read_banks(u, port):
                     if b in rams:
                         n += 1
@@ -175,12 +191,20 @@ class Microcode:
         # ahead in the word trace, kept as a list only then: a long program's is millions of words)
         staged = {p for p, u in insts if not u.started and u.kind != "const" and u.latency}
         trace = list(self.pc_trace()) if staged else []
+        fsrc = forward_sources(self.dp)
         for pc in trace if staged else self.pc_trace():
             wd = self.words[pc]
             writes = []
+            # the results written at the end of this cycle, on the units' outputs (forwarding)
+            now = {s: v for (s, c), v in pending.items() if c == cycle} if fsrc else {}
             for p, u in insts:
                 def src(port):
                     q = base[p] if port == 1 else p  # lanes share lane 0's operand b
+                    if f := wd.get(Key.fwd(q, port)):
+                        if fsrc[f - 1] not in now:
+                            raise RuntimeError(f"microcode forwards {fsrc[f - 1]} to {q} at cycle {cycle}, "
+                                               "which writes no result then")
+                        return now[fsrc[f - 1]]
                     key, banks = read_key(self.dp, u, q, port), self.dp.read_banks(u, port)
                     return regs[banks[wd.get(Key.bank(key), 0)]][wd.get(key, 0)]
 
@@ -212,7 +236,7 @@ class Microcode:
                 if bank.write_ports and sum(b == bank.name for b, _, _ in writes) > bank.write_ports:
                     raise RuntimeError(f"more than {bank.write_ports} writes to RAM bank {bank.name} at cycle {cycle}")
             cycle += 1
-        return [regs[b][k] for b, k in self.outputs], cycle
+        return [regs[b][k] for b, k in self.outputs], cycle + self.dp.word_stages
 
     def listing(self, title: str = "") -> str:
         """Seed 003's "assembler-like metacode": one line per word, the loop marked."""
@@ -245,10 +269,17 @@ def lane(u, p: str) -> int:
     return u.instance_names().index(p) % u.lanes
 
 
+def forward_sources(dp: Datapath) -> list[str]:
+    """The unit instances whose outputs a forwarding datapath's operand registers may take, in
+    datapath order (a ``p.a_fwd`` field holds 1 + the index here; empty without ``forward``)."""
+    return [p for p, u in instances(dp) if u.forward]
+
+
 def fields(dp: Datapath, sizes: dict) -> WordLayout:
     """The word layout for a datapath whose banks have ``sizes`` registers.  The lanes of a unit
     share lane 0's ``go`` and ``b`` (they start together on one operand b)."""
     out = []
+    nfwd = len(forward_sources(dp))
     for p, u in instances(dp):
         shared = lane(u, p) > 0
         if u.started and not shared:
@@ -260,6 +291,8 @@ def fields(dp: Datapath, sizes: dict) -> WordLayout:
         if len(u.ops) > 1:
             out.append((Key.op(p), _bits(len(u.ops))))
         for port in range(u.ports):
+            if u.forward and not (shared and port == 1):
+                out.append((Key.fwd(p, port), _bits(nfwd + 1)))
             if (shared and port == 1) or dp.read_port(u, port):
                 continue
             banks = dp.read_banks(u, port)
@@ -307,7 +340,23 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
             raise RuntimeError(f"microcode conflict at word {at} on {key}")
         wd[key] = val
 
-    def emit(op, u, inst, issue_at, write_at):
+    fsrc = forward_sources(dp)
+
+    def forwards(ops, records, body=False) -> list[dict]:
+        """Per op, {input port: producer instance} of the operands its issue takes from a unit's
+        output: written in the op's issue cycle by an op of the same block (or of the same trip)."""
+        by_dst = {ops[r.op].dst: r for r in records}
+        out = []
+        for r in records:
+            f = {}
+            for port, (s, dist) in enumerate(ops[r.op].srcs):
+                pr = by_dst.get(s)
+                if pr is not None and pr.unit.forward and not (body and dist) and pr.written == r.start:
+                    f[port] = names[id(pr.unit)][pr.slot]
+            out.append(f)
+        return out
+
+    def emit(op, u, inst, issue_at, write_at, fwd=None):
         p = names[id(u)][inst]
         base = names[id(u)][inst - inst % u.lanes]  # lane 0: the go and the operand b of all lanes
         srcs = []
@@ -321,9 +370,13 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
             if len(u.ops) > 1:
                 put(issue_at, Key.op(p), u.ops.index(op.kind))
             for port, (s, _) in enumerate(op.srcs):
+                q = base if port == 1 else p  # a lane's b is lane 0's (the scheduler made them equal)
+                if fwd and port in fwd:  # from the producer's output, as its register is written
+                    put(issue_at, Key.fwd(q, port), fsrc.index(fwd[port]) + 1)
+                    srcs.append(f"<{fwd[port]}")
+                    continue
                 b, k = alloc.reg[s]
                 banks = dp.read_banks(u, port)
-                q = base if port == 1 else p  # a lane's b is lane 0's (the scheduler made them equal)
                 key = read_key(dp, u, q, port)  # a shared read port: one address per cycle (scheduled)
                 put(issue_at, key, k)
                 if len(banks) > 1:
@@ -343,23 +396,26 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
             notes[write_at].append(f"{reg_text((b, k))} <- {what} ({op.dst})")
 
     def straight(ops, sch, base):
-        for r in sch.records():
+        records = sch.records()
+        for r, fwd in zip(records, forwards(ops, records)):
             t = base + r.start
-            emit(ops[r.op], r.unit, r.slot, t, t + r.unit.latency)
+            emit(ops[r.op], r.unit, r.slot, t, t + r.unit.latency, fwd)
 
     straight(flow.pre, pre, 0)
     Ls = tl.loop_start
     execs = list(range(trips + S - 1))
     if use_loop:
         execs = list(range(S)) + list(range(trips, trips + S - 1))
+    body_records = loop.records()
+    body_fwd = forwards(flow.body, body_records, body=True)
     for slot, k in enumerate(execs):
         base = Ls + slot * ii
-        for r in loop.records():
+        for r, fwd in zip(body_records, body_fwd):
             t, w = r.start, r.start + r.unit.latency
             issue = base + t % ii if 0 <= k - t // ii < trips else None
             write = base + w % ii if 0 <= k - w // ii < trips else None
             if issue is not None or write is not None:
-                emit(flow.body[r.op], r.unit, r.slot, issue, write)
+                emit(flow.body[r.op], r.unit, r.slot, issue, write, fwd)
     post_base = Ls + len(execs) * ii
     straight(flow.post, post, post_base)
     lp = Loop(Ls + (S - 1) * ii, Ls + S * ii - 1, trips - S + 1) if use_loop else None

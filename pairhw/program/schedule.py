@@ -9,7 +9,10 @@ before trip i + 1 overwrites it.  A dependence edge ``(src, dst, delay, distance
 
 The timing model is the core's: an op issued in cycle t on a unit of hardware latency L has its
 result on the unit's output in cycle t + L, written to its register at the end of that cycle, and
-readable by an op issued in cycle t + L + 1.
+readable by an op issued in cycle t + L + 1.  A datapath that forwards results (``forward``: every
+unit reads through an operand register, which can take a result from a unit's output in the cycle it
+is written) lets an op of the same block, or of the same loop trip, issue in cycle t + L
+(:attr:`UnitSpec.fwd_delay`); a value read across blocks or trips comes from its register.
 
 Besides the units, two kinds of port are resources: a RAM bank's write ports (a result takes one in
 the cycle it is written) and a bank's shared read ports (``read_ports``: an op takes the ports its
@@ -48,8 +51,18 @@ class ScheduledOp(NamedTuple):
 
     @property
     def ready(self) -> int:
-        """The first cycle an op may read its result: issue + the unit's delay."""
+        """The first cycle an op may read its result from a register: issue + the unit's delay."""
         return self.start + self.unit.delay
+
+    @property
+    def written(self) -> int:
+        """The cycle its result is written at the end of: issue + the unit's latency."""
+        return self.start + self.unit.latency
+
+    @property
+    def fwd_ready(self) -> int:
+        """The first cycle an op of the same block or trip may issue on its result (forwarded)."""
+        return self.start + self.unit.fwd_delay
 
 
 def _records(sch) -> list[ScheduledOp]:
@@ -160,7 +173,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             succs[p].append(i)
     height = [0] * len(ops)
     for i in reversed(range(len(ops))):
-        height[i] = min(u.delay for u in cands[i]) + max((height[s] for s in succs[i]), default=0)
+        height[i] = min(u.fwd_delay for u in cands[i]) + max((height[s] for s in succs[i]), default=0)
     ready_at = [0] * len(ops)
     waiting = [len(ps) for ps in preds]
     free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
@@ -212,7 +225,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
                 rp = rps[i][rank]
                 if t == cycle and any((*r, cycle) in reads for r in rp):
                     t += 1  # a read port it needs is taken: not this cycle
-                key = (t + u.delay, t, rank)
+                key = (t + u.fwd_delay, t, rank)
                 if best is None or key < best[0]:
                     best = (key, u, g, lane, wp, rp)
             assert best is not None  # every op has a candidate unit
@@ -237,7 +250,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             issued = True
             length = max(length, cycle + max(u.delay, u.ii))
             for s in succs[i]:
-                ready_at[s] = max(ready_at[s], cycle + u.delay)
+                ready_at[s] = max(ready_at[s], cycle + u.fwd_delay)
                 waiting[s] -= 1
                 if waiting[s] == 0:
                     deferred.append((-height[s], s))
@@ -353,7 +366,8 @@ def body_edges(body, units) -> list:
                 continue  # loop-invariant
             j = idx[name]
             d = units[j].delay
-            edges.append((j, u, d, dist))  # read after the value is written
+            # read after the value is written (forwarded within a trip)
+            edges.append((j, u, units[j].fwd_delay if dist == 0 else d, dist))
             edges.append((u, j, 1 - d, 1 - dist))  # ... and before the next trip overwrites it
     return edges
 

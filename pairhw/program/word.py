@@ -134,6 +134,11 @@ class Key:
         return f"{p}.{PORT_NAMES[port]}"
 
     @staticmethod
+    def fwd(p: str, port: int) -> str:
+        """Which unit output input ``port`` of instance ``p`` takes instead of its register (0: none)."""
+        return f"{p}.{PORT_NAMES[port]}_fwd"
+
+    @staticmethod
     def shared_read(bank: str, k: int) -> str:
         """The address of a bank's shared read port ``k``."""
         return f"{bank}.rd{k}"
