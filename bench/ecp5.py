@@ -74,7 +74,8 @@ UNITS = [
 #: every built-in core (``pairhw designs``), smallest first (the 1223-bit and 509-trit cores last: they are not
 #: expected to fit)
 DESIGNS = [
-    "f3-19-etat-schoolbook", "f3-19-etat-schoolbook-piped", "f2-47-etat-banked", "f2-47-etat-banked-piped",
+    "f3-19-etat-schoolbook", "f3-19-etat-schoolbook-piped", "f3-19-etat-schoolbook-ram", "f2-47-etat-banked",
+    "f2-47-etat-banked-piped",
     "f2-79-etat-tmvp3", "f2-79-etat-karatsuba", "asip-79-lsb5",
     "asip-79-lsb10", "asip-79-lsd2", "asip-79-lsd3", "asip-79-lsd5", "asip-79-k5", "asip-79-k10", "tate1-47-d4",
     "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small", "ate-bn-chavez11-toy", "asip-1223-lsb77",
@@ -102,7 +103,6 @@ ROUTER2 = {
     "hybrid-kara306 m=1223": "router1: not tried (an hour a try); more logic than hybrid-tmvp2 m=1223, which router1 "
                              "did not route",
     "f2-47-etat-banked": "router1: not routed in 2,400 s",
-    "f2-47-etat-banked-piped": "router1: not tried; router2 as for f2-47-etat-banked, so the two compare",
     "tate1-47-d4": "router1: not routed in 720 s after the static placer (96,060 arcs left, about 550 fewer a "
                    "minute; 25,594 LUT4); before, 145,521 arcs left after 900 s (38,960 LUT4)",
     "etat3-97-fast": "router1: not routed in 1,200 s",
@@ -137,8 +137,6 @@ STATIC = {
     "hybrid-tmvp3 m=1223": "HeAP: not placed and routed (router1) in 600 s",
     "hybrid-kara306 m=1223": "HeAP: router2 did not converge in 1,821 s (8,520 wires overused at iteration 16, "
                              "10,608 at 22)",
-    "f2-47-etat-banked-piped": "HeAP: router2 did not converge in 1,140 s (5,782 wires overused at iteration 17), "
-                               "on the design before it set connect (23,447 LUT4)",
     "f2-79-etat-karatsuba": "HeAP: router1 did not route it in 1,500 s; router2 did, at 25.0 MHz (static placer "
                             "and router1: 29.1 MHz)",
     "ate-bn-tiny": "HeAP: not tried; 58 % of the part's LUT4s, placed as tate1-47-d4 was (31 %)",

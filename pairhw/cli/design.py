@@ -103,8 +103,10 @@ def _report_text(d, rep) -> str:
         + (f"; {lo['cycles_per_iteration']:g} cycles per Miller iteration" if lo["trips"] else ""),
         f"registers            {regs}",
         *([_interconnect_text(rep["interconnect"])] if "interconnect" in rep else []),
-        *([_pipeline_text(rep["pipeline"])] if "pipeline" in rep else []),
-        f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits",
+        *([_pipeline_text(rep["pipeline"]) + ("; results forwarded into the operand registers"
+                                               if rep.get("forward") else "")] if "pipeline" in rep else []),
+        f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits"
+        + ("; the word registered (a cycle per run)" if rep.get("word_stages") else ""),
     ])
 
 

@@ -97,7 +97,10 @@ class Sequencer:
     def __init__(self, m: Module, mc, dp, sync: set):
         self.m, self.mc = m, mc
         self.words = words = mc.packed()
-        rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words)
+        # a registered word is read from a LUT ROM: a block RAM would take the word register as its own
+        # output register (Yosys merges it) and keep its slow clock-to-output on every path
+        rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words,
+                                        attrs={"rom_style": "logic"} if dp.word_stages else None)
         self.pc = pc = Signal(range(max(len(words), 2)))
         # a sync-read RAM bank (block RAM) is addressed a cycle early, by the next word's fields
         self.pc_next = None  # the word of the next cycle (set_pc), for the reads at the clock edge

@@ -38,8 +38,8 @@ SCHEMA = {
         "io_width": (int, False, "bits per stream word of the core's input and output (default 64)"),
         "banks": (["bank"], False, "register banks (default one unbounded bank r)"),
         "rom": (str, False, "microcode ROM read: comb (default; LUTs), sync (clocked, block RAM) or "
-                            "registered (clocked, then the word in flip-flops: the block RAM's slow "
-                            "output off the core's paths, one cycle more per run)"),
+                            "registered (a LUT ROM into a flip-flop word register: the fields leave "
+                            "flip-flops, not a block RAM's slow output; one cycle more per run)"),
         "waits": (bool, False, "true: a run of idle microcode words outside the loop is one word with a "
                                "wait count (for slow multipliers; default false)"),
         "connect": (str, False, "the register file's multiplexers: any (default; every register to every "

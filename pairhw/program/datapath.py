@@ -46,9 +46,10 @@ PIPELINE_STAGES = ("operands", "results")
 
 
 #: how the core reads its microcode ROM: through LUTs (``comb``); at the clock edge, addressed by
-#: the next pc (``sync``: block RAM, same cycles); or at the clock edge and then into a flip-flop word
-#: register (``registered``: the word's fields leave flip-flops, not the block RAM's slow output,
-#: and a run takes one cycle more, :attr:`Datapath.word_stages`)
+#: the next pc (``sync``: block RAM, same cycles); or from LUTs into a flip-flop word register
+#: (``registered``: the word's fields leave flip-flops placed near their multiplexers, not a block
+#: RAM's slow output; a run takes one cycle more, :attr:`Datapath.word_stages`; for a ROM of a few
+#: hundred words)
 ROM_READS = ("comb", "sync", "registered")
 
 

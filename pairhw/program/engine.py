@@ -90,6 +90,8 @@ class Compiled:
             # the register stages around the units (only when there are some: reports stay as they were)
             **({"pipeline": {u.name: list(u.pipeline) for u in self.dp.units if u.pipeline}}
                if any(u.pipeline for u in self.dp.units) else {}),
+            **({"forward": True} if self.dp.forward else {}),
+            **({"word_stages": self.dp.word_stages} if self.dp.word_stages else {}),
         }
 
 

@@ -111,15 +111,25 @@ def test_a_bad_pipeline_is_refused(stages, unit, why):
 
 
 def test_the_schedule_report_names_the_stages(capsys):
-    """``pairhw schedule`` and its JSON say which units have which stages; a design without a pipeline
-    reports what it did before (no key)."""
+    """``pairhw schedule`` and its JSON say which units have which stages, whether results are
+    forwarded and whether the microcode word is registered; a design without a pipeline reports what
+    it did before (no key)."""
     from pairhw.cli import main
 
     assert designs.get("f2-47-etat-banked-piped").report()["pipeline"] == \
         {"mul": ["operands"], "add": ["operands"], "sqr": ["operands"], "sqrt": ["operands"]}
     assert "pipeline" not in designs.get("f2-47-etat-banked").report()
     assert main(["-q", "schedule", "f2-47-etat-banked-piped"]) == 0
-    assert "pipeline             operands registered on mul, add, sqr, sqrt" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "pipeline             operands registered on mul, add, sqr, sqrt (a cycle of latency each); " \
+           "results forwarded into the operand registers" in out
+    assert "the word registered" not in out
+    # the forwarding and the word register are reported where a design has them, only there
+    rep = designs.get("f3-19-etat-schoolbook-piped").report()
+    assert (rep["forward"], rep["word_stages"]) == (True, 1)
+    assert not {"forward", "word_stages"} & set(designs.get("f2-47-etat-banked").report())
+    assert main(["-q", "schedule", "f3-19-etat-schoolbook-piped"]) == 0
+    assert "words × 108 bits; the word registered (a cycle per run)" in capsys.readouterr().out
 
 
 @pytest.mark.slow
@@ -241,13 +251,16 @@ def _rom(name, rom, **datapath):
     pytest.param("ate-bn-tiny-small", marks=pytest.mark.slow),
 ])
 def test_a_registered_rom_word_costs_one_cycle_and_is_bit_exact(name):
-    """``"rom": "registered"``: the block RAM's word goes through a flip-flop register before its
-    fields drive the core (the ROM's clock-to-output off every path), the same words execute a cycle
-    later, and the run takes exactly one cycle more (Verilator, against the model)."""
+    """``"rom": "registered"``: the ROM's word goes through a flip-flop register before its fields
+    drive the core, the same words execute a cycle later, and the run takes exactly one cycle more
+    (Verilator, against the model)."""
     sync, reg = _rom(name, "sync"), _rom(name, "registered")
     assert reg.compile().microcode.packed() == sync.compile().microcode.packed()
     assert reg.compile().cycles == sync.compile().cycles + 1
     res = simulate(reg, rows=pairings(reg, 4, seed=55))
     assert (res.verified, res.failed, res.timeout) == (4, 0, False)
     assert {p["cycles"] for p in res.runs} == {reg.compile().cycles}
-    assert "word_q" in verilog(reg) and "word_q" not in verilog(sync)
+    text = verilog(reg)
+    assert "word_q" in text and "word_q" not in verilog(sync)
+    # a LUT ROM: in a block RAM, Yosys would make the word register the RAM's own output register
+    assert '(* rom_style = "logic" *)' in text
