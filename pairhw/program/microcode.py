@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .datapath import Datapath
-from .schedule import Schedule
+from .schedule import Schedule, forwarded
 from .trace import const_text
 from .word import PORT_NAMES, Key, WordLayout
 
@@ -343,18 +343,9 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
     fsrc = forward_sources(dp)
 
     def forwards(ops, records, body=False) -> list[dict]:
-        """Per op, {input port: producer instance} of the operands its issue takes from a unit's
-        output: written in the op's issue cycle by an op of the same block (or of the same trip)."""
-        by_dst = {ops[r.op].dst: r for r in records}
-        out = []
-        for r in records:
-            f = {}
-            for port, (s, dist) in enumerate(ops[r.op].srcs):
-                pr = by_dst.get(s)
-                if pr is not None and pr.unit.forward and not (body and dist) and pr.written == r.start:
-                    f[port] = names[id(pr.unit)][pr.slot]
-            out.append(f)
-        return out
+        """Per op, {input port: producer instance} of its forwarded operands."""
+        return [{port: names[id(pr.unit)][pr.slot] for port, pr in f.items()}
+                for f in forwarded(ops, records, body)]
 
     def emit(op, u, inst, issue_at, write_at, fwd=None):
         p = names[id(u)][inst]

@@ -65,6 +65,23 @@ class ScheduledOp(NamedTuple):
         return self.start + self.unit.fwd_delay
 
 
+def forwarded(ops, records, body: bool = False) -> list[dict]:
+    """Per op of a block (or, ``body``, of a loop body) scheduled as ``records``: {input port: the
+    producer's :class:`ScheduledOp`} of the operands it takes from a unit's output rather than a
+    register, those written in its issue cycle by an op of the same block (or trip) on a forwarding
+    unit (:attr:`UnitSpec.fwd_delay`)."""
+    by_dst = {ops[r.op].dst: r for r in records}
+    out = []
+    for r in records:
+        f = {}
+        for port, (s, dist) in enumerate(ops[r.op].srcs):
+            pr = by_dst.get(s)
+            if pr is not None and pr.unit.forward and not (body and dist) and pr.written == r.start:
+                f[port] = pr
+        out.append(f)
+    return out
+
+
 def _records(sch) -> list[ScheduledOp]:
     return [ScheduledOp(i, t, u, s) for i, (t, u, s) in enumerate(zip(sch.start, sch.units, sch.inst))]
 
