@@ -123,7 +123,9 @@ def test_the_schedule_report_names_the_stages(capsys):
     out = capsys.readouterr().out
     assert "pipeline             operands registered on mul, add, sqr, sqrt (a cycle of latency each); " \
            "results forwarded into the operand registers" in out
-    assert "the word registered" not in out
+    assert "words × 114 bits; the word registered (a cycle per run)" in out
+    assert main(["-q", "schedule", "f2-47-etat-banked"]) == 0
+    assert "the word registered" not in capsys.readouterr().out
     # the forwarding and the word register are reported where a design has them, only there
     rep = designs.get("f3-19-etat-schoolbook-piped").report()
     assert (rep["forward"], rep["word_stages"]) == (True, 1)
@@ -210,14 +212,13 @@ def test_a_forward_from_a_unit_that_writes_nothing_is_caught():
         mc.run(d.field.point_values(P, Q))
 
 
-@pytest.mark.parametrize("name,datapath", [
-    ("f2-47-etat-banked", {}),
-    # the ROM's word registered too (a cycle more), a ternary field with op and power selects: slow
-    pytest.param("f3-19-etat-schoolbook", {"rom": "registered"}, marks=pytest.mark.slow),
-])
+@pytest.mark.slow
+@pytest.mark.parametrize("name,datapath", [("f2-47-etat-banked", {}), ("f3-19-etat-schoolbook", {"rom": "registered"})])
 def test_a_forwarding_core_is_bit_exact_in_the_scheduled_cycles(name, datapath):
     """Verilator: the forwarding core's pairings against the golden model, each in the scheduled
-    cycles (each operand register's forward multiplexer is built from the sources the words use)."""
+    cycles (each operand register's forward multiplexer is built from the sources the words use).
+    Slow: the built-in designs that forward (f3-19-etat-schoolbook-piped and -ram, a flip-flop and a
+    LUT RAM register file, and f2-79-etat-tmvp3-piped) are simulated by tests/rtl/test_core.py."""
     d = _forwarding(name, connect="program", **datapath)
     res = simulate(d, rows=pairings(d, 4, seed=54))
     assert (res.verified, res.failed, res.timeout) == (4, 0, False)
