@@ -221,8 +221,14 @@ class RegisterFile:
         self.regs = {b: [Signal(mm, name=f"{b}{k}") for k in range(n)] for b, n in mc.sizes.items() if b not in rams}
         # a sync bank is block RAM, however shallow, whose read-during-write at one address is
         # don't-care (no_rw_check): the bypass below gives the data then, so the tool need not emulate
+        # a comb bank read straight into operand registers: Yosys would take them as the RAM's read
+        # register and build some banks from flip-flops and multiplexers rather than LUT RAM
+        # (f3-19-etat-schoolbook-ram: 8,167 LUT4 and 260 DPR16X4 without the attribute, 6,335 and
+        # 340 with it); the attribute keeps every such bank LUT RAM
+        staged = any("operands" in u.pipeline for u in dp.units)
         self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[],
-                                      attrs={"ram_style": "block", "no_rw_check": 1} if b in sync else None)
+                                      attrs={"ram_style": "block", "no_rw_check": 1} if b in sync
+                                      else {"ram_style": "distributed"} if staged else None)
                             for b in rams}
         for b, mem in mems.items():
             m.submodules[f"bank_{b}"] = mem
