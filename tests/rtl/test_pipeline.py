@@ -263,3 +263,13 @@ def test_a_registered_rom_word_costs_one_cycle_and_is_bit_exact(name):
     assert "word_q" in text and "word_q" not in verilog(sync)
     # a LUT ROM: in a block RAM, Yosys would make the word register the RAM's own output register
     assert '(* rom_style = "logic" *)' in text
+
+
+def test_ram_banks_read_into_operand_registers_stay_lut_ram():
+    """A comb RAM bank of a core whose units register their operands is marked ``ram_style =
+    "distributed"`` (else Yosys takes the operand registers as the RAM's read registers and builds
+    some banks from flip-flops: f3-19-etat-schoolbook-ram 8,167 LUT4 and 260 DPR16X4 without the
+    mark, 6,335 and 340 with it); a core without the stage keeps its Verilog (no mark)."""
+    marked = verilog(designs.get("f3-19-etat-schoolbook-ram"))
+    assert marked.count('(* ram_style = "distributed" *)') == 4  # its four banks
+    assert "ram_style" not in verilog(designs.get("f2-79-etat-tmvp3"))
