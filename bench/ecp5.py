@@ -77,6 +77,7 @@ DESIGNS = [
     "f3-19-etat-schoolbook", "f3-19-etat-schoolbook-piped", "f3-19-etat-schoolbook-ram", "f2-47-etat-banked",
     "f2-47-etat-banked-piped", "f2-47-etat-banked-ram",
     "f2-79-etat-tmvp3", "f2-79-etat-tmvp3-piped", "f2-79-etat-karatsuba", "f2-79-etat-karatsuba-piped",
+    "f2-79-etat-karatsuba-ram",
     "asip-79-lsb5",
     "asip-79-lsb10", "asip-79-lsd2", "asip-79-lsd3", "asip-79-lsd5", "asip-79-k5", "asip-79-k10", "tate1-47-d4",
     "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small", "ate-bn-chavez11-toy", "asip-1223-lsb77",
