@@ -116,8 +116,8 @@ class Sequencer:
             m.d.comb += self.pc_next.eq(pc)
 
         offsets = mc.offsets()
-        # a registered word: the block RAM's output (the pc's word) into flip-flops, executed a cycle
-        # later, so the fields leave flip-flops rather than the block RAM's slow clock-to-output
+        # a registered word: the ROM's output (the pc's word) into flip-flops, executed a cycle later,
+        # so the fields leave flip-flops placed near their multiplexers
         word = rd.data
         if dp.word_stages:
             word = Signal(len(rd.data), name="word_q")
@@ -545,6 +545,13 @@ class PairingCore(StreamCore):
             writers.append((p, run & fld[Key.we(p)], fld.get(Key.w_bank(p)), fld[Key.w(p)], out, banks))
         return writers
 
+    @staticmethod
+    def _to_drain(m):
+        """Leave the run for DRAIN (a registered word: its last word executes the cycle after)."""
+        def go():
+            m.next = "DRAIN"
+        return go
+
     def elaborate(self, platform):
         m = Module()
         mc, dp = self.mc, self.dp
@@ -561,7 +568,7 @@ class PairingCore(StreamCore):
                 io.load_state(seq)
             with m.State("RUN"):
                 m.d.comb += [seq.run.eq(1), self.busy.eq(1)]
-                seq.step(io.to_unload if not dp.word_stages else lambda: setattr(m, "next", "DRAIN"))
+                seq.step(io.to_unload if not dp.word_stages else self._to_drain(m))
             if dp.word_stages:  # the last word, in the word register, executes
                 with m.State("DRAIN"):
                     m.d.comb += self.busy.eq(1)

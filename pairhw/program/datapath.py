@@ -325,8 +325,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``"read_ports": 2`` two read ports the units share, a unit's ``"read_via"`` binding its inputs to
     them), ``spec["io_width"]``
     the stream word width (default 64), ``spec["rom"]`` how the core reads its microcode (``comb``,
-    default: a LUT ROM; ``sync``: a clocked read that maps to block RAM; ``registered``: that read
-    and a flip-flop register for the word, a cycle more a run: :data:`ROM_READS`), and
+    default: a LUT ROM; ``sync``: a clocked read that maps to block RAM; ``registered``: a LUT ROM
+    into a flip-flop word register, a cycle more a run: :data:`ROM_READS`), and
     ``spec["waits"]`` whether runs of idle microcode words become one word with a wait count, and
     ``spec["connect"]`` which connections the core's register file builds (``any``, default: every
     register to every unit port that may read or write its bank; ``program``: only those the

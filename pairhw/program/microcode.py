@@ -107,7 +107,7 @@ class Microcode:
     def connections(self) -> tuple[dict, dict]:
         """The register-file connections the words use: ``writes`` maps a register ``(bank, k)`` to
         the unit instances that write it, ``reads`` a read field (``"p.a"``) to the registers it
-        addresses.  A field is set only where its value is used (an op's issue or write), so a core
+        addresses and a forward field (``"p.a_fwd"``) to the unit instances it forwards.  A field is set only where its value is used (an op's issue or write), so a core
         that builds only these connections (``"connect": "program"``) runs the words as :meth:`run`
         does."""
         writes: dict = {}
@@ -195,8 +195,9 @@ class Microcode:
         for pc in trace if staged else self.pc_trace():
             wd = self.words[pc]
             writes = []
-            # the results written at the end of this cycle, on the units' outputs (forwarding)
-            now = {s: v for (s, c), v in pending.items() if c == cycle} if fsrc else {}
+            # the results written at the end of this cycle, on the units' outputs (forwarding): taken
+            # before the writes below pop them
+            now = {s: pending[(s, cycle)] for s in fsrc if (s, cycle) in pending}
             for p, u in insts:
                 def src(port):
                     q = base[p] if port == 1 else p  # lanes share lane 0's operand b
@@ -389,8 +390,7 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
     def straight(ops, sch, base):
         records = sch.records()
         for r, fwd in zip(records, forwards(ops, records)):
-            t = base + r.start
-            emit(ops[r.op], r.unit, r.slot, t, t + r.unit.latency, fwd)
+            emit(ops[r.op], r.unit, r.slot, base + r.start, base + r.written, fwd)
 
     straight(flow.pre, pre, 0)
     Ls = tl.loop_start
@@ -402,7 +402,7 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
     for slot, k in enumerate(execs):
         base = Ls + slot * ii
         for r, fwd in zip(body_records, body_fwd):
-            t, w = r.start, r.start + r.unit.latency
+            t, w = r.start, r.written
             issue = base + t % ii if 0 <= k - t // ii < trips else None
             write = base + w % ii if 0 <= k - w // ii < trips else None
             if issue is not None or write is not None:

@@ -5,8 +5,9 @@ search; this module only checks, from the ops, the datapath and the schedule, th
 
 * each op runs on a unit that computes it (its kind and power), on an instance the unit has;
 * each op issues after its operands are ready: the producer's issue + its unit's delay (latency
-  + 1, the write; latency alone when the datapath forwards results) — in a loop, for the edges with their trip distance, the dependence and the
-  register anti-dependence (a value is read before the next trip overwrites it);
+  + 1, the write; latency alone when the datapath forwards results) — in a loop, for the edges with
+  their trip distance, the dependence and the register anti-dependence (a value is read before the
+  next trip overwrites it);
 * an instance starts at most once every II cycles of its unit (in a loop, modulo the loop's II); the
   lanes of one start share their operand b and do not exceed the unit's lanes;
 * a bank's limited write ports take at most that many results a cycle, and a shared read port serves

@@ -27,8 +27,9 @@ SLOW_CORES = {
                             "unit's own simulations",
     "etat3-97-small": "f3-19-etat-schoolbook (a small ternary core) and "
                       "test_a_small_pipelined_karatsuba_f3_core_is_bit_exact; 23,400 cycles a pairing",
-    "f2-47-etat-banked-piped": "f3-19-etat-schoolbook-piped (the same stage, clocked ROM and connections) and "
-                               "tests/rtl/test_pipeline.py's f2-47-etat-banked with both stages",
+    "f2-47-etat-banked-piped": "f2-47-etat-banked-ram (the same units with the same stage, forwarding and "
+                               "registered word) and f3-19-etat-schoolbook-piped (the same recipe on "
+                               "flip-flop registers)",
     "ate-bn-chavez11-toy": "ate-bn-tiny-small (a prime core) and, unit by unit, Chávez Corona et al.'s "
                           "multiplier and coefficient-form adder (tests/rtl/prime/test_units.py); its "
                           "bench alone builds for 144 s",
