@@ -123,7 +123,8 @@ def _interconnect_text(ic: dict) -> str:
     """The register file's multiplexers in one line (:meth:`~pairhw.program.microcode.Microcode.interconnect`)."""
     ram = f", {plural(ic['ram_banks'], 'RAM bank')}" if ic["ram_banks"] else ""
     return (f"interconnect         {plural(ic['read_ports'], 'unit port')} reading "
-            f"{plural(ic['read_inputs'], 'source')} (at most {ic['read_inputs_max']} a port); "
+            f"{plural(ic['read_inputs'], 'source')} (at most {ic['read_inputs_max']} a port"
+            + (f", bound {ic['max_sources']}" if "max_sources" in ic else "") + "); "
             + (f"{plural(ic['registers'], 'flip-flop register')} written from {plural(ic['write_inputs'], 'source')} "
                f"(at most {ic['write_inputs_max']})" if ic["registers"] else "no flip-flop registers")
             + f"{ram}; connect {ic['connect']}")

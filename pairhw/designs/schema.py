@@ -53,6 +53,9 @@ SCHEMA = {
                                  "operand registers of the units that read it in the cycle it is written, "
                                  "so the operand stage costs no cycle on a dependence (every unit needs "
                                  "the operands stage; default false)"),
+        "max_sources": (int, False, "the most sources (registers, RAM banks, forwarded unit outputs) a unit "
+                                    "input port's multiplexer may choose among; a design whose program needs "
+                                    "more is refused, naming the port (default unbounded)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {
@@ -111,6 +114,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 MOST = {
     ("design", "name"): 100, ("design", "description"): 4_000,
     ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
+    ("datapath", "max_sources"): 1 << 20,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,

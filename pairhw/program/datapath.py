@@ -126,6 +126,7 @@ class Datapath:
     connect: str = "any"  # the register file's multiplexers: "any" (every register to every port) or "program"
     pipeline: tuple = ()  # the default register stages of every unit but the constant tables: "operands", "results"
     forward: bool = False  # results forwarded from the units' outputs to the operand registers
+    max_sources: int | None = None  # at most this many sources a unit input port's multiplexer chooses among
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -210,6 +211,9 @@ class Datapath:
             raise DatapathError("the I/O word width must be at least 1")
         if self.rom not in ROM_READS:
             raise DatapathError(f"rom must be {', '.join(ROM_READS[:-1])} or {ROM_READS[-1]}, not {self.rom!r}")
+        if self.max_sources is not None and (isinstance(self.max_sources, bool) or not isinstance(self.max_sources, int)
+                                             or self.max_sources < 1):
+            raise DatapathError(f"max_sources must be a positive integer, not {self.max_sources!r}")
         if self.connect not in ("any", "program"):
             raise DatapathError(f"connect must be any or program, not {self.connect!r}")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
@@ -337,7 +341,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     writes its result ``latency`` cycles after it read its operands, as a started one does), and
     ``spec["forward"]`` whether the units' results are forwarded to the operand registers (each unit
     needs the ``operands`` stage): a consumer of the same block or loop trip then issues in the
-    cycle its operand is written (:attr:`UnitSpec.fwd_delay`), which wins back the stage's cycle.
+    cycle its operand is written (:attr:`UnitSpec.fwd_delay`), which wins back the stage's cycle,
+    and ``spec["max_sources"]`` the most sources a unit input port's multiplexer may choose among
+    (checked on the assembled microcode, :func:`~pairhw.program.engine.check_sources`).
     """
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
@@ -384,4 +390,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
-                    bool(spec.get("forward", False)))
+                    bool(spec.get("forward", False)), spec.get("max_sources"))

@@ -10,7 +10,8 @@ from .loop import fold_loop
 from .lower import Flow, lower
 from .microcode import Microcode, assemble
 from .regalloc import Allocation, allocate
-from .schedule import BlockSchedule, LoopSchedule, Schedule, Timeline, list_schedule, modulo_schedule
+from .schedule import (BlockSchedule, LoopSchedule, Schedule, ScheduleError, Timeline, list_schedule,
+                       modulo_schedule)
 from .stream import StreamInterface
 from .trace import trace_kernel, trace_pairing
 
@@ -86,7 +87,8 @@ class Compiled:
             "registers": dict(self.alloc.used),
             "loop_shared_registers": dict(self.alloc.loop_shared),
             "microcode": {"words": len(mc.words), "width": mc.width},
-            "interconnect": {k: v for k, v in mc.interconnect().items() if k != "ports"},
+            "interconnect": {**{k: v for k, v in mc.interconnect().items() if k != "ports"},
+                             **({"max_sources": self.dp.max_sources} if self.dp.max_sources else {})},
             # the register stages around the units (only when there are some: reports stay as they were)
             **({"pipeline": {u.name: list(u.pipeline) for u in self.dp.units if u.pipeline}}
                if any(u.pipeline for u in self.dp.units) else {}),
@@ -115,7 +117,26 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
     post = list_schedule(flow.post, dp, shared)
     sched = Schedule.of(pre, loop, post, flow.trips)
     alloc = allocate(flow, dp, sched)
-    return Compiled(flow, dp, sched, alloc, assemble(flow, dp, sched, alloc))
+    mc = assemble(flow, dp, sched, alloc)
+    check_sources(mc)
+    return Compiled(flow, dp, sched, alloc, mc)
+
+
+def check_sources(mc: Microcode) -> None:
+    """Refuse microcode whose unit input ports choose among more sources than the datapath's
+    ``max_sources`` allows (:meth:`~pairhw.program.microcode.Microcode.interconnect`: registers, RAM
+    banks and forwarded outputs, as the core builds them): the bound is the design's promise about
+    its multiplexers, which set its clock (docs/ARCHITECTURE.md, "Where the clock goes")."""
+    bound = mc.dp.max_sources
+    if bound is None:
+        return
+    ports = mc.interconnect()["ports"]
+    over = sorted((k for k, n in ports.items() if n > bound), key=lambda k: (-ports[k], k))
+    if over:
+        worst = over[0]
+        more = f" (and {len(over) - 1} more port{'s' if len(over) > 2 else ''})" if len(over) > 1 else ""
+        raise ScheduleError(f"datapath.max_sources: unit input {worst} chooses among {ports[worst]} sources, "
+                            f"more than the bound {bound}{more}")
 
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:

@@ -57,6 +57,11 @@ CASES = {
     "power-k-huge": (F2, lambda d: unit(d, "sqr").update(k=10**9), "datapath.units[2].k: must be at most 64"),
     "power-k-zero": (F2, lambda d: unit(d, "sqr").update(k=[0]), "datapath.units[2] (sqr): k must be distinct integers ≥ 1"),
     "power-k-no-one": (F2, lambda d: unit(d, "sqr").update(k=[2]), "which no sum of the power units' k ∈ [2] makes"),
+    "max-sources-unmet": (F2, lambda d: d["datapath"].update(max_sources=8),
+                          "datapath.max_sources: unit input add0.a chooses among 32 sources, more than the bound 8 "
+                          "(and 7 more ports)"),
+    "max-sources-zero": (F2, lambda d: d["datapath"].update(max_sources=0), "datapath.max_sources: must be at least 1"),
+    "max-sources-text": (F2, lambda d: d["datapath"].update(max_sources="few"), "datapath.max_sources"),
     "reads-unknown-bank": (F2, lambda d: unit(d, "mul").update(reads=[["z"], ["a"]]), "datapath.units[0] (mul): no bank 'z'"),
     "reads-too-many-ports": (F2, lambda d: unit(d, "mul").update(reads=[["a"], ["a"], ["b"]]),
                              "datapath.units[0] (mul): reads lists 3 ports, the kind has 2"),

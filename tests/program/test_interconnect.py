@@ -1,5 +1,7 @@
 """The register file's multiplexers as the schedule report counts them (Microcode.interconnect)."""
 
+import re
+
 from pairhw import designs
 from pairhw.program.microcode import instances, read_key
 
@@ -46,3 +48,26 @@ def test_ram_banks_are_one_source_a_port_and_the_report_and_listing_say_it(capsy
     assert main(["-q", "schedule", "f2-47-etat-banked"]) == 0
     line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("interconnect"))
     assert "8 unit ports reading 236 sources (at most 32 a port)" in line and "connect any" in line
+
+
+def test_max_sources_is_a_bound_every_port_keeps():
+    """datapath.max_sources: a design at its own widest port compiles, and every port is within the
+    bound; one source fewer is refused naming the widest port (ports beyond the bound counted)."""
+    import copy
+
+    import pytest
+
+    from pairhw.designs import DesignError, from_data
+
+    base = designs.get("f2-47-etat-banked-ram")
+    ports = base.compile().microcode.interconnect()["ports"]
+    widest = max(ports.values())
+    d = copy.deepcopy(base.data)
+    d["datapath"]["max_sources"] = widest
+    ic = from_data(d).compile().microcode.interconnect()
+    assert ic["ports"] == ports and all(n <= widest for n in ic["ports"].values())
+    d["datapath"]["max_sources"] = widest - 1
+    over = sorted(k for k, n in ports.items() if n == widest)
+    with pytest.raises(DesignError, match=rf"max_sources: unit input {re.escape(over[0])} chooses among "
+                                          rf"{widest} sources, more than the bound {widest - 1}"):
+        from_data(d).compile()
