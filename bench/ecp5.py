@@ -80,6 +80,7 @@ DESIGNS = [
     "f2-79-etat-karatsuba-ram",
     "asip-79-lsb5",
     "asip-79-lsb10", "asip-79-lsd2", "asip-79-lsd3", "asip-79-lsd5", "asip-79-k5", "asip-79-k10", "tate1-47-d4",
+    "tate1-47-msd24-ram",
     "ate-bn-tiny-small", "ate-bn-tiny", "etat3-97-small", "ate-bn-chavez11-toy", "asip-1223-lsb77",
     "asip-1223-lsb153", "asip-1223-lsd7", "asip-1223-lsd9", "asip-1223-lsd11", "asip-1223-k77", "asip-1223-k153",
     "etat3-97-fast", "etat3-193-small", "tate2-239-d16", "tate1-239-d16", "tate1-239-d16-piped", "tate1-283-d16", "tate2-283-d16",
