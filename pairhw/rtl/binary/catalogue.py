@@ -150,8 +150,9 @@ def check_schedule(n: int, schedule) -> tuple:
 LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
 
 
-#: the kinds that take a stage count (``stages``: 1 or 2, :class:`ParallelMul`)
-STAGED_KINDS = ("schoolbook", "karatsuba", "tmvp")
+#: the kinds that take a stage count (``stages``: 1 or 2; :class:`ParallelMul`, and the hybrid
+#: kinds' core, :class:`SequentialMul`)
+STAGED_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
 
 
 def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
@@ -163,7 +164,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     base products from hand-packed Xilinx ``LUT6`` primitives (:data:`LUT6_KINDS` only).  ``lanes``
     k > 1: k ``msd`` multipliers sharing the operand b and its x^i·b array (:class:`MsdGroup`, seed
     001 Fig. 3), a datapath unit whose lanes the scheduler starts together.  ``stages`` (1 or 2, the
-    latency; :data:`STAGED_KINDS` only) cuts a parallel multiplier's network with a register.
+    latency; :data:`STAGED_KINDS` only) cuts a parallel multiplier's network (a hybrid one's core)
+    with a register.
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
@@ -187,7 +189,7 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     if stages is not None and kind not in STAGED_KINDS:
         raise KindError(f"--stages applies to {', '.join(STAGED_KINDS)} over F_2^m (and F_3^m karatsuba), not {kind}")
     if stages is not None and stages not in (1, 2):
-        raise KindError(f"a parallel F_2^m multiplier has 1 or 2 stages, not {stages} (the F_3^m karatsuba "
+        raise KindError(f"a parallel or hybrid F_2^m multiplier has 1 or 2 stages, not {stages} (the F_3^m karatsuba "
                         "multiplier takes 1 to 11)")
     try:
         if lanes != 1:
@@ -212,10 +214,11 @@ def _build(kind, F, digit, schedule, core, lut6=False, stages=1):
     if kind in ("hybrid-tmvp3", "hybrid-tmvp2"):
         plan = tmvp_plan(F.m, (3,) if kind == "hybrid-tmvp3" else (2, 2))
         label = "HybridTmvp3" if kind == "hybrid-tmvp3" else "HybridTmvp2"
-        return SequentialMul(F, plan, sched(plan.h), label=label, lut6=lut6)
+        return SequentialMul(F, plan, sched(plan.h), label=label, lut6=lut6, stages=stages)
     if kind == "hybrid-kara306":
         plan = poly_plan(F.m, (2, 2))
-        return SequentialMul(F, plan, sched(plan.h), reduce_cycle=True, label="HybridKara", lut6=lut6)
+        return SequentialMul(F, plan, sched(plan.h), reduce_cycle=True, label="HybridKara", lut6=lut6,
+                             stages=stages)
     if kind == "iter-karatsuba":
         core = 153 if core is None else core
         if core not in ITER_CORES:

@@ -226,10 +226,12 @@ def schoolbook_net(m: Module, a, b, n: int, name: str, lut6: bool = False) -> Si
     return out
 
 
-def karatsuba_net(m: Module, a, b, n: int, schedule, name: str, lut6: bool = False) -> Signal:
-    """Recursive Karatsuba (:func:`pairhw.math.binary.mulalg.karatsuba`), zero-padding each level."""
+def karatsuba_net(m: Module, a, b, n: int, schedule, name: str, lut6: bool = False, cut=None) -> Signal:
+    """Recursive Karatsuba (:func:`pairhw.math.binary.mulalg.karatsuba`), zero-padding each level;
+    ``cut(signal, name)`` applied to every base product (as :func:`tmvp_net`)."""
     if not schedule:
-        return schoolbook_net(m, a, b, n, name, lut6)
+        w = schoolbook_net(m, a, b, n, name, lut6)
+        return cut(w, f"{name}_q") if cut is not None else w
     k, rest = schedule[0], tuple(schedule[1:])
     h = -(-n // k)
     aa = Signal(k * h, name=f"{name}_a")
@@ -237,7 +239,7 @@ def karatsuba_net(m: Module, a, b, n: int, schedule, name: str, lut6: bool = Fal
     m.d.comb += [aa.eq(a[:n]), bb.eq(b[:n])]
     A = [aa[i * h:(i + 1) * h] for i in range(k)]
     B = [bb[i * h:(i + 1) * h] for i in range(k)]
-    sub = _sub_builder(m, name, h, h, lambda x, y, nm: karatsuba_net(m, x, y, h, rest, nm, lut6))
+    sub = _sub_builder(m, name, h, h, lambda x, y, nm: karatsuba_net(m, x, y, h, rest, nm, lut6, cut))
 
     out = Signal(2 * n - 1, name=name)
     w = 2 * k * h
@@ -284,15 +286,21 @@ def lut6_spare_inputs(k: int) -> int:
     return 5 * -(-(2 * k - 1) // 5) + 1 - 2 * k
 
 
-def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False) -> Signal:
+def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False, cut=None) -> Signal:
     """Seed 000 formulas (1) and (2), recursively (:func:`pairhw.math.binary.mulalg.tmvp`).
 
     ``lut6``: at the last split, when the base rows' LUTs have spare inputs
     (:func:`lut6_spare_inputs`), an output block's XOR is not a gate: the block's own product (P0,
     P1, P2) takes the products it shares with other blocks as late bits of its rows.
+    ``cut``: ``cut(signal, name)`` is applied to every base product (a pipeline register between the
+    operands' additions and base products on one side and the output additions on the other; not
+    with ``lut6``, whose last split merges the two).
     """
+    if cut is not None and lut6:
+        raise ValueError("a TMVP network cut after its base products is not built with lut6")
     if not schedule:
-        return tmvp_schoolbook_net(m, t, v, n, name, lut6)
+        w = tmvp_schoolbook_net(m, t, v, n, name, lut6)
+        return cut(w, f"{name}_q") if cut is not None else w
     k, rest = schedule[0], tuple(schedule[1:])
     h = -(-n // k)
     pad = k * h - n
@@ -314,7 +322,7 @@ def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False) -
         m.d.comb += [xs.eq(xor_tree([T[d] for d in ds])), ys.eq(xor_tree([V[j] for j in vs]))]
         if extra:
             return tmvp_schoolbook_net(m, xs, ys, h, f"{name}_{i}", lut6, extra)
-        return tmvp_net(m, xs, ys, h, rest, f"{name}_{i}", lut6)
+        return tmvp_net(m, xs, ys, h, rest, f"{name}_{i}", lut6, cut)
 
     if lut6 and not rest and lut6_spare_inputs(h) >= max(len(blk) - 1 for blk in blocks):
         shared = sorted({i for blk in blocks for i in blk[1:]})
