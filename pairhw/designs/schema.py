@@ -98,8 +98,8 @@ SCHEMA = {
                                           "2, 3 or \"oe\" per level)"),
         "digit": (int, False, "digit size of lsd / msd"),
         "stages": (int, False, "pipeline stages (latency; default 1): F_3^m karatsuba, 1 to 11; F_2^m schoolbook, "
-                               "karatsuba, tmvp, 1 or 2; F_2^m hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: 1 or 2 "
-                               "(2: the core's base products registered, one cycle more)"),
+                               "karatsuba, tmvp, 1 or 2; F_2^m hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: 1 to 3 "
+                               "(2: the core's base products registered; 3: their operands too)"),
         "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1)"),
         "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
                                     "(in, pre0…, base, post…0)"),

@@ -150,7 +150,7 @@ def check_schedule(n: int, schedule) -> tuple:
 LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
 
 
-#: the kinds that take a stage count (``stages``: 1 or 2; :class:`ParallelMul`, and the hybrid
+#: the kinds that take a stage count (``stages``: 1 or 2, :class:`ParallelMul`; 1 to 3, the hybrid
 #: kinds' core, :class:`SequentialMul`)
 STAGED_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
 
@@ -188,9 +188,11 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError(f"--schedule applies to the kinds with a parallel part, not {kind}")
     if stages is not None and kind not in STAGED_KINDS:
         raise KindError(f"--stages applies to {', '.join(STAGED_KINDS)} over F_2^m (and F_3^m karatsuba), not {kind}")
-    if stages is not None and stages not in (1, 2):
-        raise KindError(f"a parallel or hybrid F_2^m multiplier has 1 or 2 stages, not {stages} (the F_3^m karatsuba "
-                        "multiplier takes 1 to 11)")
+    most = 3 if kind.startswith("hybrid-") else 2
+    if stages is not None and not 1 <= stages <= most:
+        raise KindError(f"a {'hybrid' if most == 3 else 'parallel'} F_2^m multiplier has "
+                        f"{'1 to 3' if most == 3 else '1 or 2'} stages, not "
+                        f"{stages} (the F_3^m karatsuba multiplier takes 1 to 11)")
     try:
         if lanes != 1:
             return MsdGroup(F, digit, lanes)

@@ -226,10 +226,14 @@ def schoolbook_net(m: Module, a, b, n: int, name: str, lut6: bool = False) -> Si
     return out
 
 
-def karatsuba_net(m: Module, a, b, n: int, schedule, name: str, lut6: bool = False, cut=None) -> Signal:
+def karatsuba_net(m: Module, a, b, n: int, schedule, name: str, lut6: bool = False, cut=None,
+                  cut_in=None) -> Signal:
     """Recursive Karatsuba (:func:`pairhw.math.binary.mulalg.karatsuba`), zero-padding each level;
-    ``cut(signal, name)`` applied to every base product (as :func:`tmvp_net`)."""
+    ``cut(signal, name)`` applied to every base product and ``cut_in`` to its operands (as
+    :func:`tmvp_net`)."""
     if not schedule:
+        if cut_in is not None:
+            a, b = cut_in(a[:n], f"{name}_aq"), cut_in(b[:n], f"{name}_bq")
         w = schoolbook_net(m, a, b, n, name, lut6)
         return cut(w, f"{name}_q") if cut is not None else w
     k, rest = schedule[0], tuple(schedule[1:])
@@ -239,7 +243,7 @@ def karatsuba_net(m: Module, a, b, n: int, schedule, name: str, lut6: bool = Fal
     m.d.comb += [aa.eq(a[:n]), bb.eq(b[:n])]
     A = [aa[i * h:(i + 1) * h] for i in range(k)]
     B = [bb[i * h:(i + 1) * h] for i in range(k)]
-    sub = _sub_builder(m, name, h, h, lambda x, y, nm: karatsuba_net(m, x, y, h, rest, nm, lut6, cut))
+    sub = _sub_builder(m, name, h, h, lambda x, y, nm: karatsuba_net(m, x, y, h, rest, nm, lut6, cut, cut_in))
 
     out = Signal(2 * n - 1, name=name)
     w = 2 * k * h
@@ -286,19 +290,22 @@ def lut6_spare_inputs(k: int) -> int:
     return 5 * -(-(2 * k - 1) // 5) + 1 - 2 * k
 
 
-def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False, cut=None) -> Signal:
+def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False, cut=None, cut_in=None) -> Signal:
     """Seed 000 formulas (1) and (2), recursively (:func:`pairhw.math.binary.mulalg.tmvp`).
 
     ``lut6``: at the last split, when the base rows' LUTs have spare inputs
     (:func:`lut6_spare_inputs`), an output block's XOR is not a gate: the block's own product (P0,
     P1, P2) takes the products it shares with other blocks as late bits of its rows.
     ``cut``: ``cut(signal, name)`` is applied to every base product (a pipeline register between the
-    operands' additions and base products on one side and the output additions on the other; not
-    with ``lut6``, whose last split merges the two).
+    operands' additions and base products on one side and the output additions on the other), and
+    ``cut_in`` to every base product's operands (a register between the operands' additions and the
+    base products); neither with ``lut6``, whose last split merges them.
     """
-    if cut is not None and lut6:
-        raise ValueError("a TMVP network cut after its base products is not built with lut6")
+    if (cut is not None or cut_in is not None) and lut6:
+        raise ValueError("a TMVP network cut at its base products is not built with lut6")
     if not schedule:
+        if cut_in is not None:
+            t, v = cut_in(t[:2 * n - 1], f"{name}_tq"), cut_in(v[:n], f"{name}_vq")
         w = tmvp_schoolbook_net(m, t, v, n, name, lut6)
         return cut(w, f"{name}_q") if cut is not None else w
     k, rest = schedule[0], tuple(schedule[1:])
@@ -322,7 +329,7 @@ def tmvp_net(m: Module, t, v, n: int, schedule, name: str, lut6: bool = False, c
         m.d.comb += [xs.eq(xor_tree([T[d] for d in ds])), ys.eq(xor_tree([V[j] for j in vs]))]
         if extra:
             return tmvp_schoolbook_net(m, xs, ys, h, f"{name}_{i}", lut6, extra)
-        return tmvp_net(m, xs, ys, h, rest, f"{name}_{i}", lut6, cut)
+        return tmvp_net(m, xs, ys, h, rest, f"{name}_{i}", lut6, cut, cut_in)
 
     if lut6 and not rest and lut6_spare_inputs(h) >= max(len(blk) - 1 for blk in blocks):
         shared = sorted({i for blk in blocks for i in blk[1:]})

@@ -40,19 +40,20 @@ class SequentialMul(MulUnit):
     lut6 : bool
         The core's schoolbook base products from hand-packed ``LUT6`` primitives (as
         :class:`ParallelMul`); name suffix ``_l6``.
-    stages : {1, 2}
+    stages : {1, 2, 3}
         The core's register stages: 2 registers every base product of the core's network
         (:func:`~pairhw.rtl.binary.nets.tmvp_net`'s ``cut``), between the operands' additions and
-        base products and the output additions, which halves the core's logic depth between
-        registers: latency one more, the same II; name suffix ``_p2``.
+        base products and the output additions; 3 also registers the base products' operands
+        (``cut_in``), between the operands' additions and the base products.  Each stage is a cycle
+        more of latency at the same II; name suffix ``_p2``, ``_p3``.
     """
 
     def __init__(self, F: GF2m, plan: Plan, core_schedule=(), reduce_cycle: bool = False,
                  label: str = "SeqMul", lut6: bool = False, stages: int = 1):
-        if stages not in (1, 2):
-            raise ValueError(f"a hybrid multiplier's core has 1 or 2 stages, not {stages}")
-        if stages == 2 and lut6:
-            raise ValueError("a hybrid multiplier's core of 2 stages is not built with lut6")
+        if stages not in (1, 2, 3):
+            raise ValueError(f"a hybrid multiplier's core has 1, 2 or 3 stages, not {stages}")
+        if stages > 1 and lut6:
+            raise ValueError(f"a hybrid multiplier's core of {stages} stages is not built with lut6")
         if plan.kind == "tmvp":
             _require_trinomial(F, "a TMVP multiplier")
         self.plan = plan
@@ -61,7 +62,7 @@ class SequentialMul(MulUnit):
         self.lut6 = bool(lut6)
         self.stages = stages
         self.name = (f"{label}_m{F.m}_p{_sched_str(plan.splits)}_h{plan.h}"
-                     f"_c{_sched_str(self.core_schedule)}" + ("_l6" if lut6 else "") + ("_p2" if stages == 2 else ""))
+                     f"_c{_sched_str(self.core_schedule)}" + ("_l6" if lut6 else "") + (f"_p{stages}" if stages > 1 else ""))
         super().__init__(F)
 
     @property
@@ -96,15 +97,16 @@ class SequentialMul(MulUnit):
 
     def _core(self, m, x, y):
         P = self.plan
-        cut = None
-        if getattr(self, "stages", 1) == 2:
-            def cut(w, name):  # every cycle, as the core's operand and product registers
-                r = Signal(len(w), name=name)
-                m.d.sync += r.eq(w)
-                return r
+        stages = getattr(self, "stages", 1)
+
+        def reg(w, name):  # every cycle, as the core's operand and product registers
+            r = Signal(len(w), name=name)
+            m.d.sync += r.eq(w)
+            return r
+        cut, cut_in = (reg if stages >= 2 else None), (reg if stages >= 3 else None)
         if P.kind == "tmvp":
-            return nets.tmvp_net(m, x, y, P.h, self.core_schedule, "core", self.lut6, cut)
-        return nets.karatsuba_net(m, x, y, P.h, self.core_schedule, "core", self.lut6, cut)
+            return nets.tmvp_net(m, x, y, P.h, self.core_schedule, "core", self.lut6, cut, cut_in)
+        return nets.karatsuba_net(m, x, y, P.h, self.core_schedule, "core", self.lut6, cut, cut_in)
 
     def _accumulate(self, m, v, idx, pr):
         """OUTnet: add the tagged core result into the accumulator; drive ``c``/``done``."""
@@ -183,8 +185,8 @@ class SequentialMul(MulUnit):
         s1 = Signal(range(max(S, 2)), name="s1")
         m.d.sync += [xr.eq(xs), yr.eq(ys), v1.eq(busy & (step < S)), s1.eq(step)]
         core = self._core(m, xr, yr)
-        if self.stages == 2:  # the base products' register: the step's tag a cycle later
-            v1q, s1q = Signal(name="v1_q"), Signal.like(s1, name="s1_q")
+        for k in range(self.stages - 1):  # the core's own registers: the step's tag as many cycles later
+            v1q, s1q = Signal(name=f"v1_q{k}"), Signal.like(s1, name=f"s1_q{k}")
             m.d.sync += [v1q.eq(v1), s1q.eq(s1)]
             v1, s1 = v1q, s1q
         pr = Signal(P.core_out_width, name="preg")

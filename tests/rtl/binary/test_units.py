@@ -186,14 +186,15 @@ def test_a_two_stage_parallel_multiplier_is_bit_exact_back_to_back(kind, m):
 
 @pytest.mark.parametrize("kind", ["hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306"])
 @pytest.mark.parametrize("m", [17, 47])
-def test_a_hybrid_multiplier_with_a_two_stage_core_is_bit_exact_back_to_back(kind, m):
-    """``stages=2`` on a hybrid kind: the core's base products registered; one cycle more of latency,
-    the same II, the same products (back to back and with gaps)."""
+@pytest.mark.parametrize("stages", [2, 3])
+def test_a_hybrid_multiplier_with_a_staged_core_is_bit_exact_back_to_back(kind, m, stages):
+    """``stages`` 2 on a hybrid kind: the core's base products registered; 3: their operands too.
+    A cycle more of latency a stage, the same II, the same products (back to back and with gaps)."""
     F = binary_field(m)
-    one, unit = make_unit(kind, F), make_unit(kind, F, stages=2)
-    assert (unit.latency, unit.initiation_interval) == (one.latency + 1, one.initiation_interval)
-    assert unit.name == one.name + "_p2"
-    rng = random.Random(77 + m)
+    one, unit = make_unit(kind, F), make_unit(kind, F, stages=stages)
+    assert (unit.latency, unit.initiation_interval) == (one.latency + stages - 1, one.initiation_interval)
+    assert unit.name == one.name + f"_p{stages}"
+    rng = random.Random(77 + m + stages)
     pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
     _check(unit, pairs)
     _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
@@ -201,7 +202,7 @@ def test_a_hybrid_multiplier_with_a_two_stage_core_is_bit_exact_back_to_back(kin
 
 @pytest.mark.parametrize("options,why", [({"kind": "msd", "digit": 2, "stages": 2}, "--stages applies to"),
                                          ({"kind": "tmvp", "stages": 3}, "1 or 2 stages"),
-                                         ({"kind": "hybrid-tmvp3", "stages": 3}, "1 or 2 stages"),
+                                         ({"kind": "hybrid-tmvp3", "stages": 4}, "1 to 3 stages"),
                                          ({"kind": "hybrid-tmvp2", "stages": 2, "lut6": True}, "not built with lut6")])
 def test_stages_are_refused_where_they_do_not_apply(options, why):
     opts = dict(options)
