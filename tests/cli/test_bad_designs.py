@@ -57,6 +57,8 @@ CASES = {
     "power-k-huge": (F2, lambda d: unit(d, "sqr").update(k=10**9), "datapath.units[2].k: must be at most 64"),
     "power-k-zero": (F2, lambda d: unit(d, "sqr").update(k=[0]), "datapath.units[2] (sqr): k must be distinct integers ≥ 1"),
     "power-k-no-one": (F2, lambda d: unit(d, "sqr").update(k=[2]), "which no sum of the power units' k ∈ [2] makes"),
+    "hybrid-stages-over": ("f2-79-etat-tmvp3", lambda d: unit(d, "mul")["mul"].update(stages=4),
+                           "datapath.units[0] (mul): a hybrid F_2^m multiplier has 1 to 3 stages, not 4"),
     "max-sources-unmet": (F2, lambda d: d["datapath"].update(max_sources=8),
                           "datapath.max_sources: unit input add0.a chooses among 32 sources, more than the bound 8 "
                           "(and 7 more ports)"),
