@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pairhw.progress import plural
+
 from .datapath import Datapath
 from .fuse import fuse_powers
 from .loop import fold_loop
@@ -134,7 +136,7 @@ def check_sources(mc: Microcode) -> None:
     over = sorted((k for k, n in ports.items() if n > bound), key=lambda k: (-ports[k], k))
     if over:
         worst = over[0]
-        more = f" (and {len(over) - 1} more port{'s' if len(over) > 2 else ''})" if len(over) > 1 else ""
+        more = f" (and {plural(len(over) - 1, 'more port')})" if len(over) > 1 else ""
         raise ScheduleError(f"datapath.max_sources: unit input {worst} chooses among {ports[worst]} sources, "
                             f"more than the bound {bound}{more}")
 

@@ -1,8 +1,12 @@
 """The register file's multiplexers as the schedule report counts them (Microcode.interconnect)."""
 
+import copy
 import re
 
+import pytest
+
 from pairhw import designs
+from pairhw.designs import DesignError, from_data
 from pairhw.program.microcode import instances, read_key
 
 
@@ -53,12 +57,6 @@ def test_ram_banks_are_one_source_a_port_and_the_report_and_listing_say_it(capsy
 def test_max_sources_is_a_bound_every_port_keeps():
     """datapath.max_sources: a design at its own widest port compiles, and every port is within the
     bound; one source fewer is refused naming the widest port (ports beyond the bound counted)."""
-    import copy
-
-    import pytest
-
-    from pairhw.designs import DesignError, from_data
-
     base = designs.get("f2-47-etat-banked-ram")
     ports = base.compile().microcode.interconnect()["ports"]
     widest = max(ports.values())

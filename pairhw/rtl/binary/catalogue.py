@@ -150,9 +150,10 @@ def check_schedule(n: int, schedule) -> tuple:
 LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
 
 
-#: the kinds that take a stage count (``stages``: 1 or 2, :class:`ParallelMul`; 1 to 3, the hybrid
-#: kinds' core, :class:`SequentialMul`)
-STAGED_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2", "hybrid-kara306")
+#: the kinds that take a stage count and the most they take (``stages``: 1 or 2, :class:`ParallelMul`;
+#: 1 to 3, the hybrid kinds' core, :class:`SequentialMul`)
+MOST_STAGES = {"schoolbook": 2, "karatsuba": 2, "tmvp": 2, "hybrid-tmvp3": 3, "hybrid-tmvp2": 3, "hybrid-kara306": 3}
+STAGED_KINDS = tuple(MOST_STAGES)
 
 
 def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
@@ -188,11 +189,10 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError(f"--schedule applies to the kinds with a parallel part, not {kind}")
     if stages is not None and kind not in STAGED_KINDS:
         raise KindError(f"--stages applies to {', '.join(STAGED_KINDS)} over F_2^m (and F_3^m karatsuba), not {kind}")
-    most = 3 if kind.startswith("hybrid-") else 2
-    if stages is not None and not 1 <= stages <= most:
-        raise KindError(f"a {'hybrid' if most == 3 else 'parallel'} F_2^m multiplier has "
-                        f"{'1 to 3' if most == 3 else '1 or 2'} stages, not "
-                        f"{stages} (the F_3^m karatsuba multiplier takes 1 to 11)")
+    if stages is not None and not 1 <= stages <= MOST_STAGES[kind]:
+        what, counts = ("hybrid", "1 to 3") if MOST_STAGES[kind] == 3 else ("parallel", "1 or 2")
+        raise KindError(f"a {what} F_2^m multiplier has {counts} stages, not {stages} (the F_3^m karatsuba "
+                        "multiplier takes 1 to 11)")
     try:
         if lanes != 1:
             return MsdGroup(F, digit, lanes)

@@ -97,13 +97,12 @@ class SequentialMul(MulUnit):
 
     def _core(self, m, x, y):
         P = self.plan
-        stages = getattr(self, "stages", 1)
 
         def reg(w, name):  # every cycle, as the core's operand and product registers
             r = Signal(len(w), name=name)
             m.d.sync += r.eq(w)
             return r
-        cut, cut_in = (reg if stages >= 2 else None), (reg if stages >= 3 else None)
+        cut, cut_in = (reg if self.stages >= 2 else None), (reg if self.stages >= 3 else None)
         if P.kind == "tmvp":
             return nets.tmvp_net(m, x, y, P.h, self.core_schedule, "core", self.lut6, cut, cut_in)
         return nets.karatsuba_net(m, x, y, P.h, self.core_schedule, "core", self.lut6, cut, cut_in)
