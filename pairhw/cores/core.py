@@ -485,7 +485,7 @@ class PairingCore(StreamCore):
             """Input ``port`` of ``p`` as the word selects it: its register, or (``p.a_fwd``) a unit's
             output forwarded; a tree over the sources the words use (all, with ``connect: any``)."""
             value = rf.read(u, p, port)
-            if not u.forward:
+            if not u.fwd_in:
                 return value
             key = Key.fwd(p, port)
             used = range(1, len(fsrc) + 1) if rf.used_r is None else \

@@ -51,8 +51,8 @@ SCHEMA = {
                                    "cycle to the unit's latency, which the schedule counts (default none)"),
         "forward": (bool, False, "true: each unit's result also goes from its output straight into the "
                                  "operand registers of the units that read it in the cycle it is written, "
-                                 "so the operand stage costs no cycle on a dependence (every unit needs "
-                                 "the operands stage; default false)"),
+                                 "so the operand stage costs no cycle on a dependence (only the units with "
+                                 "the operands stage take it, at least one needs it; default false)"),
         "max_sources": (int, False, "the most sources (registers, RAM banks, forwarded unit outputs) a unit "
                                     "input port's multiplexer may choose among; a design whose program needs "
                                     "more is refused, naming the port (default unbounded)"),

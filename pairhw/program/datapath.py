@@ -85,6 +85,7 @@ class UnitSpec:
     read_via: tuple = ()  # per input port, the shared read port of a read_ports bank (default port mod n)
     pipeline: tuple = ()  # the register stages the core puts around the unit (PIPELINE_STAGES), in latency
     forward: bool = False  # its result is forwarded to the operand registers (set from the datapath's forward)
+    fwd_in: bool = False  # its operand registers take forwarded results (forward, and an operand stage)
 
     @property
     def stages(self) -> int:
@@ -102,6 +103,12 @@ class UnitSpec:
         :attr:`delay`, or with ``forward`` its ``latency``, the consumer's operand register taking
         the result from the unit's output in the cycle it is written."""
         return self.latency if self.forward else self.delay
+
+    def delay_to(self, consumer: "UnitSpec") -> int:
+        """Cycles from issue until an op of the same block (or loop trip) on ``consumer`` can issue on
+        the result: :attr:`fwd_delay` if the consumer's operand registers take it forwarded, else
+        :attr:`delay` (it reads the register the result is written to)."""
+        return self.latency if self.forward and consumer.fwd_in else self.delay
 
     def instance_names(self) -> list[str]:
         """One name per lane: instance i's lane j is ``name{i}_{j}`` (``name{i}`` / ``name`` with one lane)."""
@@ -229,12 +236,14 @@ class Datapath:
                                     f"({u.latency})")
         if self.forward:
             # a forwarded result goes from a unit's output into an operand register, never through a
-            # unit in the same cycle: every unit that reads needs its operands registered
-            bare = [u.name for u in self.units if u.kind != "const" and "operands" not in u.pipeline]
-            if bare:
-                raise DatapathError(f"forward needs every unit's operands registered (pipeline \"operands\"); "
-                                    f"{', '.join(bare)} {'has' if len(bare) == 1 else 'have'} no operand stage")
-            object.__setattr__(self, "units", tuple(replace(u, forward=u.kind != "const") for u in self.units))
+            # unit in the same cycle: only the units with their operands registered take it (the
+            # others read the register it is written to, a cycle later)
+            if not any("operands" in u.pipeline for u in self.units):
+                raise DatapathError("forward needs a unit with its operands registered (pipeline \"operands\") "
+                                    "to take the forwarded results; no unit has an operand stage")
+            object.__setattr__(self, "units", tuple(replace(u, forward=u.kind != "const",
+                                                            fwd_in="operands" in u.pipeline)
+                                                    for u in self.units))
 
     @property
     def word_stages(self) -> int:
@@ -339,9 +348,10 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     (:data:`PIPELINE_STAGES`; a unit's own ``"pipeline"`` replaces it for that unit): each adds a
     cycle to the unit's latency, which the schedulers and the model count (a combinational unit then
     writes its result ``latency`` cycles after it read its operands, as a started one does), and
-    ``spec["forward"]`` whether the units' results are forwarded to the operand registers (each unit
-    needs the ``operands`` stage): a consumer of the same block or loop trip then issues in the
-    cycle its operand is written (:attr:`UnitSpec.fwd_delay`), which wins back the stage's cycle,
+    ``spec["forward"]`` whether the units' results are forwarded to the operand registers of the
+    units with the ``operands`` stage (at least one): a consumer there of the same block or loop trip
+    then issues in the cycle its operand is written (:attr:`UnitSpec.delay_to`), which wins back the
+    stage's cycle; a unit without the stage reads the result from its register a cycle later,
     and ``spec["max_sources"]`` the most sources a unit input port's multiplexer may choose among
     (checked on the assembled microcode, :func:`~pairhw.program.engine.check_sources`).
     """

@@ -11,7 +11,7 @@ Fields of a word, per unit instance ``p`` (see :func:`fields`):
 * ``p.k`` (power units with several powers): index into the unit's ``ks``;
 * ``p.op`` (units that execute several op kinds, e.g. an F_3^m adder: add, sub, neg): index into the
   unit's ``ops``;
-* ``p.a_fwd``, ``p.b_fwd`` (datapaths that forward results): 0, or 1 + the index in
+* ``p.a_fwd``, ``p.b_fwd`` (units that take forwarded results): 0, or 1 + the index in
   :func:`forward_sources` of the unit instance whose output, written this cycle, the operand
   register takes instead of the register addressed;
 * ``p.we``, ``p.w`` (``p.w_bank``): write the unit's output to a register at the end of this cycle;
@@ -120,7 +120,7 @@ class Microcode:
                     continue
                 key, banks = read_key(self.dp, u, p, port), self.dp.read_banks(u, port)
                 reads[key] = {(banks[wd.get(Key.bank(key), 0)], wd[key]) for wd in self.words if key in wd}
-                if u.forward:  # the unit outputs forwarded to this input: instance names
+                if u.fwd_in:  # the unit outputs forwarded to this input: instance names
                     fk = Key.fwd(p, port)
                     reads[fk] = {fsrc[wd[fk] - 1] for wd in self.words if wd.get(fk)}
             for wd in self.words:
@@ -147,7 +147,7 @@ class Microcode:
                     continue
                 key = read_key(dp, u, p, port)
                 n = 0
-                if u.forward:
+                if u.fwd_in:
                     n = len(fsrc) if used_r is None else len(used_r.get(Key.fwd(p, port), ()))
                 if dp.read_port(u, port):  # a shared RAM port: counted once, as the bank's
                     if n:
@@ -292,7 +292,7 @@ def fields(dp: Datapath, sizes: dict) -> WordLayout:
         if len(u.ops) > 1:
             out.append((Key.op(p), _bits(len(u.ops))))
         for port in range(u.ports):
-            if u.forward and not (shared and port == 1):
+            if u.fwd_in and not (shared and port == 1):
                 out.append((Key.fwd(p, port), _bits(nfwd + 1)))
             if (shared and port == 1) or dp.read_port(u, port):
                 continue

@@ -9,10 +9,10 @@ before trip i + 1 overwrites it.  A dependence edge ``(src, dst, delay, distance
 
 The timing model is the core's: an op issued in cycle t on a unit of hardware latency L has its
 result on the unit's output in cycle t + L, written to its register at the end of that cycle, and
-readable by an op issued in cycle t + L + 1.  A datapath that forwards results (``forward``: every
-unit reads through an operand register, which can take a result from a unit's output in the cycle it
-is written) lets an op of the same block, or of the same loop trip, issue in cycle t + L
-(:attr:`UnitSpec.fwd_delay`); a value read across blocks or trips comes from its register.
+readable by an op issued in cycle t + L + 1.  A datapath that forwards results (``forward``: a unit
+that reads through operand registers can take a result from a unit's output in the cycle it is
+written) lets an op of the same block, or of the same loop trip, issue in cycle t + L on such a unit
+(:attr:`UnitSpec.delay_to`); a value read across blocks or trips comes from its register.
 
 Besides the units, two kinds of port are resources: a RAM bank's write ports (a result takes one in
 the cycle it is written) and a bank's shared read ports (``read_ports``: an op takes the ports its
@@ -59,10 +59,9 @@ class ScheduledOp(NamedTuple):
         """The cycle its result is written at the end of: issue + the unit's latency."""
         return self.start + self.unit.latency
 
-    @property
-    def fwd_ready(self) -> int:
-        """The first cycle an op of the same block or trip may issue on its result (forwarded)."""
-        return self.start + self.unit.fwd_delay
+    def ready_for(self, consumer: UnitSpec) -> int:
+        """The first cycle an op of the same block or trip on ``consumer`` may issue on its result."""
+        return self.start + self.unit.delay_to(consumer)
 
 
 def forwarded(ops, records, body: bool = False) -> list[dict]:
@@ -76,7 +75,8 @@ def forwarded(ops, records, body: bool = False) -> list[dict]:
         f = {}
         for port, (s, dist) in enumerate(ops[r.op].srcs):
             pr = by_dst.get(s)
-            if pr is not None and pr.unit.forward and not (body and dist) and pr.written == r.start:
+            if pr is not None and pr.unit.forward and r.unit.fwd_in and not (body and dist) \
+                    and pr.written == r.start:
                 f[port] = pr
         out.append(f)
     return out
@@ -191,7 +191,8 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
     height = [0] * len(ops)
     for i in reversed(range(len(ops))):
         height[i] = min(u.fwd_delay for u in cands[i]) + max((height[s] for s in succs[i]), default=0)
-    ready_at = [0] * len(ops)
+    ready_at = [0] * len(ops)  # the first cycle an op can issue on a unit that takes forwarded operands
+    ready_reg = [0] * len(ops)  # ... on a unit that reads them from their registers
     waiting = [len(ps) for ps in preds]
     free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
     opened: dict = {}  # (unit name, instance) -> [start cycle, operand b, lanes used]
@@ -234,6 +235,8 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             best = None
             for rank, u in enumerate(cands[i]):
                 t, g, lane = option(i, u)
+                if not u.fwd_in:
+                    t = max(t, ready_reg[i])
                 if t > cycle or queued.get(u.name):  # behind the ops already waiting for it
                     t = max(t, cycle + 1) + queued.get(u.name, 0) * u.ii // u.slots
                 wp = wps[i][rank]
@@ -268,6 +271,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
             length = max(length, cycle + max(u.delay, u.ii))
             for s in succs[i]:
                 ready_at[s] = max(ready_at[s], cycle + u.fwd_delay)
+                ready_reg[s] = max(ready_reg[s], cycle + u.delay)
                 waiting[s] -= 1
                 if waiting[s] == 0:
                     deferred.append((-height[s], s))
@@ -383,8 +387,8 @@ def body_edges(body, units) -> list:
                 continue  # loop-invariant
             j = idx[name]
             d = units[j].delay
-            # read after the value is written (forwarded within a trip)
-            edges.append((j, u, units[j].fwd_delay if dist == 0 else d, dist))
+            # read after the value is written (forwarded within a trip to a unit that takes it)
+            edges.append((j, u, units[j].delay_to(units[u]) if dist == 0 else d, dist))
             edges.append((u, j, 1 - d, 1 - dist))  # ... and before the next trip overwrites it
     return edges
 

@@ -5,7 +5,7 @@ search; this module only checks, from the ops, the datapath and the schedule, th
 
 * each op runs on a unit that computes it (its kind and power), on an instance the unit has;
 * each op issues after its operands are ready: the producer's issue + its unit's delay (latency
-  + 1, the write; latency alone when the datapath forwards results) — in a loop, for the edges with
+  + 1, the write; latency alone when the consumer's unit takes the result forwarded) — in a loop, for the edges with
   their trip distance, the dependence and the register anti-dependence (a value is read before the
   next trip overwrites it);
 * an instance starts at most once every II cycles of its unit (in a loop, modulo the loop's II); the
@@ -81,9 +81,10 @@ def verify_block(ops, dp: Datapath, sch: BlockSchedule, shared=frozenset()) -> l
         for s, _ in op.srcs:
             if s in producer:
                 p = placed[producer[s]]
-                if r.start < p.fwd_ready:
+                if r.start < p.ready_for(r.unit):
                     out.append(f"{where} op {r.op} ({op.kind} → {op.dst}) issues at {r.start}, before its operand "
-                               f"{s} is written (op {p.op} on {p.unit.name} at {p.start}, ready at {p.fwd_ready})")
+                               f"{s} is written (op {p.op} on {p.unit.name} at {p.start}, ready at "
+                               f"{p.ready_for(r.unit)})")
     groups = _starts(placed)
     out += _lane_checks(ops, sch.units, groups, sch.inst, where)
     by_instance: dict = defaultdict(list)

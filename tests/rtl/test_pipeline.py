@@ -10,7 +10,7 @@ import pytest
 from pairhw import designs
 from pairhw.flow import pairings, simulate, verilog
 from pairhw.program.datapath import DatapathError
-from pairhw.program.verify import verify
+from pairhw.program.verify import verify, verify_block
 
 #: (built-in design, pipeline stages): one binary, one ternary (an adder with op selects, power
 #: units with k selects), one prime (a RAM bank, a clocked ROM, waits, an iterative multiplier)
@@ -182,8 +182,16 @@ def test_forwarding_wins_back_the_operand_stage(name):
     assert len(forwarded) > 100
     # the verifier, given the same schedule on the datapath without forwarding, finds the consumers
     # that issue in their operand's write cycle (the rule the forward relaxes is still checked)
-    from pairhw.program.verify import verify_block
-    assert verify_block(fwd.flow.pre, staged.dp, fwd.pre)
+    late = verify_block(fwd.flow.pre, staged.dp, _on(fwd.pre, staged.dp))
+    assert late and all("before its operand" in e for e in late)
+
+
+def _on(sch, dp):
+    """Block schedule ``sch`` with each op on the unit of the same name in ``dp``."""
+    from dataclasses import replace
+
+    by_name = {u.name: u for u in dp.units}
+    return replace(sch, units=[by_name[u.name] for u in sch.units])
 
 
 @pytest.mark.parametrize("name", ["f2-47-etat-banked", "f3-19-etat-schoolbook"])
@@ -225,13 +233,53 @@ def test_a_forwarding_core_is_bit_exact_in_the_scheduled_cycles(name, datapath):
 
 
 def test_forwarding_needs_the_operand_stage():
-    """A result can be forwarded only into an operand register: a unit without one is refused,
-    naming it."""
+    """A result can be forwarded only into an operand register: a datapath where no unit has one is
+    refused."""
     data = json.loads(json.dumps(designs.get("f2-47-etat-banked").data))
     data["name"] = "f2-47-forward-bare"
     data["datapath"].update(forward=True, pipeline=["results"])
-    with pytest.raises((DatapathError, designs.DesignError), match="forward needs every unit's operands registered"):
+    with pytest.raises((DatapathError, designs.DesignError),
+                       match="forward needs a unit with its operands registered .* no unit has an operand stage"):
         designs.from_data(data).compile()
+
+
+def _forward_into(name, units, **datapath):
+    """Design ``name`` with the operand stage on ``units`` only and the results forwarded."""
+    data = json.loads(json.dumps(designs.get(name).data))
+    data["name"] = f"{name}-fwd-into-{'-'.join(units)}"
+    data["datapath"].update(forward=True, **datapath)
+    for u in data["datapath"]["units"]:
+        if u["name"] in units:
+            u["pipeline"] = ["operands"]
+    return designs.from_data(data)
+
+
+def test_only_the_units_with_an_operand_stage_take_forwarded_results(rng):
+    """Operand stages on the power units alone: their operand registers take results forwarded, the
+    multiplier and adder read registers (a dependent op there issues a cycle after the write, which
+    the verifier checks against the units the schedule chose); the words forward only into the
+    staged units, and the model computes the pairing in the scheduled cycles."""
+    from pairhw.program.microcode import Key
+
+    d = _forward_into("f2-47-etat-banked", ["sqr", "sqrt"])
+    c = d.compile()
+    assert verify(c) == []
+    takes = {u.name for u in c.dp.units if u.fwd_in}
+    assert takes == {"sqr", "sqrt"}
+    assert {u.name for u in c.dp.units if u.forward} == {"mul", "add", "sqr", "sqrt"}
+    used = {k.split(".")[0] for wd in c.microcode.words for k, v in wd.items() if k.endswith("_fwd") and v}
+    assert used and used <= takes
+    assert Key.fwd("mul", 0) not in c.microcode.offsets()
+    assert Key.fwd("sqr", 0) in c.microcode.offsets()
+    # the rule is checked per consumer: a schedule where every unit takes forwarded operands, put on
+    # this datapath, has multiplier or adder ops issued in their operands' write cycle
+    everyone = _forwarding("f2-47-etat-banked").compile()
+    assert verify_block(everyone.flow.post, everyone.dp, everyone.post) == []
+    late = verify_block(everyone.flow.post, c.dp, _on(everyone.post, c.dp))
+    assert late and all("before its operand" in e for e in late)
+    assert {e.split(" (")[1].split(" ")[0] for e in late} <= {"mul", "add"}  # the consumers' kinds
+    assert verify_block(c.flow.post, c.dp, c.post) == []
+    _model_pairings_match(d, rng)
 
 
 def _rom(name, rom, **datapath):
@@ -273,3 +321,14 @@ def test_ram_banks_read_into_operand_registers_stay_lut_ram():
     marked = verilog(designs.get("f3-19-etat-schoolbook-ram"))
     assert marked.count('(* ram_style = "distributed" *)') == 4  # its four banks
     assert "ram_style" not in verilog(designs.get("f2-79-etat-tmvp3"))
+
+
+def test_a_core_forwarding_into_some_units_is_bit_exact_in_the_scheduled_cycles():
+    """Verilator: operand stages and forward multiplexers on the power units only, the multiplier and
+    adder reading the register file directly: the golden model's pairings in the scheduled cycles."""
+    d = _forward_into("f2-47-etat-banked", ["sqr", "sqrt"], connect="program")
+    res = simulate(d, rows=pairings(d, 3, seed=61))
+    assert (res.verified, res.failed, res.timeout) == (3, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+    v = verilog(d)
+    assert "sqr_a_fwd" in v and "mul_a_fwd" not in v
