@@ -87,7 +87,7 @@ DESIGNS = [
     "tate1-239-d32", "tate1-283-d32", "ate-bn-chavez11", "ate-bn254-fast", "etat3-313-small", "ate-bls12-381-fast", "ate-bls12-381-small",
     "etat3-193-fast", "etat3-313-fast", "etat3-509-fast", "etat2-1223-tmvp2", "etat2-1223-tmvp2-bram",
     "etat2-1223-kara306", "etat2-1223-tmvp3", "etat2-1223-tmvp3-bram", "etat2-1223-tmvp3-2ram",
-    "etat2-1223-tmvp2-rp2", "etat2-1223-kara306-rp2", "etat2-1223-tmvp2-rp2-k1", "etat2-1223-tmvp3-p3",
+    "etat2-1223-tmvp2-rp2", "etat2-1223-kara306-rp2", "etat2-1223-tmvp2-rp2-k1", "etat2-1223-tmvp3-p3", "etat2-1223-tmvp3-p3f",
 ]
 
 #: the order of a run: nextpnr-ecp5 (WebAssembly) takes minutes per thousand LUT4s, so the word-serial

@@ -2,7 +2,7 @@
 
     python bench/etat1223.py [--verify N] [--no-synth] [--gates] [-o bench/out/etat1223.json]
 
-For each design ``etat2-1223-{tmvp3,tmvp2,kara306,tmvp3-p3}`` (``pairhw designs``): the engine's cycles per
+For each design ``etat2-1223-{tmvp3,tmvp2,kara306,tmvp3-p3,tmvp3-p3f}`` (``pairhw designs``): the engine's cycles per
 pairing, cycles in products (products × the multiplier's II) and the multiplier bound, the latency
 of one F_2^1223 inversion and of one F_{2^4m} product compiled alone on the same datapath,
 ``--verify N`` complete pairings simulated in Verilator bit-exact against the golden model, and the
@@ -36,6 +36,8 @@ PUBLISHED = {
 }
 # the three-way processor with its multiplier's core in three stages: measured against the same paper row
 PUBLISHED["etat2-1223-tmvp3-p3"] = PUBLISHED["etat2-1223-tmvp3"]
+# ... and with the power units' operands registered, results forwarded into them
+PUBLISHED["etat2-1223-tmvp3-p3f"] = PUBLISHED["etat2-1223-tmvp3"]
 
 
 def kernels(d) -> dict:
