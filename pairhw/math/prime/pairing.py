@@ -87,6 +87,11 @@ class PairingCurve:
         else:
             self._psi1 = (K.inv(g1[2]), K.inv(g1[3]))
             self._psi2 = (K.inv(g2[2]), K.inv(g2[3]))
+        # the endomorphisms' eigenvalues for the fast subgroup checks (in_g1, in_g2)
+        self.g2_eigen = (u if family == "bls12" else 6 * u * u) % self.r
+        self.g1_beta = None
+        if family == "bls12":
+            self.g1_beta = self._g1_beta()
         if self.E1.mul(self.E1.order, self.E1.raw_point(b"order-check")[0]) is not None:
             raise ValueError(f"y² = x³ + {b} over F_p does not have order p + 1 − t")
         Qt = self.E2.hash_to_point(b"twist-check")
@@ -96,6 +101,23 @@ class PairingCurve:
 
     def __repr__(self) -> str:
         return f"PairingCurve({self.name})"
+
+    def _g1_beta(self) -> int:
+        """The cube root of unity β ∈ F_p for which φ(x, y) = (βx, y) acts on G1 as [−u²] (of the two,
+        the one that does so on a point of G1)."""
+        F, E = self.F, self.E1
+        g = 2
+        while True:
+            beta = pow(g, (self.p - 1) // 3, self.p)
+            if beta != 1:
+                break
+            g += 1
+        P = E.hash_to_point(b"g1-beta")
+        lam = E.mul(-self.u * self.u, P)
+        for b in (beta, F.mul(beta, beta)):
+            if E.eq((F.mul(P[0], b), P[1]), lam):
+                return b
+        raise ValueError("no cube root of unity acts on G1 as -u^2")  # pragma: no cover
 
     def over_field(self, F):
         """A copy whose F_p², F_p¹² arithmetic (and so the pairing) runs over ``F`` (e.g. a
@@ -337,6 +359,90 @@ def optimal_ate(C: PairingCurve, P, Q):
     if P is None or Q is None:
         return C.T.ONE
     return final_exp(C, miller_loop(C, P, Q))
+
+
+# ---------------------------------------------------------------------------------------------
+# products of pairings, subgroup membership and the pairing check
+
+
+def multi_miller_loop(C: PairingCurve, pairs):
+    """f of the product Π e(P_i, Q_i) before the final exponentiation: one Miller loop over the NAF
+    of the ate loop length whose accumulator takes every pair's lines (one F_p¹² squaring per
+    iteration, shared), each pair with its own point T_i (pairs with a point at infinity contribute
+    1 and are left out).  With one pair it is :func:`miller_loop` exactly."""
+    T12, K = C.T, C.K
+    pairs = [(P, Q) for P, Q in pairs if P is not None and Q is not None]
+    if not pairs:
+        return T12.ONE
+    with C.F.phase("miller"):
+        L = C.ate_loop
+        digits = naf(abs(L))
+        Ts = [(Q[0], Q[1], K.one) for _, Q in pairs]
+        negQs = [C.E2.neg(Q) for _, Q in pairs]
+        f = None
+        for d in reversed(digits[:-1]):
+            if f is not None:
+                f = T12.sqr12(f)
+            for i, (P, Q) in enumerate(pairs):
+                Ts[i], line = dbl_step(C, Ts[i], P)
+                f = T12.from_w(line) if f is None else T12.mul12_sparse(f, line)
+            if d:
+                for i, (P, Q) in enumerate(pairs):
+                    Ts[i], line = add_step(C, Ts[i], Q if d == 1 else negQs[i], P)
+                    f = T12.mul12_sparse(f, line)
+        if L < 0:
+            f = T12.conj12(f)
+            Ts = [(T[0], K.neg(T[1]), T[2]) for T in Ts]
+        if C.family == "bn":
+            for i, (P, Q) in enumerate(pairs):
+                T, line = add_step(C, Ts[i], C.psi(Q, 1), P)
+                f = T12.mul12_sparse(f, line)
+                _, line = add_step(C, T, C.E2.neg(C.psi(Q, 2)), P)
+                f = T12.mul12_sparse(f, line)
+    return f
+
+
+def multi_pairing(C: PairingCurve, pairs):
+    """Π e(P_i, Q_i) by one shared Miller loop (:func:`multi_miller_loop`) and one final
+    exponentiation."""
+    return final_exp(C, multi_miller_loop(C, pairs))
+
+
+def in_g1(C: PairingCurve, P) -> bool:
+    """P ∈ G1 = E(F_p)[r] (infinity included).  BN: #E(F_p) = r, so a point on the curve is in G1.
+    BLS12: Scott's test (ePrint 2021/1130, §3), φ(P) = [−u²]P for the endomorphism φ(x, y) = (βx, y),
+    β the cube root of unity for which φ acts on G1 as −u² (a root of λ² + λ + 1 mod r, since
+    r = u⁴ − u² + 1); a 2·log2(u)-bit scalar instead of log2(r)."""
+    E = C.E1
+    if not E.is_on_curve(P):
+        return False
+    if P is None or E.cofactor == 1:
+        return True
+    x, y = P
+    return E.eq((C.F.mul(x, C.g1_beta), y), E.mul(-C.u * C.u, P))
+
+
+def in_g2(C: PairingCurve, Q) -> bool:
+    """Q ∈ G2 (the r-torsion of the twist E'(F_p²) on which ψ acts as [p]; infinity included), by
+    ψ(Q) = [p mod r]Q: p ≡ u (mod r) for BLS12 (Scott, ePrint 2021/1130, §4) and p ≡ 6u² (mod r)
+    for BN (p − r = 6u²), a scalar of log2(u) or 2·log2(u) bits instead of log2(r).  The points of
+    the twist's other subgroups fail it; the tests check that against [r]Q = ∞ on every prime set."""
+    E = C.E2
+    if not E.is_on_curve(Q):
+        return False
+    if Q is None:
+        return True
+    return E.eq(C.psi(Q, 1), E.mul(C.g2_eigen, Q))
+
+
+def pairing_check(C: PairingCurve, pairs) -> bool:
+    """Whether every P_i is in G1, every Q_i in G2 and Π e(P_i, Q_i) = 1 (EIP-197's and EIP-2537's
+    pairing check; a BLS signature σ on H(m) under pk = [sk]g2 verifies as
+    pairing_check([(σ, −g2), (H(m), pk)])).  An invalid point makes it false, never a value."""
+    pairs = list(pairs)
+    if not all(in_g1(C, P) and in_g2(C, Q) for P, Q in pairs):
+        return False
+    return C.T.eq12(multi_pairing(C, pairs), C.T.ONE)
 
 
 # ---------------------------------------------------------------------------------------------
