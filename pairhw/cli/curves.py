@@ -136,8 +136,38 @@ def cmd_point(args) -> int:
     return 0
 
 
+def _pair_products(args, p, C) -> int:
+    """``pair CURVE --pairs FILE [--check]``: the product of pairings, or the pairing check."""
+    if not p.is_prime:
+        raise UsageError(f"--pairs: products of pairings are modelled on the prime sets "
+                         f"({', '.join(n for n in params.names() if params.get(n).is_prime)}), not on {args.curve}")
+    if args.p or args.q:
+        raise UsageError("--pairs: give the points in the file, not with --p / --q")
+    if args.algorithm not in (None, "optimal-ate"):
+        raise UsageError(f"--algorithm {args.algorithm}: products of pairings use optimal-ate")
+    pairs = cli_prime.read_pairs(C, args.pairs, UsageError)
+    why = cli_prime.invalid_pair(C, pairs)
+    if args.check:
+        ok = why is None and pairing_p.pairing_check(C, pairs)
+        out = {"curve": args.curve, "pairs": len(pairs), "check": ok, **({"invalid": why} if why else {})}
+        _emit(args, out, f"check: {'true' if ok else 'false'}" + (f" ({why})" if why else ""))
+        return 0
+    if why:
+        raise UsageError(f"--pairs {args.pairs}: {why}")
+    e = pairing_p.gt_to_hex(C, pairing_p.multi_pairing(C, pairs))
+    out = {"curve": args.curve, "algorithm": "optimal-ate", "pairs": len(pairs), "e": e}
+    _emit(args, out, "\n".join(f"c{i} = {h}" for i, h in enumerate(e)))
+    return 0
+
+
 def cmd_pair(args) -> int:
     p, C = _curve(args.curve)
+    if args.pairs is not None:
+        return _pair_products(args, p, C)
+    if args.check:
+        raise UsageError("--check: needs --pairs FILE")
+    if args.p is None or args.q is None:
+        raise UsageError("pair: give --p and --q, or --pairs FILE")
     if p.is_prime:
         name, fn = cli_prime.algorithm(args.algorithm, UsageError)
         P = cli_prime.parse_g1(C, args.p, "--p", UsageError)
@@ -169,10 +199,13 @@ def cmd_pair(args) -> int:
 def cmd_vectors(args) -> int:
     from pairhw.output import stream
 
-    _curve(args.curve)  # checked, and its security note said, before anything is written
+    p, _ = _curve(args.curve)  # checked, and its security note said, before anything is written
+    if args.pairs is not None and not p.is_prime:
+        raise UsageError(f"--pairs: products of pairings are modelled on the prime sets "
+                         f"({', '.join(n for n in params.names() if params.get(n).is_prime)}), not on {args.curve}")
     jobs = args.jobs or vectors.default_jobs()
     with stream(args.output) as out:  # stdout line by line, or a file renamed into place at the end
-        for i, rec in enumerate(vectors.records(args.curve, args.seed, args.n, jobs)):
+        for i, rec in enumerate(vectors.records(args.curve, args.seed, args.n, jobs, args.pairs)):
             out.write(json.dumps(rec) + "\n")
             out.flush()
             if args.n >= 10 and (i + 1) % max(1, args.n // 10) == 0:
@@ -240,11 +273,19 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_point)
 
-    p = sub.add_parser("pair", help="pair two points of order r")
+    p = sub.add_parser("pair", help="pair two points of order r, or (prime sets) the product of the "
+                       "pairings of n pairs and the pairing check")
     p.add_argument("curve")
-    p.add_argument("--p", required=True, metavar="X,Y", help="first point, hex X,Y or inf")
-    p.add_argument("--q", required=True, metavar="X,Y",
+    p.add_argument("--p", metavar="X,Y", help="first point, hex X,Y or inf")
+    p.add_argument("--q", metavar="X,Y",
                    help="second point, hex X,Y or inf (prime sets: G2 point x0,x1,y0,y1)")
+    p.add_argument("--pairs", metavar="FILE",
+                   help="prime sets: a JSON list of {\"p\": [x, y], \"q\": [x0, x1, y0, y1]} (hex strings, or "
+                        "'x,y' strings; a line of pairhw vectors --pairs N too): the product of their pairings "
+                        "by one shared Miller loop and one final exponentiation")
+    p.add_argument("--check", action="store_true",
+                   help="with --pairs: whether every point is in G1 / G2 and the product is 1 (true/false; "
+                        "EIP-197 / EIP-2537's check, a BLS signature's); an invalid point makes it false")
     p.add_argument("--algorithm", choices=ALL_ALGORITHMS,
                    help=ALGORITHM_HELP + " " + cli_prime.PRIME_ALGORITHM_HELP + "; "
                    + cli_char3.ALGORITHM_HELP)
@@ -256,6 +297,10 @@ def register(sub) -> None:
     p.add_argument("curve")
     add_count(p, "pairings", None, MAX_PAIRINGS, required=True)
     add_seed(p)
+    p.add_argument("--pairs", type=number(1, 64), metavar="N",
+                   help="prime sets: product vectors {curve, pairs, e, check} of N pairs each (1-64); the "
+                        "even-numbered ones satisfy the pairing check (their last pair balances the product), "
+                        "the odd-numbered are independent pairs")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="file to write (whole or not at all); - or absent: standard output, line by line")
     p.add_argument("-j", "--jobs", type=number(1, 256), metavar="N",

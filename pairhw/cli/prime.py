@@ -77,6 +77,61 @@ def parse_g2(C, text: str, what: str, UsageError):
     return Q
 
 
+def _coords(value, n: int, what: str, UsageError) -> list[str]:
+    """A point of a pairs file: a list of ``n`` hex strings (as ``pairhw vectors`` writes it) or one
+    comma-separated string."""
+    if isinstance(value, str):
+        return _hex_list(value, n, what, UsageError)
+    if not (isinstance(value, list) and len(value) == n and all(isinstance(x, str) for x in value)):
+        raise UsageError(f"{what}: expected {n} hex coordinates (a list of strings or 'x,...'), got {value!r}")
+    return value
+
+
+def _file_point(C, value, group: int, what: str, UsageError):
+    """A pairs file's point, decoded but not checked for its group (None: 'inf' or null)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() == "inf"):
+        return None
+    n = 2 if group == 1 else 4
+    parts = _coords(value, n, what + (" (G1: x,y)" if group == 1 else " (G2: x0,x1,y0,y1)"), UsageError)
+    try:
+        xs = [C.F.from_hex(x) for x in parts]
+    except FieldError as e:
+        raise UsageError(f"{what}: {e}") from None
+    return tuple(xs) if group == 1 else ((xs[0], xs[1]), (xs[2], xs[3]))
+
+
+def read_pairs(C, path: str, UsageError) -> list:
+    """The (P, Q) pairs of a pairs file: a JSON list of {"p": G1 point, "q": G2 point}, or an object
+    with such a list under "pairs" (a line of ``pairhw vectors --pairs N``)."""
+    try:
+        with open(path) as fh:
+            data = json.load(fh)
+    except OSError as e:
+        raise UsageError(f"--pairs {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--pairs {path}: not JSON ({e.msg}, line {e.lineno})") from None
+    if isinstance(data, dict):
+        data = data.get("pairs")
+    if not isinstance(data, list) or not all(isinstance(x, dict) and {"p", "q"} <= set(x) for x in data):
+        raise UsageError(f"--pairs {path}: expected a list of {{\"p\": ..., \"q\": ...}} pairs "
+                         f"(or an object with one under \"pairs\")")
+    if not data:
+        raise UsageError(f"--pairs {path}: no pairs")
+    return [(_file_point(C, x["p"], 1, f"--pairs {path}: pair {i} p", UsageError),
+             _file_point(C, x["q"], 2, f"--pairs {path}: pair {i} q", UsageError)) for i, x in enumerate(data)]
+
+
+def invalid_pair(C, pairs) -> str | None:
+    """Why the first invalid pair is invalid (a point off its curve or outside G1 / G2), or None."""
+    for i, (P, Q) in enumerate(pairs):
+        for what, pt, E, inside in (("p", P, C.E1, pairing_p.in_g1), ("q", Q, C.E2, pairing_p.in_g2)):
+            if not E.is_on_curve(pt):
+                return f"pair {i}: {what} is not on {E.name}: {E.NOT_ON_CURVE}"
+            if not inside(C, pt):
+                return f"pair {i}: {what} is on {E.name} but not of order r"
+    return None
+
+
 def curve_row(name: str) -> dict:
     p = params.get(name)
     C = params.curve(name)

@@ -1,0 +1,83 @@
+"""``pairhw pair CURVE --pairs FILE [--check]`` and ``pairhw vectors CURVE --pairs N`` (issue 53): the
+product of pairings and the pairing check from the command line, against the model; bad input is one
+line, exit 2, nothing on standard output."""
+
+import json
+
+import pytest
+
+from pairhw import cli, params, vectors
+from pairhw.math.prime import pairing as pp
+
+
+def run(capsys, *argv):
+    code = cli.main(["-q", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("name", ["bn-tiny", "bn254"])
+def test_product_vectors_hold_the_product_and_the_check(capsys, tmp_path, name):
+    """Each product vector's e is the product of its pairs' single pairings; the even-numbered ones
+    pass the check, the odd-numbered do not; `pair --pairs` on a vector line gives its e and check."""
+    C = params.curve(name)
+    code, out, _ = run(capsys, "vectors", name, "-n", "2", "--pairs", "3", "-j", "1")
+    assert code == 0
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert [r["check"] for r in recs] == [True, False] and all(len(r["pairs"]) == 3 for r in recs)
+    for i, r in enumerate(recs):
+        want = C.T.ONE
+        for P, Q in vectors.product_points(C, 1, i, 3):
+            want = C.T.mul12(want, pp.optimal_ate(C, P, Q))
+        assert r["e"] == pp.gt_to_hex(C, want)
+        f = tmp_path / f"v{i}.json"
+        f.write_text(json.dumps(r))
+        code, out, _ = run(capsys, "pair", name, "--pairs", str(f), "--json")
+        assert code == 0 and json.loads(out)["e"] == r["e"]
+        code, out, _ = run(capsys, "pair", name, "--pairs", str(f), "--check", "--json")
+        assert code == 0 and json.loads(out)["check"] is r["check"]
+
+
+def test_an_invalid_point_makes_the_check_false_and_the_product_refused(capsys, tmp_path):
+    C = params.curve("bn-tiny")
+    (P, Q), = vectors.product_points(C, 1, 1, 1)
+    R, _ = C.E2.raw_point(b"outsider")
+    assert not C.E2.in_subgroup(R)
+    h = C.F.to_hex
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps([{"p": [h(P[0]), h(P[1])], "q": "inf"},
+                             {"p": f"{h(P[0])},{h(P[1])}", "q": [h(R[0][0]), h(R[0][1]), h(R[1][0]), h(R[1][1])]}]))
+    code, out, _ = run(capsys, "pair", "bn-tiny", "--pairs", str(f), "--check", "--json")
+    assert code == 0 and json.loads(out) == {"curve": "bn-tiny", "pairs": 2, "check": False,
+                                             "invalid": "pair 1: q is on bn-tiny G2 but not of order r"}
+    code, out, err = run(capsys, "pair", "bn-tiny", "--pairs", str(f))
+    assert code == 2 and out == "" and "pair 1: q is on bn-tiny G2 but not of order r" in err
+
+
+@pytest.mark.parametrize("content,argv,msg", [
+    ('[{"p": ["1", "2"], "q": ["1", "2"]}]', [], "pair 0 q (G2: x0,x1,y0,y1): expected 4"),
+    ('[{"p": ["1", "2", "3", "4"], "q": "inf"}]', [], "pair 0 p (G1: x,y): expected 2"),
+    ('[{"p": "inf"}]', [], "expected a list of"),
+    ("[]", [], "no pairs"),
+    ("{", [], "not JSON"),
+    ('[{"p": "inf", "q": "inf"}]', ["--p", "inf"], "not with --p / --q"),
+    ('[{"p": "inf", "q": "inf"}]', ["--algorithm", "ate-reference"], "use optimal-ate"),
+])
+def test_bad_pairs_files_are_refused(capsys, tmp_path, content, argv, msg):
+    f = tmp_path / "pairs.json"
+    f.write_text(content)
+    code, out, err = run(capsys, "pair", "bn-tiny", "--pairs", str(f), *argv)
+    assert code == 2 and msg in err and out == "" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["pair", "f2-11", "--pairs", "x.json"], "modelled on the prime sets"),
+    (["vectors", "f3-19", "-n", "1", "--pairs", "2"], "modelled on the prime sets"),
+    (["pair", "bn-tiny", "--p", "inf", "--q", "inf", "--check"], "--check: needs --pairs"),
+    (["pair", "bn-tiny", "--p", "inf"], "give --p and --q, or --pairs"),
+    (["pair", "bn-tiny", "--pairs", "/nonexistent/pairs.json"], "No such file"),
+    (["vectors", "bn-tiny", "-n", "1", "--pairs", "0"], "--pairs"),
+])
+def test_bad_product_requests_are_refused(capsys, argv, msg):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and msg in err and out == "" and "Traceback" not in err
