@@ -116,3 +116,26 @@ def test_the_bn254_product_agrees_with_py_ecc(rng):
         f = f * ecc.pairing(eQ, eP, final_exponentiate=False)
     theirs = [int(c) for c in ecc.final_exponentiate(f).coeffs]
     assert theirs == C.T.w_poly(pp.multi_pairing(C, pairs))
+
+
+def test_a_product_program_on_a_core_datapath_computes_the_product_in_few_cycles():
+    """The 2- and 4-pair products traced and compiled onto ate-bn-tiny's datapath (bench/products.py):
+    the microcode model gives multi_pairing's value, and the shared squarings and final
+    exponentiation keep it within issue 53's bounds (≤ 1.45 × and ≤ 2.2 × one pairing's cycles)."""
+    import sys
+    from pathlib import Path
+
+    from pairhw import designs
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from products import product_kernel
+
+    d = designs.get("ate-bn-tiny")
+    C, fi = d.curve(), d.field
+    one = d.compile().cycles
+    for n, bound in ((2, 1.45), (4, 2.2)):
+        k = product_kernel(d, n)
+        pairs = [(C.E1.point_from_seed(10 + i), C.E2.point_from_seed(20 + i)) for i in range(n)]
+        out, cycles = k.run([v for P, Q in pairs for v in fi.point_values(P, Q)])
+        assert tuple(out) == tuple(fi.flatten(pp.multi_pairing(C, pairs)))
+        assert cycles == k.cycles <= bound * one
