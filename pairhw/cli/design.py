@@ -170,12 +170,22 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
             v = json.loads(line)
             if v["curve"] != d.params:
                 raise UsageError(f"--vectors line {no}: curve {v['curve']} but {d.name} is on {d.params}")
-            if v["p"] in ("inf", None) or v["q"] in ("inf", None):
+            npairs = getattr(fi, "pairs", 1)
+            if npairs > 1:  # a product core: a line of pairhw vectors --pairs N
+                if len(v.get("pairs", ())) != npairs:
+                    raise UsageError(f"--vectors line {no}: {d.name} takes {npairs} pairs a product "
+                                     f"(pairhw vectors {d.params} --pairs {npairs}), not {len(v.get('pairs', ()))}")
+                pts = [(x["p"], x["q"]) for x in v["pairs"]]
+            else:
+                pts = [(v["p"], v["q"])]
+            if any(p in ("inf", None) or q in ("inf", None) for p, q in pts):
                 raise UsageError(f"--vectors line {no}: the core takes affine points, not inf")
-            values = [fi.parse(x) for x in [*v["p"], *v["q"]]]
+            if any(len(p) != 2 for p, _ in pts):
+                raise UsageError(f"--vectors line {no}: expected p=[x,y]")
+            values = [fi.parse(x) for p, q in pts for x in [*p, *q]]
             e = tuple(fi.parse(x) for x in v["e"])
-            if len(v["p"]) != 2 or len(values) != len(fi.pairing_inputs) or len(e) != n_out:
-                nq = len(fi.pairing_inputs) - 2
+            if len(values) != len(fi.pairing_inputs) or len(e) != n_out:
+                nq = len(fi.pairing_inputs) // npairs - 2
                 raise UsageError(f"--vectors line {no}: expected p=[x,y], q=[{nq} coordinates], "
                                  f"e=[c0..c{n_out - 1}]")
             P, Q = fi.points(values)

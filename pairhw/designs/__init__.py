@@ -62,7 +62,10 @@ class Design:
         from pairhw import fields
 
         fi = fields.for_params(self.params)
-        return fi if self.is_asip else fi.for_datapath(self.engine_data["datapath"])
+        if self.is_asip:
+            return fi
+        fi = fi.for_datapath(self.engine_data["datapath"])
+        return fi.with_pairs(self.data["pairs"]) if self.data.get("pairs", 1) > 1 else fi
 
     @cached_property  # read by field, datapath and compile: once per design, not per pairing
     def engine_data(self) -> dict:

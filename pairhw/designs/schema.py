@@ -20,6 +20,8 @@ SCHEMA = {
         "curve": (str, True, "the parameter set (`pairhw curves`), e.g. f2-79, f3-19"),
         "algorithm": (str, True, "the pairing algorithm of the set's family (prime: optimal-ate; binary: etat, etat-adikari12; "
                                  "ternary: etat, etat-nocr)"),
+        "pairs": (int, False, "prime sets, optimal-ate: the core takes this many (P, Q) pairs and computes the "
+                              "product of their pairings (one Miller loop, one final exponentiation; default 1)"),
         "datapath": ("datapath", False, "the units, register banks and stream width (the engine's processors)"),
         "asip": ("asip", False, "instead of datapath: Nagl et al.'s word-serial processor (F_2^m)"),
     },
@@ -122,7 +124,7 @@ MOST = {
     ("inv", "per_cycle"): 64,
     ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000,
     ("mul", "registers"): 64, ("mul", "core"): 1_000,
-    ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
+    ("design", "pairs"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
 }
 
 #: the largest design file read (bytes): the built-in ones are under 2 kB
@@ -240,6 +242,11 @@ def check(data) -> None:
             applies(params.curve(data["curve"]))
         except ValueError as e:
             raise SchemaError(f"algorithm: {data['algorithm']!r} does not run on {data['curve']}: {e}") from None
+    if data.get("pairs", 1) > 1:
+        if not hasattr(fi, "with_pairs") or "asip" in data:
+            raise SchemaError(f"pairs: products of pairings are built on the prime sets, not on {data['curve']}")
+        if data["algorithm"] != "optimal-ate":
+            raise SchemaError(f"pairs: a product of pairings is computed with optimal-ate, not {data['algorithm']}")
     if "asip" in data:
         from pairhw.asip.program import AsipError, asip_config
 

@@ -131,8 +131,29 @@ class PrimeFieldInterface(BaseField):
     pairings_module = "pairhw.math.prime.pairing"
     catalogue_module = "pairhw.rtl.prime.catalogue"
 
-    #: the pairing's inputs: P = (xP, yP) ∈ G1, Q = (xQ0 + xQ1·u, yQ0 + yQ1·u) ∈ G2
-    pairing_inputs = ("xP", "yP", "xQ0", "xQ1", "yQ0", "yQ1")
+    #: one pair's inputs: P = (xP, yP) ∈ G1, Q = (xQ0 + xQ1·u, yQ0 + yQ1·u) ∈ G2
+    PAIR_INPUTS = ("xP", "yP", "xQ0", "xQ1", "yQ0", "yQ1")
+    #: how many pairs the core takes (:meth:`with_pairs`): 1, a pairing; n, the product of n pairings
+    pairs = 1
+
+    @property
+    def pairing_inputs(self) -> tuple:
+        """The inputs in stream order: one pair's, or each pair's in turn (``xP_0 … yQ1_0, xP_1 …``)."""
+        if self.pairs == 1:
+            return self.PAIR_INPUTS
+        return tuple(f"{x}_{i}" for i in range(self.pairs) for x in self.PAIR_INPUTS)
+
+    def with_pairs(self, n: int):
+        """This interface for a core computing the product of ``n`` pairings: its "points" are the
+        tuples (P_1, …, P_n) and (Q_1, …, Q_n), its algorithm :func:`~pairhw.math.prime.pairing.multi_pairing`
+        (one Miller loop, one final exponentiation), its vectors :func:`pairhw.vectors.product_points`."""
+        if n == self.pairs:
+            return self
+        import copy
+
+        out = copy.copy(self)
+        out.pairs = n
+        return out
 
     @property
     def m(self) -> int:
@@ -170,15 +191,40 @@ class PrimeFieldInterface(BaseField):
         return [c for six in value for two in six for c in two]
 
     def points(self, syms):
+        if self.pairs > 1:
+            pairs = [self.with_pairs(1).points(syms[6 * i:6 * i + 6]) for i in range(self.pairs)]
+            return tuple(P for P, _ in pairs), tuple(Q for _, Q in pairs)
         xp, yp, x0, x1, y0, y1 = syms
         return (xp, yp), ((x0, x1), (y0, y1))
 
     def point_values(self, P, Q) -> list:
+        if self.pairs > 1:
+            one = self.with_pairs(1)
+            return [v for Pi, Qi in zip(P, Q) for v in one.point_values(Pi, Qi)]
         return [P[0], P[1], Q[0][0], Q[0][1], Q[1][0], Q[1][1]]
 
     def check_points(self, C, P, Q) -> None:
-        C.E1.check(P)
-        C.E2.check(Q)
+        for Pi, Qi in (zip(P, Q) if self.pairs > 1 else [(P, Q)]):
+            C.E1.check(Pi)
+            C.E2.check(Qi)
+
+    def vector_points(self, C, seed: int, i: int):
+        if self.pairs == 1:
+            return super().vector_points(C, seed, i)
+        from pairhw.vectors import product_points
+
+        pairs = product_points(C, seed, i, self.pairs)
+        return tuple(P for P, _ in pairs), tuple(Q for _, Q in pairs)
+
+    def algorithm(self, name: str):
+        fn = super().algorithm(name)
+        if self.pairs == 1:
+            return fn
+        from pairhw.math.prime.pairing import multi_pairing, optimal_ate
+
+        if fn is not optimal_ate:
+            raise FieldInterfaceError(f"pairs: a product of pairings is computed with optimal-ate, not {name}")
+        return lambda C, Ps, Qs: multi_pairing(C, list(zip(Ps, Qs)))
 
     # -- hardware ------------------------------------------------------------------------------------
     def for_datapath(self, spec: dict):

@@ -81,3 +81,42 @@ def test_bad_pairs_files_are_refused(capsys, tmp_path, content, argv, msg):
 def test_bad_product_requests_are_refused(capsys, argv, msg):
     code, out, err = run(capsys, *argv)
     assert code == 2 and msg in err and out == "" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("change,msg", [
+    ({"curve": "f2-47", "algorithm": "etat"}, "pairs: products of pairings are built on the prime sets"),
+    ({"algorithm": "ate-reference"}, "pairs: a product of pairings is computed with optimal-ate"),
+    ({"pairs": 17}, "pairs: must be at most 16"),
+    ({"pairs": 0}, "pairs: must be at least 1"),
+])
+def test_a_bad_pairs_key_is_refused(capsys, tmp_path, change, msg):
+    """The design key ``pairs``: prime sets and optimal-ate only, 1 to 16; refused naming the key."""
+    from pairhw import designs
+
+    data = json.loads(json.dumps(designs.get("ate-bn-tiny-p2").data))
+    if change.get("curve", "").startswith("f2"):
+        data["datapath"] = json.loads(json.dumps(designs.get("f2-47-etat-banked").data["datapath"]))
+    data.update(change)
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(data))
+    code, out, err = run(capsys, "schedule", str(f))
+    assert code == 2 and msg in err and out == "" and "Traceback" not in err
+
+
+def test_a_product_core_takes_n_pairs_and_gives_their_product():
+    """ate-bn-tiny-p2: twelve inputs (two pairs), the program of multi_pairing on ate-bn-tiny's
+    datapath; its microcode gives the product of the two pairings, 1 on a vector built to pass the
+    check."""
+    from pairhw import designs
+
+    d = designs.get("ate-bn-tiny-p2")
+    fi, C = d.field, d.curve()
+    assert len(fi.pairing_inputs) == 12 and fi.pairing_inputs[6] == "xP_1"
+    cp = d.compile()
+    assert cp.cycles <= 1.45 * designs.get("ate-bn-tiny").compile().cycles
+    for i in range(2):
+        Ps, Qs = fi.vector_points(C, 5, i)
+        out, cycles = cp.run(fi.point_values(Ps, Qs))
+        want = C.T.mul12(pp.optimal_ate(C, Ps[0], Qs[0]), pp.optimal_ate(C, Ps[1], Qs[1]))
+        assert tuple(out) == tuple(fi.flatten(want)) and cycles == cp.cycles
+        assert (tuple(out) == tuple(fi.flatten(C.T.ONE))) == (i % 2 == 0)  # the even vector passes the check
