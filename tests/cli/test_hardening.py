@@ -143,13 +143,17 @@ def test_vectors_output_cases(capsys, tmp_path, monkeypatch):
 
 def test_vectors_streams_to_stdout(tmp_path):
     """The first record is on stdout before the last is computed."""
+    import signal
+
+    # its own process group: the kill below takes the worker pool too (killing the parent alone left
+    # the workers asleep after the test)
     proc = subprocess.Popen([sys.executable, "-m", "pairhw", "-q", "vectors", "f2-79", "-n", "10000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
     try:
         first = proc.stdout.readline()
         assert json.loads(first)["curve"] == "f2-79"
     finally:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
 
 
