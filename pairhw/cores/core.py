@@ -352,6 +352,8 @@ class StreamIO:
         self.load_we = Signal()
         self.osel = Signal(beats * w)  # outputs: selected register, word by word
         self.elem_next = self.unl_next = None  # the output of the next cycle and whether it unloads (sync banks)
+        self.check = getattr(core.compiled, "check", None)  # a check core: one output, the comparison
+        self.n_out = 1 if self.check is not None else len(mc.outputs)
         if sync:
             self.elem_next, self.unl_next = Signal.like(elem), Signal()
             m.d.comb += self.elem_next.eq(elem)
@@ -392,7 +394,21 @@ class StreamIO:
                 unload[b] = data
             else:
                 unload[b] = rf.bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}")
-        m.d.comb += self.osel.eq(Array([unload[b] if b in rf.mems else rf.regs[b][k] for b, k in mc.outputs])[elem])
+        if self.check is not None:
+            # a check core: the outputs (flip-flop registers, the schema's rule) against the value 1's
+            # words, one comparator each; the one element out is the word of 1 or of 0
+            fi = self.core.compiled.dp.F
+            eq = []
+            for n, ((b, k), v) in enumerate(zip(mc.outputs, self.check)):
+                e = Signal(name=f"check_eq{n}")
+                m.d.comb += e.eq(rf.regs[b][k] == fi.encode(v))
+                eq.append(e)
+            ok = Signal(name="check_ok")
+            m.d.comb += ok.eq(Cat(*eq).all())
+            m.d.comb += self.osel.eq(Mux(ok, fi.encode(1), 0))
+        else:
+            m.d.comb += self.osel.eq(Array([unload[b] if b in rf.mems else rf.regs[b][k]
+                                            for b, k in mc.outputs])[elem])
         m.d.comb += self.core.o.payload.eq(self.osel.word_select(self.beat, self.w))
 
     def load_state(self, seq: Sequencer):
@@ -424,7 +440,7 @@ class StreamIO:
         with m.If(core.o.ready):
             with m.If(beat == beats - 1):
                 m.d.sync += beat.eq(0)
-                with m.If(self.elem == len(self.mc.outputs) - 1):
+                with m.If(self.elem == self.n_out - 1):
                     self.set_elem(0)
                     if sync:
                         m.d.comb += self.unl_next.eq(0)

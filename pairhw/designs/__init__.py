@@ -129,8 +129,13 @@ class Design:
         return PairingCore(self.compile(), self.top)
 
     def model(self, P, Q) -> list:
-        """The golden model's pairing value, as the base-field coefficients the core outputs."""
-        return self.field.flatten(self.field.algorithm(self.algorithm)(self.curve(), P, Q))
+        """The golden model's pairing value, as the base-field coefficients the core outputs (a check
+        core's: [1] if the value is 1, else [0])."""
+        C = self.curve()
+        out = self.field.flatten(self.field.algorithm(self.algorithm)(C, P, Q))
+        if self.data.get("check"):
+            return [1 if tuple(out) == tuple(self.field.flatten(C.T.ONE)) else 0]
+        return out
 
 
 def content_text(data: dict) -> str:
@@ -237,4 +242,9 @@ def _compile(text: str):
         from pairhw.asip.program import asip_config, compile_asip
 
         return compile_asip(d.curve(), d.field.algorithm(d.algorithm), asip_config(d.field, d.data["asip"]))
-    return compile_pairing(d.curve(), d.field.algorithm(d.algorithm), d.datapath())
+    c = compile_pairing(d.curve(), d.field.algorithm(d.algorithm), d.datapath())
+    if d.data.get("check"):  # the outputs compared with the pairing value 1
+        from dataclasses import replace
+
+        c = replace(c, check=tuple(d.field.flatten(d.curve().T.ONE)))
+    return c

@@ -22,6 +22,9 @@ SCHEMA = {
                                  "ternary: etat, etat-nocr)"),
         "pairs": (int, False, "prime sets, optimal-ate: the core takes this many (P, Q) pairs and computes the "
                               "product of their pairings (one Miller loop, one final exponentiation; default 1)"),
+        "check": (bool, False, "prime sets: the core streams out one element instead of the pairing value: "
+                               "1 if the value (or the product, with pairs) is 1, else 0 (a pairing check; "
+                               "its registers flip-flops; default false)"),
         "datapath": ("datapath", False, "the units, register banks and stream width (the engine's processors)"),
         "asip": ("asip", False, "instead of datapath: Nagl et al.'s word-serial processor (F_2^m)"),
     },
@@ -242,6 +245,12 @@ def check(data) -> None:
             applies(params.curve(data["curve"]))
         except ValueError as e:
             raise SchemaError(f"algorithm: {data['algorithm']!r} does not run on {data['curve']}: {e}") from None
+    if data.get("check"):
+        if not hasattr(fi, "with_pairs") or "asip" in data:
+            raise SchemaError(f"check: a pairing check is built on the prime sets, not on {data['curve']}")
+        if any(b.get("write_ports") for b in data["datapath"].get("banks", ())):
+            raise SchemaError("check: a check core compares its outputs in flip-flop registers; this datapath "
+                              "has RAM banks (write_ports)")
     if data.get("pairs", 1) > 1:
         if not hasattr(fi, "with_pairs") or "asip" in data:
             raise SchemaError(f"pairs: products of pairings are built on the prime sets, not on {data['curve']}")

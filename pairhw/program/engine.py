@@ -25,6 +25,9 @@ class Compiled:
     schedule: Schedule
     alloc: Allocation
     microcode: Microcode
+    #: a check core (a design's ``"check": true``): the values the program's outputs must all equal;
+    #: the core then streams out one element, 1 if they do, else 0
+    check: tuple | None = None
 
     @property
     def pre(self) -> BlockSchedule:
@@ -51,11 +54,16 @@ class Compiled:
     def stream(self) -> StreamInterface:
         """The core's stream interface: the datapath's field and stream width, the program's inputs
         and outputs."""
-        return StreamInterface(self.dp.F, self.dp.io_width, len(self.microcode.inputs), len(self.microcode.outputs))
+        n_out = 1 if self.check is not None else len(self.microcode.outputs)
+        return StreamInterface(self.dp.F, self.dp.io_width, len(self.microcode.inputs), n_out)
 
     def run(self, values: list) -> tuple[list, int]:
-        """The microcode's run (:meth:`~pairhw.program.microcode.Microcode.run`): outputs and cycles."""
-        return self.microcode.run(values)
+        """The microcode's run (:meth:`~pairhw.program.microcode.Microcode.run`): outputs and cycles
+        (a check core's one output: 1 if the program's outputs are :attr:`check`, else 0)."""
+        out, cycles = self.microcode.run(values)
+        if self.check is not None:
+            out = [1 if tuple(out) == tuple(self.check) else 0]
+        return out, cycles
 
     def rom_listing(self, title: str = "") -> str:
         """The microcode, one word a line."""

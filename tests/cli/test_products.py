@@ -120,3 +120,46 @@ def test_a_product_core_takes_n_pairs_and_gives_their_product():
         want = C.T.mul12(pp.optimal_ate(C, Ps[0], Qs[0]), pp.optimal_ate(C, Ps[1], Qs[1]))
         assert tuple(out) == tuple(fi.flatten(want)) and cycles == cp.cycles
         assert (tuple(out) == tuple(fi.flatten(C.T.ONE))) == (i % 2 == 0)  # the even vector passes the check
+
+
+@pytest.mark.parametrize("change,msg", [
+    ({"curve": "f2-47", "algorithm": "etat", "pairs": 1}, "check: a pairing check is built on the prime sets"),
+    ({"datapath": "ram"}, "check: a check core compares its outputs in flip-flop registers"),
+])
+def test_a_bad_check_key_is_refused(capsys, tmp_path, change, msg):
+    from pairhw import designs
+
+    data = json.loads(json.dumps(designs.get("ate-bn-tiny-check2").data))
+    if change.get("curve", "").startswith("f2"):
+        data["datapath"] = json.loads(json.dumps(designs.get("f2-47-etat-banked").data["datapath"]))
+    elif change.get("datapath") == "ram":
+        data["datapath"]["banks"] = [{"name": "r", "write_ports": 1}]
+        change = {}
+    data.update(change)
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(data))
+    code, out, err = run(capsys, "schedule", str(f))
+    assert code == 2 and msg in err and out == "" and "Traceback" not in err
+
+
+def test_a_check_core_streams_out_one_element_1_or_0():
+    """ate-bn-tiny-check2: the product program of ate-bn-tiny-p2, one output element: the program's
+    run (the core's model) gives [1] on a vector built to pass and [0] on independent pairs and on a
+    pair with one point changed, as the model's pairing_check; its Verilog compares the twelve
+    outputs with 1's words."""
+    from pairhw import designs
+    from pairhw.flow import verilog
+
+    d, p2 = designs.get("ate-bn-tiny-check2"), designs.get("ate-bn-tiny-p2")
+    fi, C = d.field, d.curve()
+    cp = d.compile()
+    assert cp.stream.n_out == 1 and p2.compile().stream.n_out == 12 and cp.cycles == p2.compile().cycles
+    for i, want in ((0, 1), (1, 0), (2, 1)):
+        Ps, Qs = fi.vector_points(C, 9, i)
+        assert cp.run(fi.point_values(Ps, Qs)) == ([want], cp.cycles)
+        assert pp.pairing_check(C, list(zip(Ps, Qs))) == bool(want)
+    Ps, Qs = fi.vector_points(C, 9, 0)
+    moved = (Ps[0], C.E1.mul(2, Ps[1]))  # still in G1, the product no longer 1
+    assert cp.run(fi.point_values(moved, Qs)) == ([0], cp.cycles)
+    v = verilog(d)
+    assert v.count("check_eq") >= 12 and "check_ok" in v

@@ -30,8 +30,8 @@ SLOW_CORES = {
     "f2-47-etat-banked-piped": "f2-47-etat-banked-ram (the same units with the same stage, forwarding and "
                                "registered word) and f3-19-etat-schoolbook-piped (the same recipe on "
                                "flip-flop registers)",
-    "ate-bn-tiny-p2": "ate-bn-tiny (the same datapath and core, one pair) and, for the product's program, "
-                      "tests/math/prime/test_multi.py (the 2- and 4-pair programs in the microcode model)",
+    "ate-bn-tiny-p2": "ate-bn-tiny-check2 (the same product of two pairings, its outputs compared with 1 in "
+                      "the core)",
     "ate-bn-chavez11-toy": "ate-bn-tiny-small (a prime core) and, unit by unit, Chávez Corona et al.'s "
                           "multiplier and coefficient-form adder (tests/rtl/prime/test_units.py); its "
                           "bench alone builds for 144 s",
