@@ -136,11 +136,16 @@ def cmd_point(args) -> int:
     return 0
 
 
+def _not_prime(curve: str) -> UsageError:
+    """``--pairs`` on a binary or ternary set: the products are modelled on the prime sets only."""
+    primes = ", ".join(n for n in params.names() if params.get(n).is_prime)
+    return UsageError(f"--pairs: products of pairings are modelled on the prime sets ({primes}), not on {curve}")
+
+
 def _pair_products(args, p, C) -> int:
     """``pair CURVE --pairs FILE [--check]``: the product of pairings, or the pairing check."""
     if not p.is_prime:
-        raise UsageError(f"--pairs: products of pairings are modelled on the prime sets "
-                         f"({', '.join(n for n in params.names() if params.get(n).is_prime)}), not on {args.curve}")
+        raise _not_prime(args.curve)
     if args.p or args.q:
         raise UsageError("--pairs: give the points in the file, not with --p / --q")
     if args.algorithm not in (None, "optimal-ate"):
@@ -201,8 +206,7 @@ def cmd_vectors(args) -> int:
 
     p, _ = _curve(args.curve)  # checked, and its security note said, before anything is written
     if args.pairs is not None and not p.is_prime:
-        raise UsageError(f"--pairs: products of pairings are modelled on the prime sets "
-                         f"({', '.join(n for n in params.names() if params.get(n).is_prime)}), not on {args.curve}")
+        raise _not_prime(args.curve)
     jobs = args.jobs or vectors.default_jobs()
     with stream(args.output) as out:  # stdout line by line, or a file renamed into place at the end
         for i, rec in enumerate(vectors.records(args.curve, args.seed, args.n, jobs, args.pairs)):
