@@ -88,9 +88,14 @@ def vectors(curve: str, n: int, seed: int = 1, jobs: int = 1) -> list[dict]:
 
 def pairings(d: str | Design, n: int, seed: int = 1) -> list[tuple]:
     """``n`` random pairings of ``seed`` as the core's words: the input coordinates then the golden
-    model's output coefficients, one tuple per pairing (the points of ``pairhw vectors --seed S``)."""
+    model's output coefficients, one tuple per pairing (the points of ``pairhw vectors --seed S``);
+    for a batch of k, one tuple per run of k pairings (``n`` a multiple of k)."""
     d = design(d)
     C, fi = d.curve(), d.field
+    if n % d.batch:
+        raise UsageError(f"{d.name} computes {d.batch} pairings a run (batch {d.batch}): give a multiple of "
+                         f"{d.batch} pairings, not {n}")
+    n //= d.batch
     rows = []
     for i in range(n):
         P, Q = fi.vector_points(C, seed, i)
@@ -106,8 +111,12 @@ def protocol(d: Design, core) -> str:
     n_out = dp.n_out
     return (f"stream in {', '.join(dp.F.pairing_inputs)} ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
             f"as {dp.io_beats} word(s) of {dp.io_width} bits each, least significant first; the run takes "
-            f"exactly {core.cycles} cycles from the cycle after the last input word; the "
-            f"{n_out} coefficients c0..c{n_out - 1} of the pairing value stream out in the same format")
+            + (f"exactly {core.cycles} cycles from the cycle after the last input word; the "
+            f"{n_out} coefficients c0..c{n_out - 1} of the pairing value stream out in the same format"
+            if d.batch == 1 else
+            f"exactly {core.cycles} cycles from the cycle after the last input word for the batch of {d.batch} "
+            f"pairings; the {n_out} coefficients c0..c{n_out - 1} of their values, each one's "
+            f"{n_out // d.batch} in turn, stream out in the same format"))
 
 
 def verilog(d: str | Design) -> str:
@@ -188,7 +197,7 @@ def simulate(d: str | Design, n: int | None = None, seed: int = 1, rows: list | 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "vectors.txt"
         path.write_text(core_vectors_text(d.field, rows))
-        log(f"Verilator: {plural(len(rows), 'pairing')} of {plural(core.cycles, 'cycle')}")
+        log(f"Verilator: {plural(len(rows), 'run' if d.batch > 1 else 'pairing')} of {plural(core.cycles, 'cycle')}")
         res = verilator.run_core(binary, path, trace=None if trace is None else Path(trace).resolve())
     return Simulation(
         pairings=len(rows), verified=res["verified"], failed=res["failed"], cycles_min=res["cycles_min"],
@@ -300,7 +309,7 @@ def build(d: str | Design, n: int = 20, seed: int = 1, wrap: str | None = None, 
         "fusesoc": {"core": f"{d.top}.core", "vlnv": fusesoc_vlnv(d.name), "targets": ["default", "sim", "lint"]},
         **({"cocotb": {"test": cocotb_test, "dut": dut}} if cocotb_test else {}),
         "vectors": {"file": "vectors.txt", "count": n, "seed": seed,
-                    "format": f"first line: the number of pairings N (decimal); then N lines {' '.join(dp.F.pairing_inputs)} c0 .. "
+                    "format": f"first line: the number of {'pairings' if d.batch == 1 else f'runs of {d.batch} pairings'} N (decimal); then N lines {' '.join(dp.F.pairing_inputs)} c0 .. "
                               f"c{n_out - 1}, each the hex of its {dp.F.width}-bit word, most significant digit "
                               "first; the points of `pairhw vectors --seed S`"},
         "run": RUN,

@@ -29,7 +29,7 @@ def _summary(d, shipped: dict | None = None) -> dict:
     rep = shipped or d.report(log=log)
     return {"design": d.name, "curve": d.params, "algorithm": d.algorithm, "multiplier": d.multiplier,
             "cycles": rep["cycles"], "multiplier_bound": rep["multiplier_bound"],
-            "description": d.description}
+            **({"batch": d.batch} if d.batch > 1 else {}), "description": d.description}
 
 
 def cmd_designs(args, UsageError) -> int:
@@ -90,7 +90,12 @@ def _report_text(d, rep) -> str:
     regs = ", ".join(f"{b}: {n}" for b, n in rep["registers"].items())
     return "\n".join([
         f"{d.name}: {d.algorithm} on {d.params}",
-        f"cycles per pairing   {rep['cycles']}  (pre {ph['pre']}, loop {ph['loop']}, post {ph['post']})",
+        *([f"cycles per pairing   {rep['cycles']}  (pre {ph['pre']}, loop {ph['loop']}, post {ph['post']})"]
+          if "batch" not in rep else
+          [f"cycles per run       {rep['cycles']}  (pre {ph['pre']}, loop {ph['loop']}, post {ph['post']}) for a "
+           f"batch of {rep['batch']['k']}",
+           f"cycles per pairing   {rep['batch']['cycles_per_pairing']:g}  (one pairing alone on this datapath: "
+           f"{rep['batch']['single_pairing_cycles']})"]),
         f"multiplier bound     {rep['multiplier_bound']}  ({rep['products']} products × II {mul['ii']}"
         f" / {mul['count']} unit{'s' if mul['count'] > 1 else ''}); utilisation {rep['multiplier_utilisation']:.1%}"
         if "multipliers" not in rep else
@@ -156,12 +161,13 @@ def cmd_schedule(args, UsageError) -> int:
 
 
 def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
-    """Rows of a ``pairhw vectors`` file; also the number whose ``e`` disagrees with the model."""
-    C, fi = d.curve(), d.field
-    n_out = d.compile().stream.n_out
+    """Rows of a ``pairhw vectors`` file (a batch's: ``k`` lines a row); also the number whose ``e``
+    disagrees with the model."""
+    C, fi, k = d.curve(), d.field.unbatched, d.batch
+    n_out = d.compile().stream.n_out // k
     check = getattr(d.compile(), "check", None)
     lines = read_text(path, "--vectors").splitlines()
-    rows, model_bad = [], 0
+    items, model_bad = [], 0
     tick = ticker(f"checking {path} against the golden model", len(lines))
     for no, line in enumerate(lines, 1):
         tick(no - 1)
@@ -197,11 +203,20 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
             raise
         except Exception as ex:  # bad JSON, missing key, bad hex, point off the curve
             raise UsageError(f"--vectors line {no}: not a pairhw vector ({type(ex).__name__}: {ex})") from None
-        if tuple(d.model(P, Q)) != e:
-            model_bad += 1
-        rows.append((*values, *e))
-    if not rows:
+        items.append((values, e, P, Q))
+    if not items:
         raise UsageError(f"--vectors: {path} has no vectors")
+    if len(items) % k:
+        raise UsageError(f"--vectors: {d.name} computes {k} pairings a run (batch {k}); {path} has "
+                         f"{len(items)} vectors, not a multiple of {k}")
+    rows = []
+    for i in range(0, len(items), k):  # a run: k vectors in turn
+        run = items[i:i + k]
+        e = tuple(x for _, ej, _, _ in run for x in ej)
+        Ps, Qs = tuple(it[2] for it in run), tuple(it[3] for it in run)
+        model = d.model(Ps, Qs) if k > 1 else d.model(Ps[0], Qs[0])
+        model_bad += tuple(model) != e
+        rows.append((*(v for vj, _, _, _ in run for v in vj), *e))
     return rows, model_bad
 
 
@@ -225,7 +240,9 @@ def cmd_sim(args, UsageError) -> int:
     t0 = time.monotonic()
     res = flow.simulate(d, rows=rows, trace=args.trace)
     failed = res.failed + model_bad
-    out = {"design": d.name, "curve": d.params, "pairings": len(rows), "seed": None if args.vectors else args.seed,
+    k = d.batch
+    out = {"design": d.name, "curve": d.params, "pairings": len(rows) * k,
+           **({"batch": k, "runs": len(rows)} if k > 1 else {}), "seed": None if args.vectors else args.seed,
            "cycles": res.cycles_max, "verified": res.verified,
            "failed": res.failed, "model_disagrees_with_file": model_bad, "constant_time": res.constant_time,
            "expected_cycles": res.expected_cycles, "seconds": round(time.monotonic() - t0, 2)}
@@ -235,9 +252,10 @@ def cmd_sim(args, UsageError) -> int:
         print(json.dumps(out))
     else:
         src = f"{args.vectors}" if args.vectors else f"{args.n} random pairs (seed {args.seed})"
-        print(f"{d.name}: {res.verified} of {len(rows)} pairings {d.field.agreement} ({src}), {res.failed} failed")
-        print(f"cycles per pairing {res.cycles_min}" + ("" if res.cycles_min == res.cycles_max
-                                                      else f"..{res.cycles_max}")
+        what = f"runs of {k} pairings" if k > 1 else "pairings"
+        print(f"{d.name}: {res.verified} of {len(rows)} {what} {d.field.agreement} ({src}), {res.failed} failed")
+        print(f"cycles per {'run' if k > 1 else 'pairing'} {res.cycles_min}" + ("" if res.cycles_min == res.cycles_max
+                                                                                else f"..{res.cycles_max}")
               + f" (schedule: {res.expected_cycles}); constant time: {'yes' if res.constant_time else 'NO'}")
         for line in res.mismatches[:5]:
             print(line)

@@ -353,7 +353,7 @@ class StreamIO:
         self.osel = Signal(beats * w)  # outputs: selected register, word by word
         self.elem_next = self.unl_next = None  # the output of the next cycle and whether it unloads (sync banks)
         self.check = getattr(core.compiled, "check", None)  # a check core: one output, the comparison
-        self.n_out = 1 if self.check is not None else len(mc.outputs)
+        self.n_out = core.compiled.stream.n_out
         if sync:
             self.elem_next, self.unl_next = Signal.like(elem), Signal()
             m.d.comb += self.elem_next.eq(elem)
@@ -396,16 +396,20 @@ class StreamIO:
                 unload[b] = rf.bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}")
         if self.check is not None:
             # a check core: the outputs (flip-flop registers, the schema's rule) against the value 1's
-            # words, one comparator each; the one element out is the word of 1 or of 0
+            # words, one comparator each; one element out per pairing (a batch has several), the word
+            # of 1 or of 0 (one pairing's signals keep the names they had before batches)
             fi = self.core.compiled.dp.F
-            eq = []
-            for n, ((b, k), v) in enumerate(zip(mc.outputs, self.check)):
-                e = Signal(name=f"check_eq{n}")
-                m.d.comb += e.eq(rf.regs[b][k] == fi.encode(v))
-                eq.append(e)
-            ok = Signal(name="check_ok")
-            m.d.comb += ok.eq(Cat(*eq).all())
-            m.d.comb += self.osel.eq(Mux(ok, fi.encode(1), 0))
+            size, words = len(self.check), []
+            for g in range(self.n_out):
+                eq = []
+                for n, ((b, k), v) in enumerate(zip(mc.outputs[g * size:(g + 1) * size], self.check)):
+                    e = Signal(name=f"check_eq{n}" if self.n_out == 1 else f"check_eq{n}_b{g}")
+                    m.d.comb += e.eq(rf.regs[b][k] == fi.encode(v))
+                    eq.append(e)
+                ok = Signal(name="check_ok" if self.n_out == 1 else f"check_ok_b{g}")
+                m.d.comb += ok.eq(Cat(*eq).all())
+                words.append(Mux(ok, fi.encode(1), 0))
+            m.d.comb += self.osel.eq(words[0] if self.n_out == 1 else Array(words)[elem])
         else:
             m.d.comb += self.osel.eq(Array([unload[b] if b in rf.mems else rf.regs[b][k]
                                             for b, k in mc.outputs])[elem])

@@ -25,6 +25,9 @@ SCHEMA = {
         "check": (bool, False, "prime sets: the core streams out one element instead of the pairing value: "
                                "1 if the value (or the product, with pairs) is 1, else 0 (a pairing check; "
                                "its registers flip-flops; default false)"),
+        "batch": (int, False, "the core computes this many independent pairings (or products, or checks) in "
+                              "one run, scheduled together so that each fills the others' idle multiplier "
+                              "slots; inputs and outputs are each one's in turn (default 1)"),
         "datapath": ("datapath", False, "the units, register banks and stream width (the engine's processors)"),
         "asip": ("asip", False, "instead of datapath: Nagl et al.'s word-serial processor (F_2^m)"),
     },
@@ -127,7 +130,7 @@ MOST = {
     ("inv", "per_cycle"): 64,
     ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000,
     ("mul", "registers"): 64, ("mul", "core"): 1_000,
-    ("design", "pairs"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
+    ("design", "pairs"): 16, ("design", "batch"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
 }
 
 #: the largest design file read (bytes): the built-in ones are under 2 kB
@@ -256,6 +259,9 @@ def check(data) -> None:
             raise SchemaError(f"pairs: products of pairings are built on the prime sets, not on {data['curve']}")
         if data["algorithm"] != "optimal-ate":
             raise SchemaError(f"pairs: a product of pairings is computed with optimal-ate, not {data['algorithm']}")
+    if data.get("batch", 1) > 1 and "asip" in data:
+        raise SchemaError("batch: a batch of pairings is scheduled on the engine's datapath, not on the "
+                          "word-serial processor (asip)")
     if "asip" in data:
         from pairhw.asip.program import AsipError, asip_config
 

@@ -15,9 +15,9 @@ from functools import lru_cache
 def of(F):
     """The field interface of a golden-model field (GF2m, GF3m or PrimeField); an interface is
     returned as it is."""
-    from pairhw.program.field import BaseField
+    from pairhw.program.field import BaseField, Batched
 
-    if isinstance(F, BaseField):
+    if isinstance(F, (BaseField, Batched)):
         return F
     from pairhw.math.binary.field import GF2m
     from pairhw.math.prime.field import PrimeField

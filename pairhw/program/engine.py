@@ -25,8 +25,9 @@ class Compiled:
     schedule: Schedule
     alloc: Allocation
     microcode: Microcode
-    #: a check core (a design's ``"check": true``): the values the program's outputs must all equal;
-    #: the core then streams out one element, 1 if they do, else 0
+    #: a check core (a design's ``"check": true``): the values each group of ``len(check)`` outputs
+    #: (one pairing's; a batch has several) must equal; the core then streams out one element per
+    #: group, 1 if they do, else 0
     check: tuple | None = None
 
     @property
@@ -54,15 +55,15 @@ class Compiled:
     def stream(self) -> StreamInterface:
         """The core's stream interface: the datapath's field and stream width, the program's inputs
         and outputs."""
-        n_out = 1 if self.check is not None else len(self.microcode.outputs)
+        n_out = len(self.microcode.outputs) // len(self.check) if self.check is not None else len(self.microcode.outputs)
         return StreamInterface(self.dp.F, self.dp.io_width, len(self.microcode.inputs), n_out)
 
     def run(self, values: list) -> tuple[list, int]:
         """The microcode's run (:meth:`~pairhw.program.microcode.Microcode.run`): outputs and cycles
-        (a check core's one output: 1 if the program's outputs are :attr:`check`, else 0)."""
+        (a check core's outputs: per pairing, 1 if its outputs are :attr:`check`, else 0)."""
         out, cycles = self.microcode.run(values)
         if self.check is not None:
-            out = [1 if tuple(out) == tuple(self.check) else 0]
+            out = check_bits(out, self.check)
         return out, cycles
 
     def rom_listing(self, title: str = "") -> str:
@@ -105,6 +106,13 @@ class Compiled:
             **({"forward": True} if self.dp.forward else {}),
             **({"word_stages": self.dp.word_stages} if self.dp.word_stages else {}),
         }
+
+
+def check_bits(out, one: tuple) -> list:
+    """A check core's outputs: per pairing (each ``len(one)`` coefficients of ``out``), 1 if its value
+    is ``one``, else 0."""
+    n = len(one)
+    return [int(tuple(out[i:i + n]) == tuple(one)) for i in range(0, len(out), n)]
 
 
 def mul_bound(dp: Datapath, products: int) -> int:

@@ -179,6 +179,20 @@ class BaseField:
 
         return importlib.import_module(self.pairings_module).ALGORITHMS[current(name)]
 
+    #: how many independent pairings one run of a core computes (:meth:`with_batch`)
+    batch = 1
+
+    @property
+    def unbatched(self) -> "BaseField":
+        """The interface of one pairing of a batch (this one when it is not a batch)."""
+        return self
+
+    def with_batch(self, k: int):
+        """This interface for a core that computes ``k`` independent pairings in one run
+        (:class:`Batched`): one program, so the scheduler fills one pairing's idle multiplier slots
+        with the others' products."""
+        return self if k == 1 else Batched(self, k)
+
     # -- hardware ----------------------------------------------------------------------------------
     def for_datapath(self, spec: dict) -> "BaseField":
         """The interface a datapath of ``spec`` (a design's ``datapath`` dictionary) works in: this one,
@@ -206,3 +220,60 @@ class BaseField:
     def build_unit(self, spec):
         """The Amaranth component of a non-multiplier, non-constant unit ``spec`` (a UnitSpec)."""
         raise FieldInterfaceError(f"no {spec.kind} units for {self.name} yet")
+
+
+class Batched:
+    """``k`` independent pairings of the interface ``inner`` as one program (a design's ``batch``).
+
+    Its inputs are the k pairings' inputs in turn (``xP_b0 … yQ_b0, xP_b1 …``), its "points" the
+    k-tuples (P_0, …, P_{k−1}) and (Q_0, …, Q_{k−1}), its algorithm the k pairings, its outputs their
+    values in turn; everything else (ops, units, encodings, tracing) is the inner interface's.  A
+    wrapper rather than a subclass, so that the three families batch alike; a module-level class, so
+    that compiled programs stay picklable.
+    """
+
+    def __init__(self, inner, k: int):
+        self.inner, self.batch = inner, k
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "inner":  # pickling and copying look these up first
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    @property
+    def unbatched(self):
+        return self.inner
+
+    def with_batch(self, k: int):
+        return self.inner.with_batch(k)
+
+    @property
+    def pairing_inputs(self) -> tuple:
+        return tuple(f"{x}_b{j}" for j in range(self.batch) for x in self.inner.pairing_inputs)
+
+    def _split(self, values) -> list:
+        n = len(self.inner.pairing_inputs)
+        return [values[n * j:n * j + n] for j in range(self.batch)]
+
+    def points(self, syms):
+        pts = [self.inner.points(s) for s in self._split(syms)]
+        return tuple(P for P, _ in pts), tuple(Q for _, Q in pts)
+
+    def point_values(self, P, Q) -> list:
+        return [v for Pj, Qj in zip(P, Q) for v in self.inner.point_values(Pj, Qj)]
+
+    def check_points(self, C, P, Q) -> None:
+        for Pj, Qj in zip(P, Q):
+            self.inner.check_points(C, Pj, Qj)
+
+    def vector_points(self, C, seed: int, i: int):
+        """Run i of a batch: the inner interface's vectors i·k … i·k + k − 1 of ``seed``."""
+        pts = [self.inner.vector_points(C, seed, i * self.batch + j) for j in range(self.batch)]
+        return tuple(P for P, _ in pts), tuple(Q for _, Q in pts)
+
+    def algorithm(self, name: str):
+        fn = self.inner.algorithm(name)
+        return lambda C, Ps, Qs: tuple(fn(C, P, Q) for P, Q in zip(Ps, Qs))
+
+    def flatten(self, values) -> list:
+        return [c for v in values for c in self.inner.flatten(v)]

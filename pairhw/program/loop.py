@@ -91,13 +91,16 @@ def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
     if len(marks) < 2:
         raise ValueError("the program has a single marked iteration: no loop to fold")
     ops = program.ops
-    # iteration i spans ops[marks[i]:marks[i+1]]; the last one ends where the next phase starts
-    ends = marks[1:] + [_loop_end(program, marks)]
+    # iteration i spans ops[marks[i]:marks[i+1]], or up to where its phase ends if that comes first
+    # (a batch of pairings traced one after another: the last iteration of one pairing's loop ends
+    # before its final exponentiation, not at the next pairing's first mark)
+    ends = [_loop_end(program, [i], nxt) for i, nxt in zip(marks, marks[1:])] + [_loop_end(program, marks)]
     iters = [(marks[i], ends[i]) for i in range(len(marks))]
     best = None
     for p in ([period] if period else [1, 2, 4, 8]):
         for offset in range(p):
-            chunks = [(iters[i][0], iters[i + p - 1][1]) for i in range(offset, len(iters) - p + 1, p)]
+            chunks = [(iters[i][0], iters[i + p - 1][1]) for i in range(offset, len(iters) - p + 1, p)
+                      if all(iters[j][1] == iters[j + 1][0] for j in range(i, i + p - 1))]
             if len(chunks) < 3:
                 continue
 
@@ -105,9 +108,12 @@ def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
                 return ops[chunks[c][0]:chunks[c][1]]
 
             # chunk 0 reads the prologue's values, not a previous trip's: the loop starts at chunk 1
+            if chunks[0][1] != chunks[1][0]:
+                continue
             body = _canon(chunk(1), chunk(0))
             trips = 1
-            while trips + 1 < len(chunks) and _canon(chunk(trips + 1), chunk(trips)) == body:
+            while (trips + 1 < len(chunks) and chunks[trips][1] == chunks[trips + 1][0]
+                   and _canon(chunk(trips + 1), chunk(trips)) == body):
                 trips += 1
             inside = trips * (chunks[1][1] - chunks[1][0])
             if best is None or inside > best[0]:
@@ -135,12 +141,13 @@ def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
     return LoopProgram(program, list(pre), list(body), trips, p, init, final, list(post))
 
 
-def _loop_end(program: Program, marks) -> int:
+def _loop_end(program: Program, marks, limit: int | None = None) -> int:
     """End of the last marked iteration: the first op after it outside the phase the marks were made
-    in (an iteration's ops may be in sub-phases of it)."""
+    in (an iteration's ops may be in sub-phases of it), or ``limit`` if that comes first."""
     ops = program.ops
     ph = program.mark_phase
     i = marks[-1]
-    while i < len(ops) and (ops[i].phase == ph or ops[i].phase.startswith(ph + "/")):
+    stop = len(ops) if limit is None else limit
+    while i < stop and (ops[i].phase == ph or ops[i].phase.startswith(ph + "/")):
         i += 1
     return i

@@ -42,6 +42,8 @@ def schedule_summary(rep: dict) -> dict:
     lo = rep.get("loop", {})
     if lo.get("cycles_per_iteration"):
         out["cycles_per_iteration"] = lo["cycles_per_iteration"]
+    if "batch" in rep:  # k pairings a run: cycles per pairing beside one pairing's alone
+        out["batch"] = rep["batch"]
     return out
 
 
