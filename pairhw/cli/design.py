@@ -191,8 +191,8 @@ def _file_rows(d, path: str, UsageError) -> tuple[list, int]:
                 raise UsageError(f"--vectors line {no}: expected p=[x,y]")
             values = [fi.parse(x) for p, q in pts for x in [*p, *q]]
             e = tuple(fi.parse(x) for x in v["e"])
-            if check is not None and len(e) == len(check):  # a check core: the value's comparison with 1
-                e = (int(e == tuple(check)),)
+            if check is not None and len(e) != n_out:  # a check core: the value's comparison with 1
+                e = (int(e == tuple(check[:len(e)])),)  # (the file's points are valid: checked below)
             if len(values) != len(fi.pairing_inputs) or len(e) != n_out:
                 nq = len(fi.pairing_inputs) // npairs - 2
                 raise UsageError(f"--vectors line {no}: expected p=[x,y], q=[{nq} coordinates], "

@@ -66,6 +66,7 @@ class Design:
             return fi
         fi = fi.for_datapath(self.engine_data["datapath"])
         fi = fi.with_pairs(self.data["pairs"]) if self.data.get("pairs", 1) > 1 else fi
+        fi = fi.with_validation() if self.data.get("validate") else fi
         return fi.with_batch(self.batch)
 
     @property
@@ -157,8 +158,9 @@ class Design:
         return out
 
     def check_value(self) -> tuple:
-        """A check core's reference: the base-field coefficients of the pairing value 1."""
-        return tuple(self.field.unbatched.flatten(self.curve().T.ONE))
+        """A check core's reference outputs: the base-field coefficients of the pairing value 1 (and
+        a 0 for each validation residue)."""
+        return self.field.unbatched.check_value(self.curve())
 
 
 def content_text(data: dict) -> str:

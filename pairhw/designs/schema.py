@@ -25,6 +25,10 @@ SCHEMA = {
         "check": (bool, False, "prime sets: the core streams out one element instead of the pairing value: "
                                "1 if the value (or the product, with pairs) is 1, else 0 (a pairing check; "
                                "its registers flip-flops; default false)"),
+        "validate": (bool, False, "prime sets, with check: the core also checks that every P is in G1 and every "
+                                  "Q in G2 (on its curve; Scott's endomorphism tests, computed with complete "
+                                  "projective formulas in the same cycles for every input): an invalid point "
+                                  "makes the check 0 (default false)"),
         "batch": (int, False, "the core computes this many independent pairings (or products, or checks) in "
                               "one run, scheduled together so that each fills the others' idle multiplier "
                               "slots; inputs and outputs are each one's in turn (default 1)"),
@@ -254,6 +258,9 @@ def check(data) -> None:
         if any(b.get("write_ports") for b in data["datapath"].get("banks", ())):
             raise SchemaError("check: a check core compares its outputs in flip-flop registers; this datapath "
                               "has RAM banks (write_ports)")
+    if data.get("validate") and not data.get("check"):
+        raise SchemaError("validate: the points are validated by a check core (\"check\": true), whose one "
+                          "output the validation can make 0")
     if data.get("pairs", 1) > 1:
         if not hasattr(fi, "with_pairs") or "asip" in data:
             raise SchemaError(f"pairs: products of pairings are built on the prime sets, not on {data['curve']}")

@@ -135,6 +135,8 @@ class PrimeFieldInterface(BaseField):
     PAIR_INPUTS = ("xP", "yP", "xQ0", "xQ1", "yQ0", "yQ1")
     #: how many pairs the core takes (:meth:`with_pairs`): 1, a pairing; n, the product of n pairings
     pairs = 1
+    #: whether the program also computes the validation residues of its points (:meth:`with_validation`)
+    validate = False
 
     @property
     def pairing_inputs(self) -> tuple:
@@ -154,6 +156,25 @@ class PrimeFieldInterface(BaseField):
         out = copy.copy(self)
         out.pairs = n
         return out
+
+    def with_validation(self):
+        """This interface for a check core that also validates its points: its algorithm's value is
+        (the pairing or product, the residues of :func:`pairhw.math.prime.validate.residues` for each
+        pair), all 0 exactly when every P is in G1 and every Q in G2; its outputs the 12 coefficients
+        then the residues."""
+        import copy
+
+        out = copy.copy(self)
+        out.validate = True
+        return out
+
+    def check_value(self, C) -> tuple:
+        """A check core's reference outputs: the coefficients of the pairing value 1, and with
+        :attr:`validate` a 0 for each residue."""
+        from pairhw.math.prime import validate
+
+        ones = [c for six in C.T.ONE for two in six for c in two]
+        return tuple(ones + [0] * (validate.count(C) * self.pairs if self.validate else 0))
 
     @property
     def m(self) -> int:
@@ -187,7 +208,11 @@ class PrimeFieldInterface(BaseField):
         return C.over_field(TF)
 
     def flatten(self, value) -> list:
-        """The 12 F_p coefficients of an F_p¹² value (basis 1, u, v, uv, …, uv²w: ``Tower12.flatten``)."""
+        """The 12 F_p coefficients of an F_p¹² value (basis 1, u, v, uv, …, uv²w: ``Tower12.flatten``);
+        with :attr:`validate`, of (value, residues): the 12, then the residues."""
+        if self.validate:
+            value, residues = value
+            return [c for six in value for two in six for c in two] + list(residues)
         return [c for six in value for two in six for c in two]
 
     def points(self, syms):
@@ -218,13 +243,21 @@ class PrimeFieldInterface(BaseField):
 
     def algorithm(self, name: str):
         fn = super().algorithm(name)
-        if self.pairs == 1:
-            return fn
-        from pairhw.math.prime.pairing import multi_pairing, optimal_ate
+        if self.pairs > 1:
+            from pairhw.math.prime.pairing import multi_pairing, optimal_ate
 
-        if fn is not optimal_ate:
-            raise FieldInterfaceError(f"pairs: a product of pairings is computed with optimal-ate, not {name}")
-        return lambda C, Ps, Qs: multi_pairing(C, list(zip(Ps, Qs)))
+            if fn is not optimal_ate:
+                raise FieldInterfaceError(f"pairs: a product of pairings is computed with optimal-ate, not {name}")
+            fn = lambda C, Ps, Qs: multi_pairing(C, list(zip(Ps, Qs)))  # noqa: E731
+        if not self.validate:
+            return fn
+        from pairhw.math.prime.validate import residues
+
+        def validated(C, P, Q):
+            pairs = list(zip(P, Q)) if self.pairs > 1 else [(P, Q)]
+            return fn(C, P, Q), [x for Pi, Qi in pairs for x in residues(C, Pi, Qi)]
+
+        return validated
 
     # -- hardware ------------------------------------------------------------------------------------
     def for_datapath(self, spec: dict):

@@ -162,13 +162,69 @@ def test_a_check_core_streams_out_one_element_1_or_0():
     assert v.count("check_eq") >= 12 and "check_ok" in v
 
 
-def test_a_check_core_reads_product_vectors_as_their_check(capsys, tmp_path):
-    """`pairhw sim ate-bn-tiny-check2 --vectors FILE`: a product vector's twelve words become the one
+@pytest.mark.parametrize("name", ["ate-bn-tiny-check2v", pytest.param("ate-bn-tiny-check2", marks=pytest.mark.slow)])
+def test_a_check_core_reads_product_vectors_as_their_check(capsys, tmp_path, name):
+    """`pairhw sim ate-bn-tiny-check2v --vectors FILE`: a product vector's twelve words become the one
     expected output, 1 where the product is 1 (the even-numbered vectors), else 0; Verilator agrees
     on each (the bench of the default core test, cached)."""
     f = tmp_path / "v.jsonl"
     recs = [vectors.product_record("bn-tiny", 3, i, 2) for i in range(3)]
     assert [r["check"] for r in recs] == [True, False, True]
     f.write_text("".join(json.dumps(r) + "\n" for r in recs))
-    code, out, err = run(capsys, "sim", "ate-bn-tiny-check2", "--vectors", str(f))
+    code, out, err = run(capsys, "sim", name, "--vectors", str(f))
     assert code == 0 and "3 of 3 pairings bit-exact" in out, out + err
+
+
+def _invalid_inputs(C, Ps, Qs) -> dict:
+    """Each way a pair's point can be invalid, on a passing product vector (Ps, Qs): P1 off the
+    curve, Q1 off the twist, Q2 on the twist but outside G2, and (on BLS12) P2 on the curve but
+    outside G1."""
+    from pairhw.math.prime import pairing as pp
+
+    def outside(E, test):
+        return next(R for i in range(20) if not test(C, R := E.raw_point(b"outside/%d" % i)[0]))
+
+    out = {"P off the curve": (((Ps[0][0], C.F.add(Ps[0][1], 1)), Ps[1]), Qs),
+           "Q off the twist": (Ps, ((Qs[0][0], C.K.add(Qs[0][1], C.K.one)), Qs[1])),
+           "Q outside G2": (Ps, (Qs[0], outside(C.E2, pp.in_g2)))}
+    if C.E1.cofactor != 1:
+        out["P outside G1"] = ((Ps[0], outside(C.E1, pp.in_g1)), Qs)
+    return out
+
+
+@pytest.mark.parametrize("name", ["ate-bn-tiny-check2v", pytest.param("ate-bls12-381-fast-check2v", marks=pytest.mark.slow)])
+def test_a_validating_check_core_answers_0_on_every_invalid_point(name):
+    """ate-bn-tiny-check2v (and, `slow`, the BLS signature check ate-bls12-381-fast-check2v): the
+    core's model gives 1 on a passing product vector, 0 on a failing one and 0 on each invalid point
+    of a passing one, as the model's pairing_check, in the same cycles; the validation's products
+    keep the multiplier busy (within 1 % of its bound)."""
+    from pairhw import designs
+
+    d = designs.get(name)
+    fi, C, cp = d.field, d.curve(), d.compile()
+    Ps, Qs = fi.vector_points(C, 9, 0)
+    assert cp.run(fi.point_values(Ps, Qs)) == ([1], cp.cycles)
+    assert cp.run(fi.point_values(*fi.vector_points(C, 9, 1))) == ([0], cp.cycles)
+    cases = _invalid_inputs(C, Ps, Qs)
+    assert len(cases) == (4 if C.family == "bls12" else 3)
+    for why, (P2, Q2) in cases.items():
+        assert not pp.pairing_check(C, list(zip(P2, Q2))), why
+        assert cp.run(fi.point_values(P2, Q2)) == ([0], cp.cycles), why
+        assert d.model(P2, Q2) == [0], why
+    assert cp.cycles <= 1.01 * d.report()["multiplier_bound"]
+
+
+def test_a_validating_check_core_is_bit_exact_in_verilator_on_invalid_points():
+    """ate-bn-tiny-check2v in Verilator (the bench of the default core test, cached): 0 on each
+    invalid point, 1 and 0 on a passing and a failing vector, every run in the scheduled cycles."""
+    from pairhw import designs
+    from pairhw.flow import simulate
+
+    d = designs.get("ate-bn-tiny-check2v")
+    fi, C = d.field, d.curve()
+    Ps, Qs = fi.vector_points(C, 9, 0)
+    inputs = [(Ps, Qs), fi.vector_points(C, 9, 1), *_invalid_inputs(C, Ps, Qs).values()]
+    rows = [(*fi.point_values(P, Q), *d.model(P, Q)) for P, Q in inputs]
+    assert [r[-1] for r in rows] == [1, 0, 0, 0, 0]
+    res = simulate(d, rows=rows)
+    assert (res.verified, res.failed, res.timeout) == (5, 0, False) and res.constant_time

@@ -32,6 +32,7 @@ SLOW_CORES = {
                                "flip-flop registers)",
     "ate-bn-tiny-p2": "ate-bn-tiny-check2 (the same product of two pairings, its outputs compared with 1 in "
                       "the core)",
+    "ate-bn-tiny-check2": "ate-bn-tiny-check2v (the same check of two pairs, its points validated too)",
     "ate-bn-chavez11-toy": "ate-bn-tiny-small (a prime core) and, unit by unit, Chávez Corona et al.'s "
                           "multiplier and coefficient-form adder (tests/rtl/prime/test_units.py); its "
                           "bench alone builds for 144 s",
