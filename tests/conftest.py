@@ -24,7 +24,8 @@ FULL_SIZE_TATE = ("tate1-239-d16", "tate1-239-d32", "tate1-283-d16", "tate1-283-
 #: the full-size products of two pairings compile in 20 to 27 s each (22,555 and 20,789 cycles,
 #: straight-line): `slow`, as the pairings' own programs; ate-bn-tiny-p2 compiles by default
 PRODUCT_CORES = ("ate-bn254-fast-p2", "ate-bls12-381-fast-p2", "ate-bls12-381-fast-check2",
-                 "ate-bls12-381-fast-check2v", "ate-bls12-381-fast-b2")
+                 "ate-bls12-381-fast-check2v", "ate-bls12-381-fast-b2", "ate-bn254-fast-check4",
+                 "ate-bls12-381-fast-check4")
 LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-chavez11", "ate-bls12-381-small", *FULL_SIZE_TATE,
                  *PRODUCT_CORES)
 

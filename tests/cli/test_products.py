@@ -228,3 +228,22 @@ def test_a_validating_check_core_is_bit_exact_in_verilator_on_invalid_points():
     assert [r[-1] for r in rows] == [1, 0, 0, 0, 0]
     res = simulate(d, rows=rows)
     assert (res.verified, res.failed, res.timeout) == (5, 0, False) and res.constant_time
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,one", [("ate-bn254-fast-check4", "ate-bn254-fast"),
+                                      ("ate-bls12-381-fast-check4", "ate-bls12-381-fast")])
+def test_a_four_pair_check_core_checks_a_groth16_shaped_product(name, one):
+    """The four-pair check cores (the shape of a Groth16 proof check): their microcode gives 1 on a
+    product vector built to pass and 0 on four independent pairs, as the model's pairing_check, in
+    at most 2.2 × one pairing's cycles (issue 53)."""
+    from pairhw import designs
+
+    d = designs.get(name)
+    fi, C, cp = d.field, d.curve(), d.compile()
+    assert len(fi.pairing_inputs) == 24 and cp.stream.n_out == 1
+    for i, want in ((0, 1), (1, 0)):
+        Ps, Qs = fi.vector_points(C, 4, i)
+        assert pp.pairing_check(C, list(zip(Ps, Qs))) == bool(want)
+        assert cp.run(fi.point_values(Ps, Qs)) == ([want], cp.cycles)
+    assert cp.cycles <= 2.2 * designs.get(one).compile().cycles
