@@ -363,6 +363,28 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
     out.append({"id": "ate", "title": "Optimal ate on BN254 and BLS12-381", "note": "",
                 "columns": ["published core", "cycles (published)", "design", "cycles", "cycles ratio",
                             "verified (Verilator)"], "rows": rows, "plot": None})
+    # products of pairings, checks and batches on the prime cores' datapaths (issue 53)
+    from pairhw import designs
+
+    rows = []
+    for d, one in _product_designs(fig.names):
+        data = designs.get(d).data
+        k = data.get("batch", 1)
+        c, c1 = fig.cycles_value(d), fig.cycles_value(one)
+        rows.append([Cell(d), Cell(one), Cell(str(data.get("pairs", 1))),
+                     Cell("check, points validated" if data.get("validate") else "check" if data.get("check") else "value"),
+                     Cell(str(k)), fig.cycles(d), Cell("–" if c is None else _n(c / k, 1 if c % k else 0)),
+                     Cell("–" if None in (c, c1) else f"{c / k / c1:.3f}"), fig.utilisation(d), fig.verified(d)])
+    if rows:
+        out.append({"id": "products", "title": "Products of pairings, pairing checks and batches (prime cores)",
+                    "note": "Each design on the datapath of a single-pairing core: pairs are multiplied by one Miller "
+                            "loop and one final exponentiation; a check compares the product with 1 in the core (and "
+                            "validates every point with validate); a batch schedules k independent runs as one "
+                            "program; cycles ÷ batch is a run's cycles over k, × one pairing that over the single "
+                            "pairing's cycles.",
+                    "columns": ["design", "single-pairing core", "pairs", "output", "batch", "cycles a run",
+                                "cycles ÷ batch", "× one pairing", "utilisation", "verified (Verilator)"],
+                    "rows": rows, "plot": None})
     # design-space searches (pairhw explore), recorded
     rows = []
     for e in fig.rec.get("explore", []):
@@ -397,6 +419,21 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
                 "(gates-ram, ASIP designs).", "columns": ["design", "cycles", "multiplier bound", "utilisation",
                                                           "verified (Verilator)", "area"], "rows": rows, "plot": None})
     return out
+
+
+def _product_designs(names) -> list[tuple[str, str]]:
+    """(design, the single-pairing design on the same datapath) for each built-in design with
+    ``pairs``, ``check`` or ``batch``."""
+    from pairhw import designs
+
+    extra = ("name", "description", "pairs", "check", "validate", "batch")
+
+    def key(n):
+        return json.dumps({k: v for k, v in designs.get(n).data.items() if k not in extra}, sort_keys=True)
+
+    singles = {key(n): n for n in names if not any(k in designs.get(n).data for k in extra[2:])}
+    return [(n, singles[key(n)]) for n in names
+            if any(k in designs.get(n).data for k in extra[2:]) and key(n) in singles]
 
 
 def _explored(store, curve: str, target: str) -> list[dict]:

@@ -11,7 +11,7 @@ from pairhw import designs, published, report
 from pairhw.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-SECTIONS = ("adikari", "shu", "chavez", "nagl", "beuchat", "ate", "designs")
+SECTIONS = ("adikari", "shu", "chavez", "nagl", "beuchat", "ate", "products", "designs")
 
 
 def run(capsys, *argv):
@@ -46,6 +46,10 @@ def test_report_tables_sources_and_determinism(capsys, tmp_path, quick):
         assert f"{p['cycles']:,}" in md and f"{p['luts']:,}" in md
     for d in published.NAGL_ASIP:
         assert f"{published.nagl_cycles(d):,}" in md
+    # products, checks and batches beside their single-pairing core: a batch's cycles per pairing
+    prod = html.split('id="products"')[1].split("</table>")[0]
+    row = next(r for r in prod.split("<tr>") if "<td>ate-bls12-381-fast-b2</td>" in r)
+    assert "<td>ate-bls12-381-fast</td>" in row and "15,166" in row and "0.927" in row  # 30,332 / 2 / 16,359
     # a measured design: the engine's cycles and a Verilator run, marked as measured
     lsd5 = designs.get("asip-79-lsd5").report()["cycles"]
     every = html.split('id="designs"')[1]  # the design's row in "Every built-in design" (ECP5 has one too)
