@@ -81,7 +81,7 @@ DESIGNS = [
     "asip-79-lsb5",
     "asip-79-lsb10", "asip-79-lsd2", "asip-79-lsd3", "asip-79-lsd5", "asip-79-k5", "asip-79-k10", "tate1-47-d4",
     "tate1-47-msd24-ram",
-    "ate-bn-tiny-small", "ate-bn-tiny", "ate-bn-tiny-p2", "ate-bn-tiny-check2", "ate-bn-tiny-check2v", "ate-bn-tiny-b2", "etat3-97-small", "ate-bn-chavez11-toy", "asip-1223-lsb77",
+    "ate-bn-tiny-small", "ate-bn-tiny", "ate-bn-tiny-ram", "ate-bn-tiny-p2", "ate-bn-tiny-check2", "ate-bn-tiny-check2v", "ate-bn-tiny-b2", "etat3-97-small", "ate-bn-chavez11-toy", "asip-1223-lsb77",
     "asip-1223-lsb153", "asip-1223-lsd7", "asip-1223-lsd9", "asip-1223-lsd11", "asip-1223-k77", "asip-1223-k153",
     "etat3-97-fast", "etat3-193-small", "tate2-239-d16", "tate1-239-d16", "tate1-239-d16-piped", "tate1-283-d16", "tate2-283-d16",
     "tate1-239-d32", "tate1-283-d32", "ate-bn-chavez11", "ate-bn254-fast", "ate-bn254-fast-p2", "ate-bn254-fast-check4", "etat3-313-small", "ate-bls12-381-fast", "ate-bls12-381-fast-p2", "ate-bls12-381-fast-check2", "ate-bls12-381-fast-check2v", "ate-bls12-381-fast-check4", "ate-bls12-381-fast-b2", "ate-bls12-381-small",

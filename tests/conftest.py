@@ -26,8 +26,10 @@ FULL_SIZE_TATE = ("tate1-239-d16", "tate1-239-d32", "tate1-283-d16", "tate1-283-
 PRODUCT_CORES = ("ate-bn254-fast-p2", "ate-bls12-381-fast-p2", "ate-bls12-381-fast-check2",
                  "ate-bls12-381-fast-check2v", "ate-bls12-381-fast-b2", "ate-bn254-fast-check4",
                  "ate-bls12-381-fast-check4")
+#: the full-size prime cores with RAM register files: the same programs as their flip-flop references
+RAM_PRIME_CORES = ("ate-bls12-381-fast-ram",)
 LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-chavez11", "ate-bls12-381-small", *FULL_SIZE_TATE,
-                 *PRODUCT_CORES)
+                 *PRODUCT_CORES, *RAM_PRIME_CORES)
 
 
 def long_programs_slow(names):

@@ -163,3 +163,20 @@ def test_fast_cores_are_within_ten_percent_of_their_multiplier_bound(name):
     inversion runs on the inverter, the hard part's squarings keep the multiplier busy)."""
     rep = designs.get(name).report()
     assert rep["cycles"] < 126644 and rep["cycles"] <= 1.1 * rep["multiplier_bound"]
+
+
+@pytest.mark.parametrize("name,ref", [("ate-bn-tiny-ram", "ate-bn-tiny"),
+                                      pytest.param("ate-bls12-381-fast-ram", "ate-bls12-381-fast", marks=pytest.mark.slow)])
+def test_a_prime_core_with_ram_banks_keeps_its_schedule_and_cuts_its_multiplexers(name, ref):
+    """The prime cores' values in LUT RAM banks of one write port (the multiplier's, one per adder,
+    one for the rest) instead of one flip-flop bank: the same cycles, every value in a bank its
+    writer may write, and each unit input choosing among a few banks instead of hundreds of
+    registers; the microcode still gives the model's pairing."""
+    d, r = designs.get(name), designs.get(ref)
+    rep, rrep = d.report(), r.report()
+    assert rep["cycles"] == rrep["cycles"] and rep["interconnect"]["registers"] == 0
+    assert rep["interconnect"]["read_inputs_max"] <= len(d.data["datapath"]["banks"])
+    assert rrep["interconnect"]["read_inputs_max"] > 25 * rep["interconnect"]["read_inputs_max"]
+    fi, C, mc = d.field, d.curve(), d.compile().microcode
+    P, Q = fi.vector_points(C, 3, 0)
+    assert mc.run(fi.point_values(P, Q)) == (d.model(P, Q), mc.cycles)
