@@ -169,14 +169,17 @@ def test_fast_cores_are_within_ten_percent_of_their_multiplier_bound(name):
                                       pytest.param("ate-bls12-381-fast-ram", "ate-bls12-381-fast", marks=pytest.mark.slow)])
 def test_a_prime_core_with_ram_banks_keeps_its_schedule_and_cuts_its_multiplexers(name, ref):
     """The prime cores' values in LUT RAM banks of one write port (the multiplier's, one per adder,
-    one for the rest) instead of one flip-flop bank: the same cycles, every value in a bank its
-    writer may write, and each unit input choosing among a few banks instead of hundreds of
-    registers; the microcode still gives the model's pairing."""
+    one for the rest) instead of one flip-flop bank: the same cycles (one more with ate-bn-tiny-ram's
+    operand stage, whose forwarding hides it on every dependence but one), no register-file
+    flip-flops, and each unit input choosing among the banks and the forwarded results instead of
+    hundreds of registers; the microcode still gives the model's pairing."""
     d, r = designs.get(name), designs.get(ref)
     rep, rrep = d.report(), r.report()
-    assert rep["cycles"] == rrep["cycles"] and rep["interconnect"]["registers"] == 0
-    assert rep["interconnect"]["read_inputs_max"] <= len(d.data["datapath"]["banks"])
-    assert rrep["interconnect"]["read_inputs_max"] > 25 * rep["interconnect"]["read_inputs_max"]
+    piped = "pipeline" in d.data["datapath"]
+    assert rep["cycles"] == rrep["cycles"] + piped and rep["interconnect"]["registers"] == 0
+    forwarded = sum(u.get("count", 1) for u in d.data["datapath"]["units"] if u["kind"] != "const") if piped else 0
+    assert rep["interconnect"]["read_inputs_max"] <= len(d.data["datapath"]["banks"]) + forwarded
+    assert rrep["interconnect"]["read_inputs_max"] > 20 * rep["interconnect"]["read_inputs_max"]
     fi, C, mc = d.field, d.curve(), d.compile().microcode
     P, Q = fi.vector_points(C, 3, 0)
     assert mc.run(fi.point_values(P, Q)) == (d.model(P, Q), mc.cycles)
