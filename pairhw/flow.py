@@ -92,10 +92,7 @@ def pairings(d: str | Design, n: int, seed: int = 1) -> list[tuple]:
     for a batch of k, one tuple per run of k pairings (``n`` a multiple of k)."""
     d = design(d)
     C, fi = d.curve(), d.field
-    if n % d.batch:
-        raise UsageError(f"{d.name} computes {d.batch} pairings a run (batch {d.batch}): give a multiple of "
-                         f"{d.batch} pairings, not {n}")
-    n //= d.batch
+    n = _runs(d, n)
     rows = []
     for i in range(n):
         P, Q = fi.vector_points(C, seed, i)
@@ -103,6 +100,14 @@ def pairings(d: str | Design, n: int, seed: int = 1) -> list[tuple]:
         if n >= 10 and (i + 1) % max(1, n // 10) == 0:
             log(f"golden model: {i + 1}/{n} pairings")
     return rows
+
+
+def _runs(d: Design, n: int) -> int:
+    """The runs of ``n`` pairings on ``d`` (n / batch; a count that is not whole runs is refused)."""
+    if n % d.batch:
+        raise UsageError(f"{d.name} computes {d.batch} pairings a run (batch {d.batch}): give a multiple of "
+                         f"{d.batch} pairings, not {n}")
+    return n // d.batch
 
 
 def protocol(d: Design, core) -> str:
@@ -265,6 +270,7 @@ def build(d: str | Design, n: int = 20, seed: int = 1, wrap: str | None = None, 
                                  fusesoc_vlnv, makefile)
 
     d = design(d)
+    _runs(d, n)  # before the minutes of Verilog
     if cocotb and d.field.agreement != "bit-exact":
         raise UsageError(f"--cocotb: {d.name}'s words are not unique encodings of its elements "
                          f"({d.field.agreement}); its cocotb test would compare bits. Use make sim")

@@ -154,3 +154,14 @@ def test_a_batch_of_checks_core_answers_each_check_in_verilator():
     assert [r[-2:] for r in rows] == [(1, 0), (1, 0), (0, 1)]
     res = simulate(d, rows=rows)
     assert (res.verified, res.failed, res.timeout) == (3, 0, False) and res.constant_time
+
+
+def test_build_refuses_a_count_that_is_not_whole_runs(capsys, tmp_path):
+    """`pairhw build ate-bn-tiny-b2 -n 3`: one line, exit 2, nothing written."""
+    from pairhw import cli
+
+    out_dir = tmp_path / "b"
+    code = cli.main(["-q", "build", "ate-bn-tiny-b2", "-n", "3", "-o", str(out_dir)])
+    out, err = capsys.readouterr()
+    assert code == 2 and "give a multiple of 2 pairings, not 3" in err and out == ""
+    assert not out_dir.exists() or not any(out_dir.iterdir())
