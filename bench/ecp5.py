@@ -112,6 +112,7 @@ ROUTER2 = {
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s; after the static placer, 302,856 arcs left after 2,460 s",
     "ate-bn-tiny": "router1: not tried (an hour a try); 58 % of the part's LUT4s, more than tate1-47-d4 (31 %), "
                    "which router1 did not route",
+    "ate-bn-tiny-ram": "router1: 58,118 arcs left after 1,440 s (about 1,500 fewer a minute)",
     "etat2-1223-tmvp2-bram": "router1: not tried (hours a try); etat2-1223-tmvp2's logic, which router1 did not "
                              "route",
     "etat2-1223-tmvp3-bram": "router1: not tried (hours a try); more logic than etat2-1223-tmvp2-bram",
