@@ -116,12 +116,11 @@ def protocol(d: Design, core) -> str:
     n_out = dp.n_out
     return (f"stream in {', '.join(dp.F.pairing_inputs)} ({dp.F.width}-bit words of {dp.F.name}: {WORD_FORMAT[dp.F.family]}) "
             f"as {dp.io_beats} word(s) of {dp.io_width} bits each, least significant first; the run takes "
-            + (f"exactly {core.cycles} cycles from the cycle after the last input word; the "
-            f"{n_out} coefficients c0..c{n_out - 1} of the pairing value stream out in the same format"
-            if d.batch == 1 else
-            f"exactly {core.cycles} cycles from the cycle after the last input word for the batch of {d.batch} "
-            f"pairings; the {n_out} coefficients c0..c{n_out - 1} of their values, each one's "
-            f"{n_out // d.batch} in turn, stream out in the same format"))
+            f"exactly {core.cycles} cycles from the cycle after the last input word"
+            + (f"; the {n_out} coefficients c0..c{n_out - 1} of the pairing value" if d.batch == 1 else
+               f" for the batch of {d.batch} pairings; the {n_out} coefficients c0..c{n_out - 1} of their "
+               f"values, each one's {n_out // d.batch} in turn,")
+            + " stream out in the same format")
 
 
 def verilog(d: str | Design) -> str:

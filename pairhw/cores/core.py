@@ -352,7 +352,7 @@ class StreamIO:
         self.load_we = Signal()
         self.osel = Signal(beats * w)  # outputs: selected register, word by word
         self.elem_next = self.unl_next = None  # the output of the next cycle and whether it unloads (sync banks)
-        self.check = getattr(core.compiled, "check", None)  # a check core: one output, the comparison
+        self.check = getattr(core.compiled, "check", None)  # a check core: one output per pairing, the comparison
         self.n_out = core.compiled.stream.n_out
         if sync:
             self.elem_next, self.unl_next = Signal.like(elem), Signal()

@@ -115,6 +115,11 @@ class PrimeTracer(Tracer):
         raise TraceError("comparison of traced values")
 
 
+def _coefficients(value) -> list:
+    """The 12 F_p coefficients of an F_p¹² value, in ``Tower12.flatten``'s order."""
+    return [c for six in value for two in six for c in two]
+
+
 class PrimeFieldInterface(BaseField):
     """F_p for the engine (see the module docstring)."""
 
@@ -173,8 +178,7 @@ class PrimeFieldInterface(BaseField):
         :attr:`validate` a 0 for each residue."""
         from pairhw.math.prime import validate
 
-        ones = [c for six in C.T.ONE for two in six for c in two]
-        return tuple(ones + [0] * (validate.count(C) * self.pairs if self.validate else 0))
+        return tuple(_coefficients(C.T.ONE) + [0] * (validate.count(C) * self.pairs if self.validate else 0))
 
     @property
     def m(self) -> int:
@@ -212,8 +216,8 @@ class PrimeFieldInterface(BaseField):
         with :attr:`validate`, of (value, residues): the 12, then the residues."""
         if self.validate:
             value, residues = value
-            return [c for six in value for two in six for c in two] + list(residues)
-        return [c for six in value for two in six for c in two]
+            return _coefficients(value) + list(residues)
+        return _coefficients(value)
 
     def points(self, syms):
         if self.pairs > 1:

@@ -94,7 +94,7 @@ def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
     # iteration i spans ops[marks[i]:marks[i+1]], or up to where its phase ends if that comes first
     # (a batch of pairings traced one after another: the last iteration of one pairing's loop ends
     # before its final exponentiation, not at the next pairing's first mark)
-    ends = [_loop_end(program, [i], nxt) for i, nxt in zip(marks, marks[1:])] + [_loop_end(program, marks)]
+    ends = [_phase_end(program, i, nxt) for i, nxt in zip(marks, marks[1:])] + [_phase_end(program, marks[-1])]
     iters = [(marks[i], ends[i]) for i in range(len(marks))]
     best = None
     for p in ([period] if period else [1, 2, 4, 8]):
@@ -141,13 +141,13 @@ def fold_loop(program: Program, period: int | None = None) -> LoopProgram:
     return LoopProgram(program, list(pre), list(body), trips, p, init, final, list(post))
 
 
-def _loop_end(program: Program, marks, limit: int | None = None) -> int:
-    """End of the last marked iteration: the first op after it outside the phase the marks were made
-    in (an iteration's ops may be in sub-phases of it), or ``limit`` if that comes first."""
+def _phase_end(program: Program, start: int, limit: int | None = None) -> int:
+    """End of the marked iteration starting at op ``start``: the first op after it outside the phase
+    the marks were made in (an iteration's ops may be in sub-phases of it), or ``limit`` if that
+    comes first."""
     ops = program.ops
     ph = program.mark_phase
-    i = marks[-1]
-    stop = len(ops) if limit is None else limit
+    i, stop = start, len(ops) if limit is None else limit
     while i < stop and (ops[i].phase == ph or ops[i].phase.startswith(ph + "/")):
         i += 1
     return i
