@@ -138,6 +138,18 @@ class Sequencer:
                 self.wait = Signal(n, name="word_wait_next")
                 m.d.comb += self.wait.eq(rd.data[o:o + n])
         self.cnt = Signal(range((mc.loop.count if mc.loop else 0) + 2))  # the loop's trips left
+        self.table = mc.table
+        if self.table:  # calls: the run table, a LUT ROM of (start, end, count) read at the next entry
+            cnt_max = max(r.count for r in self.table)
+            self.cnt = Signal(range(cnt_max + 2), name="run_left")
+            self.entry = Signal(range(len(self.table) + 1), name="run_next")
+            self.start_r, self.end_r = Signal.like(pc, name="run_start"), Signal.like(pc, name="run_end")
+            pw, cw = len(pc), len(self.cnt)
+            tbl = m.submodules.runs = Memory(shape=2 * pw + cw, depth=len(self.table),
+                                             init=[r.start | r.end << pw | r.count << 2 * pw for r in self.table])
+            trd = _read_port(tbl, "run", "comb")
+            m.d.comb += trd.addr.eq(self.entry)
+            self.next_run = (trd.data[:pw], trd.data[pw:2 * pw], trd.data[2 * pw:])
 
         # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
         # fields alone, read at pc_next
@@ -166,6 +178,12 @@ class Sequencer:
     def start(self):
         """Begin a run (the cycle after the last input word): word 0, the loop's count."""
         loop = self.mc.loop
+        if self.table:
+            first = self.table[0]
+            self.set_pc(first.start)
+            self.m.d.sync += [self.cnt.eq(first.count), self.start_r.eq(first.start), self.end_r.eq(first.end),
+                              self.entry.eq(1)]
+            return
         self.set_pc(0)
         self.m.d.sync += self.cnt.eq(loop.count if loop else 0)
 
@@ -185,7 +203,21 @@ class Sequencer:
     def _advance(self, to_unload):
         """The step after a word: the loop's jump back, the end of the run, or the next word."""
         m, pc, loop, cnt, last = self.m, self.pc, self.mc.loop, self.cnt, len(self.words) - 1
-        if loop:
+        if self.table:  # the entry's words again, the next entry's, or the end of the run
+            start, end, count = self.next_run
+            with m.If(pc == self.end_r):
+                with m.If(cnt > 1):
+                    self.set_pc(self.start_r)
+                    m.d.sync += cnt.eq(cnt - 1)
+                with m.Elif(self.entry == len(self.table)):
+                    to_unload()
+                with m.Else():
+                    self.set_pc(start)
+                    m.d.sync += [self.start_r.eq(start), self.end_r.eq(end), cnt.eq(count),
+                                 self.entry.eq(self.entry + 1)]
+            with m.Else():
+                self.set_pc(pc + 1)
+        elif loop:
             with m.If((pc == loop.end) & (cnt > 1)):
                 self.set_pc(loop.start)
                 m.d.sync += cnt.eq(cnt - 1)

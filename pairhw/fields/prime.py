@@ -101,8 +101,17 @@ class PrimeTracer(Tracer):
             return self._emit("inv", (a,))
         from pairhw.math.curve import sliding_window_pow
 
-        # Fermat, a^(p−2), with 4-bit windows: the chain of products is what a core waits for
-        return sliding_window_pow(a, self._F.p - 2, self.sqr, self.mul)
+        # Fermat, a^(p−2), with 4-bit windows: the chain of products is what a core waits for; each
+        # product a step (a core with calls stores a run of squarings once)
+        def sqr(x):
+            with self.step("sqr"):
+                return self.sqr(x)
+
+        def mul(x, y):
+            with self.step("mul"):
+                return self.mul(x, y)
+
+        return sliding_window_pow(a, self._F.p - 2, sqr, mul)
 
     def is_zero(self, a):
         if isinstance(a, int):

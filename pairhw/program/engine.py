@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pairhw.progress import plural
 
+from .calls import compile_steps
 from .datapath import Datapath
 from .fuse import fuse_powers
 from .loop import fold_loop
@@ -124,11 +125,17 @@ def mul_bound(dp: Datapath, products: int) -> int:
     return -(-products // rate) if products else 0
 
 
-def compile_flow(flow: Flow, dp: Datapath, balance: bool = True) -> Compiled:
+def compile_flow(flow: Flow, dp: Datapath, balance: bool = True, program=None) -> Compiled:
     """Fuse power chains for ``dp``'s units (``balance``: share concurrent chains between squarer
-    and square root, :func:`~pairhw.program.fuse.fuse_powers`), schedule, allocate and assemble."""
+    and square root, :func:`~pairhw.program.fuse.fuse_powers`), schedule, allocate and assemble.
+    A datapath with ``calls`` schedules the traced ``program``'s steps one by one and stores each
+    distinct step once (:mod:`pairhw.program.calls`)."""
     flow = fuse_powers(flow, dp, balance)
     shared = flow.carried()
+    if dp.calls and program is not None:
+        sched, alloc, mc = compile_steps(flow, dp, program, shared)
+        check_sources(mc)
+        return Compiled(flow, dp, sched, alloc, mc)
     pre = list_schedule(flow.pre, dp, shared)
     loop = (modulo_schedule(flow.body, dp, trips=flow.trips, shared=shared) if flow.body
             else LoopSchedule([], [], 1, 1, 0, [], []))
@@ -159,7 +166,8 @@ def check_sources(mc: Microcode) -> None:
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
     """Trace ``algorithm`` on curve ``C`` (over the datapath's field) and compile it for ``dp``."""
-    return compile_flow(lower(fold_loop(trace_pairing(dp.F, C, algorithm, native=native_ops(dp)))), dp)
+    program = trace_pairing(dp.F, C, algorithm, native=native_ops(dp))
+    return compile_flow(lower(fold_loop(program)), dp, program=program)
 
 
 def compile_kernel(n_inputs: int, fn, dp: Datapath) -> Compiled:

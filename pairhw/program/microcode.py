@@ -19,7 +19,8 @@ Fields of a word, per unit instance ``p`` (see :func:`fields`):
   words outside the loop, collapsed).
 
 The sequencer runs the words in order; at ``loop.end`` it jumps back to ``loop.start`` until the
-kernel has run ``loop.count`` times.  :meth:`Microcode.run` executes the words cycle by cycle with the
+kernel has run ``loop.count`` times.  A core with ``calls`` (:mod:`pairhw.program.calls`) has a run
+table instead: entry by entry, it runs words ``start`` … ``end`` ``count`` times.  :meth:`Microcode.run` executes the words cycle by cycle with the
 units' latencies, reading the operands and writing the results exactly as the core does, so it is
 the bit- and cycle-exact model the RTL is tested against.
 """
@@ -33,7 +34,7 @@ from .schedule import Schedule, forwarded
 from .trace import const_text
 from .word import PORT_NAMES, Key, WordLayout
 
-__all__ = ["PORT_NAMES", "Key", "Loop", "Microcode", "WordLayout", "assemble", "fields", "forward_sources",
+__all__ = ["PORT_NAMES", "Key", "Loop", "Microcode", "Run", "WordLayout", "assemble", "fields", "forward_sources",
            "instances", "lane", "read_key"]
 
 
@@ -55,6 +56,15 @@ class Loop:
     count: int  # times the kernel (words start..end) runs
 
 
+@dataclass(frozen=True)
+class Run:
+    """An entry of the run table (``calls``): words ``start`` … ``end``, ``count`` times."""
+
+    start: int
+    end: int
+    count: int
+
+
 @dataclass
 class Microcode:
     dp: Datapath
@@ -66,6 +76,7 @@ class Microcode:
     outputs: list  # (bank, index) of each output, in stream order
     consts: dict  # const unit instance -> list of constants
     comments: list = field(default_factory=list)  # per word, the ops issued/written (listing)
+    table: list | None = None  # the run table of a core with calls (Run entries), else None
 
     @property
     def fields(self) -> list[tuple[str, int]]:
@@ -80,6 +91,9 @@ class Microcode:
     def cycles(self) -> int:
         """Cycles from the first word to the last (the run phase, independent of the data), and the
         word register's cycle (``"rom": "registered"``: a word executes a cycle after its read)."""
+        if self.table is not None:
+            return sum(r.count * sum(1 + self.words[pc].get(Key.WAIT, 0) for pc in range(r.start, r.end + 1))
+                       for r in self.table) + self.dp.word_stages
         extra = (self.loop.count - 1) * (self.loop.end - self.loop.start + 1) if self.loop else 0
         return len(self.words) + extra + sum(wd.get(Key.WAIT, 0) for wd in self.words) + self.dp.word_stages
 
@@ -93,6 +107,13 @@ class Microcode:
 
     def pc_trace(self):
         """The sequence of word addresses executed."""
+        if self.table is not None:
+            for r in self.table:
+                for _ in range(r.count):
+                    for pc in range(r.start, r.end + 1):
+                        for _ in range(1 + self.words[pc].get(Key.WAIT, 0)):
+                            yield pc
+            return
         pc = 0
         left = self.loop.count if self.loop else 0
         while pc < len(self.words):
@@ -249,7 +270,13 @@ class Microcode:
         lines.append("; inputs  " + ", ".join(f"{b}{k}" for b, k in self.inputs))
         for p, cs in self.consts.items():
             lines.append(f"; {p} table: " + ", ".join(const_text(self.dp.F, c) for c in cs))
+        if self.table is not None:
+            lines.append(f"; run table: {len(self.table)} entries (words start-end, times)")
+            lines += [f";   {r.start:05d}-{r.end:05d} x{r.count}" for r in self.table]
+        starts = {r.start for r in self.table or ()}
         for pc, wd in enumerate(self.words):
+            if pc in starts:
+                lines.append(f"step at {pc:05d}:")
             if self.loop and pc == self.loop.start:
                 lines.append(f"loop {self.loop.count} times {{")
             text = " | ".join(self.comments[pc]) if pc < len(self.comments) else ""
@@ -314,9 +341,10 @@ def reg_text(r) -> str:
     return f"{r[0]}{r[1]}"
 
 
-def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
+def assemble(flow, dp: Datapath, sched: Schedule, alloc, cuts: list | None = None) -> Microcode:
     """Words for ``pre``, the loop (prologue, kernel, epilogue), and ``post``, as ``sched`` places
-    them, in the registers of ``alloc``."""
+    them, in the registers of ``alloc``.  ``cuts``: the cycles where steps begin (a core with calls),
+    which idle runs do not cross; replaced by their word addresses."""
     pre, loop, post, tl = sched.pre, sched.loop, sched.post, sched.timeline
     ii, S, trips = loop.ii, loop.stages, flow.trips
     names = {id(u): u.instance_names() for u in dp.units}
@@ -411,7 +439,7 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
     straight(flow.post, post, post_base)
     lp = Loop(Ls + (S - 1) * ii, Ls + S * ii - 1, trips - S + 1) if use_loop else None
     if dp.waits:
-        words, notes, lp, wait_bits = collapse_idle(words, notes, lp)
+        words, notes, lp, wait_bits = collapse_idle(words, notes, lp, cuts if cuts is not None else ())
         if wait_bits:
             layout = layout.append(Key.WAIT, wait_bits)
     inputs = [alloc.reg[x] for x in flow.inputs]
@@ -423,10 +451,13 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc) -> Microcode:
 MAX_WAIT = (1 << 16) - 1
 
 
-def collapse_idle(words, notes, lp):
+def collapse_idle(words, notes, lp, cuts=()):
     """Runs of two or more idle words (no field set) outside the loop kernel become one word
     ``{"wait": n − 1}``; returns the words, their notes, the loop with its addresses moved, and the
-    bits of the ``wait`` field (0 when nothing collapsed)."""
+    bits of the ``wait`` field (0 when nothing collapsed).  A run does not cross a word in ``cuts``
+    (where a step of a core with calls begins); ``cuts`` is then filled with their new addresses."""
+    breaks = set(cuts)
+    moved: list = []
     out, out_notes, new_index = [], [], {}
     run = 0
 
@@ -439,6 +470,9 @@ def collapse_idle(words, notes, lp):
             run -= n
 
     for pc, wd in enumerate(words):
+        if pc in breaks:
+            flush()
+            moved.append(len(out))
         in_loop = lp is not None and lp.start <= pc <= lp.end
         if not wd and not in_loop:
             run += 1
@@ -450,5 +484,7 @@ def collapse_idle(words, notes, lp):
     flush()
     if lp is not None:
         lp = Loop(new_index[lp.start], new_index[lp.end], lp.count)
+    if isinstance(cuts, list):
+        cuts[:] = moved
     longest = max((wd.get(Key.WAIT, 0) for wd in out), default=0)
     return out, out_notes, lp, _bits(longest + 1) if longest else 0

@@ -37,12 +37,10 @@ class Allocation:
     loop_shared: dict = field(default_factory=dict)  # bank -> registers shared by the loop's locals
 
 
-def allocate(flow, dp: Datapath, sched: Schedule) -> Allocation:
-    """Assign every value of ``flow`` a register in the banks of ``dp``, for its schedule ``sched``."""
-    pre, loop, post, tl = sched.pre, sched.loop, sched.post, sched.timeline
+def allowed_banks(flow, dp: Datapath, sched: Schedule) -> dict:
+    """value -> the banks that may hold it: those its writer writes and each of its readers reads."""
+    pre, loop, post = sched.pre, sched.loop, sched.post
     shared = flow.carried()
-    ii = loop.ii
-    Ls, Le, end = tl.loop_start, tl.loop_end, tl.end
     allowed: dict = {}  # value -> set of banks
 
     def restrict(name, banks, why):
@@ -62,6 +60,15 @@ def allocate(flow, dp: Datapath, sched: Schedule) -> Allocation:
             restrict(op.dst, banks, f"written by {u.name}")
             for port, (s, _) in enumerate(op.srcs):
                 restrict(s, dp.read_banks(u, port), f"read by port {port} of {u.name}")
+    return allowed
+
+
+def allocate(flow, dp: Datapath, sched: Schedule) -> Allocation:
+    """Assign every value of ``flow`` a register in the banks of ``dp``, for its schedule ``sched``."""
+    pre, loop, post, tl = sched.pre, sched.loop, sched.post, sched.timeline
+    ii = loop.ii
+    Ls, Le, end = tl.loop_start, tl.loop_end, tl.end
+    allowed = allowed_banks(flow, dp, sched)
     # a loop-carried value shares its register with its initial value and its reader after the loop
     group = {b: {b} for b in flow.init} | {b: {b} for b in flow.final.values()}
     for b, x in flow.init.items():

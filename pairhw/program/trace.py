@@ -105,6 +105,7 @@ class Program:
     outputs: list = field(default_factory=list)
     marks: list = field(default_factory=list)  # op indices where a loop iteration starts
     mark_phase: str = ""  # the phase the iterations run in (the loop ends where it does)
+    cuts: list = field(default_factory=list)  # op indices where a model step begins or ends (``step``)
 
     def counts(self, prefix: str = "") -> Counter:
         """Ops per kind (powers weighted by k) under a phase prefix."""
@@ -169,6 +170,16 @@ class Tracer:
 
     def phase(self, name: str):
         return self._ctx(name)
+
+    @contextmanager
+    def step(self, name: str):
+        """A step the model repeats (``F.step``): the program is cut where it begins and ends, so a
+        core with ``calls`` schedules it on its own and shares the words of identical steps."""
+        self.program.cuts.append(len(self.program.ops))
+        try:
+            yield
+        finally:
+            self.program.cuts.append(len(self.program.ops))
 
     def mark(self, label: str) -> None:
         """A loop iteration starts here (see :func:`pairhw.program.loop.fold_loop`)."""

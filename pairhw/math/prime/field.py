@@ -62,6 +62,12 @@ class PrimeField:
     def phase(self, name):  # counting fields override this
         return _NULL_PHASE
 
+    def step(self, name):
+        """A step of the algorithm the model repeats (a Miller-loop iteration, a squaring of an
+        exponentiation): the tracer cuts its program there (:attr:`pairhw.program.trace.Program.cuts`),
+        other fields ignore it."""
+        return _NULL_PHASE
+
     def poly_str(self) -> str:
         """The modulus as text (where F_2^m and F_3^m give their polynomial)."""
         return f"p = 0x{self.p:x}"
@@ -161,6 +167,9 @@ class Fp2:
 
     def phase(self, name):
         return self.F.phase(name)
+
+    def step(self, name):
+        return self.F.step(name)
 
     def _mul_beta(self, a):
         b = self.beta

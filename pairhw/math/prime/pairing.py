@@ -269,11 +269,13 @@ def miller_loop(C: PairingCurve, P, Q):
         T = (Q[0], Q[1], K.one)
         f = None  # 1: the first iteration's square and product are skipped
         for d in reversed(digits[:-1]):
-            T, line = dbl_step(C, T, P)
-            f = T12.from_w(line) if f is None else T12.mul12_sparse(T12.sqr12(f), line)
+            with C.F.step("dbl"):  # the steps a core with calls stores once (Program.cuts)
+                T, line = dbl_step(C, T, P)
+                f = T12.from_w(line) if f is None else T12.mul12_sparse(T12.sqr12(f), line)
             if d:
-                T, line = add_step(C, T, Q if d == 1 else negQ, P)
-                f = T12.mul12_sparse(f, line)
+                with C.F.step("add"):
+                    T, line = add_step(C, T, Q if d == 1 else negQ, P)
+                    f = T12.mul12_sparse(f, line)
         if L < 0:
             f = T12.conj12(f)
             T = (T[0], K.neg(T[1]), T[2])

@@ -189,7 +189,17 @@ class Tower12:
         conjugates, free); e of either sign (a negative e conjugates)."""
         if e == 0:
             return self.ONE
-        r = signed_window_pow(a, abs(e), self.cyclotomic_sqr12, self.mul12, self.conj12)
+        step = self.K.step  # each squaring and product a step (Program.cuts)
+
+        def sqr(x):
+            with step("sqr"):
+                return self.cyclotomic_sqr12(x)
+
+        def mul(x, y):
+            with step("mul"):
+                return self.mul12(x, y)
+
+        r = signed_window_pow(a, abs(e), sqr, mul, self.conj12)
         return self.conj12(r) if e < 0 else r
 
     def conj12(self, a):

@@ -1,0 +1,264 @@
+"""Calls: a straight-line program cut at the model's steps, identical steps stored once, a run table.
+
+A prime-field pairing does not fold into one loop (the Miller loop's NAF digits differ, the final
+exponentiation's squarings come in runs of every length), so its straight-line microcode has one word
+per busy cycle.  With ``"calls": true`` the program is cut where the model's steps begin and end
+(``F.step``: each Miller-loop doubling and addition, each squaring and product of an exponentiation;
+:attr:`~pairhw.program.trace.Program.cuts`), and
+
+1. each step is list-scheduled on its own, one after the other (:func:`step_schedule`), so two
+   occurrences of the same step get the same schedule;
+2. registers are chosen so that they also get the same registers (:func:`allocate_steps`): a value
+   read only inside its step takes the same scratch register in every occurrence, and a value that
+   outlives its step takes the register its role had in the step's first occurrence (the register of
+   the same input, updated in place, or the same register) whenever that register is free;
+3. the straight-line words are cut at the steps and each distinct run of words is stored once
+   (:func:`fragments`): the run table lists (first word, last word, times) in execution order, and a
+   step repeated back to back (the squarings of an exponentiation, the doublings between two NAF
+   digits) is one entry.
+
+The words executed are exactly the straight-line program's, so :meth:`Microcode.run` (which follows
+the table) checks the table as it checks any microcode.  The cost is the overlap lost between steps:
+a step starts when the previous one has written its last result.
+"""
+
+from __future__ import annotations
+
+from .datapath import Datapath
+from .microcode import Microcode, Run
+from .schedule import BlockSchedule, Schedule, ScheduleError, Timeline, list_schedule
+
+__all__ = ["allocate_steps", "fragments", "step_of", "step_schedule"]
+
+
+def step_of(program, ops) -> list[int]:
+    """The step index of each op of ``ops`` (a lowered straight-line block of ``program``'s ops): the
+    number of cuts at or before its traced op; an op the lowering made (a constant) takes its
+    successor's step, so steps stay contiguous."""
+    cuts = sorted(set(program.cuts))
+    where, k = {}, 0
+    for i, op in enumerate(program.ops):
+        while k < len(cuts) and cuts[k] <= i:
+            k += 1
+        where[op.dst] = k
+    out: list = [None] * len(ops)
+    nxt = k
+    for i in reversed(range(len(ops))):
+        nxt = where.get(ops[i].dst, nxt)
+        out[i] = nxt
+    for i in range(1, len(out)):  # never back to an earlier step
+        out[i] = max(out[i], out[i - 1])
+    return out
+
+
+def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset()) -> tuple[BlockSchedule, list[int]]:
+    """List-schedule each step's ops on their own and place the steps one after the other; returns
+    the block's schedule and the cycle each step starts at (its first op's)."""
+    start, inst, units, starts = [], [], [], []
+    at, i = 0, 0
+    while i < len(ops):
+        j = i
+        while j < len(ops) and steps[j] == steps[i]:
+            j += 1
+        sch = list_schedule(ops[i:j], dp, shared)
+        start += [at + t for t in sch.start]
+        inst += sch.inst
+        units += sch.units
+        starts.append(at)
+        at += sch.length
+        i = j
+    return BlockSchedule(start, inst, at, units), starts
+
+
+def canonical(ops) -> tuple:
+    """A step's ops with their sources named by position (an op of the step, or the step's n-th
+    input in order of first use): equal for two occurrences of the same step."""
+    local = {op.dst: i for i, op in enumerate(ops)}
+    inputs: dict = {}
+    out = []
+    for op in ops:
+        srcs = tuple(("l", local[s]) if s in local else ("i", inputs.setdefault(s, len(inputs))) for s, _ in op.srcs)
+        out.append((op.kind, op.k, op.const, srcs))
+    return tuple(out)
+
+
+def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowed: dict):
+    """Registers for a block scheduled step by step (:func:`step_schedule`), chosen so that repeated
+    steps get identical words (module docstring).  ``allowed``: value -> the banks that may hold it
+    (:func:`~pairhw.program.regalloc.allowed_banks`)."""
+    from .regalloc import Allocation
+
+    ops, block = flow.pre, sched.pre
+    recs = block.records()
+    written = {x: 0 for x in flow.inputs}
+    step = {x: -1 for x in flow.inputs}
+    last: dict = {}
+    readers: dict = {}
+    for r in recs:
+        op = ops[r.op]
+        written[op.dst] = r.ready
+        step[op.dst] = steps[r.op]
+        for s, _ in op.srcs:
+            last[s] = max(last.get(s, -1), r.start)
+            readers.setdefault(s, set()).add(steps[r.op])
+    end = block.length
+    for o in flow.outputs:
+        last[o] = end
+        readers.setdefault(o, set()).add(None)
+    bank_order = dp.bank_names()
+
+    def bank_of(v):
+        return min(allowed[v], key=bank_order.index)
+
+    # scratch: a value read only in its own step, coloured within the step (steps do not overlap)
+    scratch = {v for v in written if step[v] >= 0 and readers.get(v, set()) <= {step[v]}}
+    reg: dict = {}
+    top: dict = {b: 0 for b in bank_order}
+    i = 0
+    while i < len(ops):
+        j = i
+        while j < len(ops) and steps[j] == steps[i]:
+            j += 1
+        free_at: dict = {}
+        for v in sorted((ops[k].dst for k in range(i, j) if ops[k].dst in scratch), key=lambda v: (written[v], v)):
+            b = bank_of(v)
+            regs = free_at.setdefault(b, [])
+            k = next((k for k, f in enumerate(regs) if f < written[v]), None)
+            if k is None:
+                k = len(regs)
+                regs.append(-1)
+            regs[k] = max(last.get(v, written[v]), written[v])
+            reg[v] = (b, k)
+        for b, regs in free_at.items():
+            top[b] = max(top[b], len(regs))
+        i = j
+
+    # values that outlive their step: registers above the scratch, in order of their first cycle.  A
+    # value passed from one step to the next (one reader step) joins its writer's output and its
+    # reader's input into one home: a union of (step, output n) and (step, input n) places, which
+    # takes one register wherever it is free, so a step that recurs finds its inputs, and leaves its
+    # outputs, where it did before (a squaring's result in place of its input, trip after trip)
+    bounds: dict = {b: [] for b in bank_order}  # bank -> per register above the scratch, its last occupied cycle
+    size = {b.name: b.size for b in dp.banks}
+    place: dict = {}  # value -> its writer's place ("out", step key, n) (an input: ("load", name))
+    reads: dict = {}  # value -> the places of its readers, ("in", step key, n)
+    occ_keys: list = []  # each step's key, in order
+    i = 0
+    while i < len(ops):
+        j = i
+        while j < len(ops) and steps[j] == steps[i]:
+            j += 1
+        seg = ops[i:j]
+        key = canonical(seg)
+        occ_keys.append(key)
+        local = {op.dst for op in seg}
+        ins: dict = {}
+        for n, op in enumerate(seg):
+            place[op.dst] = ("out", key, n)
+            for src, _ in op.srcs:
+                if src not in local and src not in ins:
+                    ins[src] = len(ins)
+                    reads.setdefault(src, []).append(("in", key, ins[src]))
+        i = j
+    parent: dict = {}
+
+    def find(x):
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    # only places of steps that recur have a home (a step run once gains nothing from one and would
+    # keep its registers from everyone else)
+    times: dict = {}
+    for key in occ_keys:
+        times[key] = times.get(key, 0) + 1
+    outputs = set(flow.outputs)
+    for v, rs in reads.items():
+        if len(rs) == 1 and v not in outputs and v in place and times[place[v][1]] > 1 and times[rs[0][1]] > 1:
+            parent[find(place[v])] = find(rs[0])
+    home: dict = {}  # place class -> its registers [(bank, register)]
+    homed: set = set()  # the registers that are a class's
+
+    def free(b, k, t):
+        """Register k of bank b (above the scratch) is free from cycle t on (a new one is)."""
+        return k >= top[b] and (k - top[b] >= len(bounds[b]) or bounds[b][k - top[b]] < t)
+
+    for v in sorted((v for v in written if v not in scratch), key=lambda v: (written[v], step[v], str(place.get(v)))):
+        t, b = written[v], bank_of(v)
+        cls = find(place[v]) if v in place and place[v] in parent else None
+        # the class's registers in turn (a second one when a step writes its output before its last
+        # read of the input it replaces: the two alternate), else the first free one
+        k = next((k for hb, k in home.get(cls, ()) if hb == b and free(b, k, t)), None)
+        if k is None:  # the first free register that is no class's: a home is not taken from its class
+            regs = bounds[b]
+            k = next((top[b] + n for n, f in enumerate(regs) if f < t and (b, top[b] + n) not in homed),
+                     top[b] + len(regs))
+            if cls is not None and len(home.get(cls, ())) < 2:
+                home.setdefault(cls, []).append((b, k))
+                homed.add((b, k))
+        if size[b] is not None and k >= size[b]:
+            raise ScheduleError(f"datapath.banks: {b} is full at cycle {t} of the schedule "
+                                f"(size {size[b]}); give a larger size, or none")
+        regs = bounds[b]
+        while k - top[b] >= len(regs):
+            regs.append(-1)
+        regs[k - top[b]] = max(last.get(v, t), t)
+        reg[v] = (b, k)
+
+    alloc = Allocation()
+    alloc.reg = reg
+    for b in bank_order:
+        alloc.used[b] = top[b] + len(bounds[b])
+    return alloc
+
+
+def fragments(mc: Microcode, cuts: list[int]) -> Microcode:
+    """The microcode with each distinct run of words between two cuts (word addresses where steps
+    begin) stored once, and the run table that runs them in order; a run repeated back to back is one
+    entry."""
+    bounds = sorted(set(c for c in cuts if 0 < c < len(mc.words))) + [len(mc.words)]
+    words: list = []
+    notes: list = []
+    table: list = []
+    seen: dict = {}
+    at = 0
+    for b in bounds:
+        chunk = mc.words[at:b]
+        key = tuple(tuple(sorted(wd.items())) for wd in chunk)
+        if key not in seen:
+            seen[key] = len(words)
+            words += [dict(wd) for wd in chunk]
+            notes += mc.comments[at:b] if mc.comments else [[] for _ in chunk]
+        first = seen[key]
+        last_word = first + len(chunk) - 1
+        if table and table[-1].count == 1 and table[-1].end + 1 == first:  # the words that follow in the ROM
+            table[-1] = Run(table[-1].start, last_word, 1)
+        else:
+            table.append(Run(first, last_word, 1))
+        # an entry equal to the one before: once more (two steps that alternate repeat as a pair)
+        if len(table) > 1 and (table[-2].start, table[-2].end) == (table[-1].start, table[-1].end):
+            table[-2:] = [Run(table[-2].start, table[-2].end, table[-2].count + 1)]
+        at = b
+    return Microcode(mc.dp, mc.layout, words, None, mc.sizes, mc.inputs, mc.outputs, mc.consts, notes, table)
+
+
+def compile_steps(flow, dp: Datapath, program, shared=frozenset()):
+    """Schedule, allocate and assemble a straight-line flow step by step; returns (schedule,
+    allocation, microcode with its run table)."""
+    from .microcode import assemble
+    from .regalloc import allowed_banks
+    from .schedule import LoopSchedule
+
+    if flow.body or flow.post:
+        raise ScheduleError("datapath.calls: the program folds into a loop; calls are for straight-line "
+                            "programs (the prime-field pairings)")
+    steps = step_of(program, flow.pre)
+    pre, starts = step_schedule(flow.pre, steps, dp, shared)
+    empty = BlockSchedule([], [], 0, [])
+    sched = Schedule(pre, LoopSchedule([], [], 1, 1, 0, [], []), empty, Timeline(pre.length, pre.length, pre.length))
+    alloc = allocate_steps(flow, dp, sched, steps, allowed_banks(flow, dp, sched))
+    cuts = list(starts)
+    mc = assemble(flow, dp, sched, alloc, cuts)
+    return sched, alloc, fragments(mc, cuts)

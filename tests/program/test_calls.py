@@ -1,0 +1,111 @@
+"""Calls (a datapath's ``"calls": true``): the program cut at the model's steps, identical steps stored
+once, a run table that drives the sequencer; the words it runs are the straight-line program's."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from pairhw import designs
+from pairhw.designs import Design
+from pairhw.program.calls import fragments
+from pairhw.program.microcode import Key, Run
+
+NAME = "ate-bn-tiny-calls"  # ate-bn-tiny-small with calls
+
+
+def _pairs(d, n, seed):
+    C, fi = d.curve(), d.field
+    return [fi.vector_points(C, seed, i) for i in range(n)]
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    d = designs.get(NAME)
+    return d, d.compile()
+
+
+def test_calls_core_computes_the_pairing_in_constant_cycles(compiled):
+    d, cp = compiled
+    fi = d.field
+    for P, Q in _pairs(d, 4, seed=11):
+        assert cp.run(fi.point_values(P, Q)) == (list(d.model(P, Q)), cp.cycles)
+
+
+def test_identical_steps_are_stored_once(compiled):
+    """Fewer words than cycles, and fewer than the same datapath's straight-line microcode: the
+    Miller loop's doublings and the exponentiations' squarings each have one copy (or two that
+    alternate) however often they run."""
+    d, cp = compiled
+    mc = cp.microcode
+    straight = designs.get("ate-bn-tiny-small").compile().microcode
+    assert len(mc.words) < len(straight.words)
+    assert any(r.count > 1 for r in mc.table)  # a step run back to back is one entry
+    assert list(mc.pc_trace())[:1] == [mc.table[0].start]
+    assert all(0 <= r.start <= r.end < len(mc.words) for r in mc.table)
+
+
+def _broken(cp, table):
+    return dataclasses.replace(cp.microcode, table=table)
+
+
+@pytest.mark.parametrize("fault", ["end off by one", "count off by one", "entries swapped"])
+def test_a_wrong_run_table_is_caught_by_the_model(compiled, fault):
+    """A run that ends a word early (a call returning to the wrong word), a repeat count off by one
+    (a loop's trips), two entries in the wrong order (a digit string read backwards): the
+    microcode's run no longer computes the model's value."""
+    d, cp = compiled
+    table = list(cp.microcode.table)
+    if fault == "end off by one":
+        i = next(i for i, r in enumerate(table) if r.end > r.start and any(cp.microcode.words[r.end]))
+        table[i] = Run(table[i].start, table[i].end - 1, table[i].count)
+    elif fault == "count off by one":
+        i = next(i for i, r in enumerate(table) if r.count > 1)
+        table[i] = Run(table[i].start, table[i].end, table[i].count - 1)
+    else:
+        i = next(i for i in range(len(table) - 1) if table[i] != table[i + 1])
+        table[i], table[i + 1] = table[i + 1], table[i]
+    mc = _broken(cp, table)
+    P, Q = _pairs(d, 1, seed=12)[0]
+    try:
+        out, _ = mc.run(d.field.point_values(P, Q))
+    except RuntimeError:  # a write with no result due: caught too
+        return
+    assert out != list(d.model(P, Q))
+
+
+def test_fragments_store_each_run_of_words_once_and_repeat_pairs():
+    """Words between cuts X Y X Y X Y Z: X and Y stored once, the pair run three times, then Z."""
+    mc = designs.get("ate-bn-tiny-small").compile().microcode
+    X, Y, Z = [{Key.we("add"): 1, Key.w("add"): k} for k in (1, 2, 3)]
+    words = [X, X, Y] * 3 + [Z]
+    straight = dataclasses.replace(mc, words=words, comments=[[] for _ in words], loop=None, table=None)
+    out = fragments(straight, [0, 2, 3, 5, 6, 8, 9])
+    assert out.words == [X, X, Y, Z]
+    assert out.table == [Run(0, 2, 3), Run(3, 3, 1)]
+    assert list(out.pc_trace()) == [0, 1, 2] * 3 + [3]
+
+
+def test_calls_refused_for_a_program_that_folds_into_a_loop():
+    d = designs.get("f2-47-etat-banked")
+    data = {**d.data, "datapath": {**d.data["datapath"], "calls": True}}
+    bad = Design(d.name, d.description, d.params, d.algorithm, data)
+    with pytest.raises(Exception, match="datapath.calls"):
+        bad.compile()
+
+
+def test_cuts_follow_the_model_steps():
+    """The tracer cuts where each Miller-loop step and each squaring or product of an exponentiation
+    begins and ends; the real field ignores the steps (same pairing value)."""
+    d = designs.get(NAME)
+    C = d.curve()
+    P, Q = _pairs(d, 1, seed=5)[0]
+    assert d.model(P, Q)  # runs through F.step on the real field
+    from pairhw.program.engine import native_ops
+    from pairhw.program.trace import trace_pairing
+    dp = d.datapath()
+    program = trace_pairing(dp.F, C, d.field.algorithm(d.algorithm), native=native_ops(dp))
+    assert len(program.cuts) % 2 == 0 and program.cuts == sorted(program.cuts)
+    naf_digits = len(bin(abs(C.ate_loop))) - 3
+    assert len(program.cuts) // 2 >= naf_digits  # a doubling step per digit at least
