@@ -68,12 +68,14 @@ SCHEMA = {
         "max_sources": (int, False, "the most sources (registers, RAM banks, forwarded unit outputs) a unit "
                                     "input port's multiplexer may choose among; a design whose program needs "
                                     "more is refused, naming the port (default unbounded)"),
-        "calls": (bool, False, "true: the program is cut where the model's steps begin and end (each "
-                               "Miller-loop doubling and addition, each squaring and product of an "
-                               "exponentiation), each step is scheduled on its own, identical steps share "
-                               "their words, and a run table drives the sequencer: the microcode grows "
-                               "with the program's text, not its run time (prime-field pairings; default "
-                               "false)"),
+        "calls": (str, False, "steps or overlap: the program is cut where the model's steps begin and end "
+                              "(each Miller-loop doubling and addition, each squaring and product of an "
+                              "exponentiation or of a Fermat inversion), each step is scheduled on its own, "
+                              "identical steps share their words, and a run table drives the sequencer: the "
+                              "microcode grows with the program's text, not its run time; steps: a step "
+                              "begins when the previous one has written its last result (the fewest words), "
+                              "overlap: a step's ops fill the previous one's tail (fewer cycles; prime-field "
+                              "pairings; default none: one straight line)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

@@ -134,7 +134,7 @@ class Datapath:
     pipeline: tuple = ()  # the default register stages of every unit but the constant tables: "operands", "results"
     forward: bool = False  # results forwarded from the units' outputs to the operand registers
     max_sources: int | None = None  # at most this many sources a unit input port's multiplexer chooses among
-    calls: bool = False  # the model's steps scheduled one by one, identical ones stored once (a run table)
+    calls: str | None = None  # "steps" or "overlap": the model's steps scheduled one by one, identical ones stored once
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -356,8 +356,12 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     and ``spec["max_sources"]`` the most sources a unit input port's multiplexer may choose among
     (checked on the assembled microcode, :func:`~pairhw.program.engine.check_sources`), and
     ``spec["calls"]`` whether the program is cut at the model's steps, each scheduled on its own, the
-    words of identical steps stored once and run from a table (:mod:`pairhw.program.calls`).
+    words of identical steps stored once and run from a table (:mod:`pairhw.program.calls`):
+    ``steps`` (each step after the previous one's last result) or ``overlap`` (a step's head fills
+    the previous one's tail).
     """
+    if spec.get("calls") not in (None, "steps", "overlap"):
+        raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))
@@ -403,4 +407,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
-                    bool(spec.get("forward", False)), spec.get("max_sources"), bool(spec.get("calls", False)))
+                    bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"))

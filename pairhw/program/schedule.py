@@ -173,8 +173,24 @@ def _b_operand(op):
     return op.srcs[1] if len(op.srcs) > 1 else None
 
 
-def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
-    """Critical-path list scheduling of a straight-line block; values from outside are ready at 0.
+@dataclass
+class Busy:
+    """What a block scheduled after others finds busy, in cycles relative to its start (a step of a
+    core with calls starts while the previous one's last results are on their way,
+    :func:`pairhw.program.calls.step_schedule`): when values from outside become readable, when each
+    unit instance is free, the bank write ports and shared read ports taken."""
+
+    ready: dict = field(default_factory=dict)  # value name -> first cycle it can be read
+    free: dict = field(default_factory=dict)  # (unit name, instance) -> first cycle it accepts an op
+    writes: dict = field(default_factory=dict)  # (bank, cycle) -> writes through its ports
+    reads: set = field(default_factory=set)  # (bank, port, cycle)
+    taken: dict = field(default_factory=dict)  # (unit name, instance) -> the cycles it is busy
+    height: list | None = None  # per op, its priority (the path after it to the program's end)
+
+
+def list_schedule(ops, dp: Datapath, shared=frozenset(), busy: Busy | None = None) -> BlockSchedule:
+    """Critical-path list scheduling of a straight-line block; values from outside are ready at 0
+    (or when ``busy`` says, which also holds the units and ports still taken by earlier blocks).
     ``shared``: the values a ``writes_each`` unit must write to its shared bank (:func:`_write_ports`).
 
     An op that several units execute (multipliers of different kinds or digit sizes) goes to the
@@ -191,13 +207,30 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
     height = [0] * len(ops)
     for i in reversed(range(len(ops))):
         height[i] = min(u.fwd_delay for u in cands[i]) + max((height[s] for s in succs[i]), default=0)
+    if busy is not None and busy.height is not None:
+        height = list(busy.height)
     ready_at = [0] * len(ops)  # the first cycle an op can issue on a unit that takes forwarded operands
-    ready_reg = [0] * len(ops)  # ... on a unit that reads them from their registers
+    if busy is not None and busy.ready:
+        ready_at = [max([0] + [busy.ready.get(s, 0) for s, _ in op.srcs]) for op in ops]
+    ready_reg = list(ready_at)  # ... on a unit that reads them from their registers
     waiting = [len(ps) for ps in preds]
-    free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
+    free: dict = dict(busy.free) if busy else {}  # (unit name, instance) -> first cycle it accepts a new op
     opened: dict = {}  # (unit name, instance) -> [start cycle, operand b, lanes used]
-    writes: dict = {}  # (bank, cycle) -> results written through the bank's limited write ports
-    reads: set = set()  # (bank, port, cycle) of the shared read ports taken
+    writes: dict = dict(busy.writes) if busy else {}  # (bank, cycle) -> results through its write ports
+    reads: set = set(busy.reads) if busy else set()  # (bank, port, cycle) of the shared read ports taken
+    taken: dict = busy.taken if busy else {}  # (unit name, instance) -> cycles earlier blocks hold it
+
+    def avail(u, n, c):
+        """The first cycle from c that instance n of unit u can start an op (its II cycles free)."""
+        c = max(c, free.get((u.name, n), 0))
+        held = taken.get((u.name, n))
+        while held:
+            hit = [x for x in range(c, c + u.ii) if x in held]
+            if not hit:
+                break
+            c = hit[-1] + 1  # past the last busy cycle in the way
+        return c
+
     start, inst, units = [0] * len(ops), [0] * len(ops), [None] * len(ops)
     ready = [(-height[i], i) for i in range(len(ops)) if waiting[i] == 0]
     heapq.heapify(ready)
@@ -214,15 +247,13 @@ def list_schedule(ops, dp: Datapath, shared=frozenset()) -> BlockSchedule:
                 o = opened.get((u.name, k))
                 if o and o[0] == cycle and o[1] == b and o[2] < u.lanes:
                     return cycle, k, o[2]
-        g = next((n for n in range(u.count) if free.get((u.name, n), 0) <= cycle), None)
-        if g is None:
-            g = min(range(u.count), key=lambda n: free[(u.name, n)])
-        return max(cycle, free.get((u.name, g), 0)), g, None
+        g = min(range(u.count), key=lambda n: (avail(u, n, cycle), n))
+        return avail(u, g, cycle), g, None
 
     def earliest(i):
         """The first cycle op i could issue at: its operands ready and an instance of one of its
         units free (ports only delay it further)."""
-        return max(ready_at[i], min(free.get((u.name, g), 0) for u in cands[i] for g in range(u.count)))
+        return max(ready_at[i], min(avail(u, g, cycle) for u in cands[i] for g in range(u.count)))
 
     while done < len(ops):
         queued: dict = {}  # unit -> ops of higher priority left waiting for it this cycle
