@@ -111,6 +111,7 @@ def _report_text(d, rep) -> str:
         *([_pipeline_text(rep["pipeline"]) + ("; results forwarded into the operand registers"
                                                if rep.get("forward") else "")] if "pipeline" in rep else []),
         f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits"
+        + (f"; calls: a run table of {rep['microcode']['runs']} entries" if "runs" in rep["microcode"] else "")
         + ("; the word registered (a cycle per run)" if rep.get("word_stages") else ""),
     ])
 

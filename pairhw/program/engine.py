@@ -98,7 +98,8 @@ class Compiled:
                      "kernel_repeats": mc.loop.count if mc.loop else 0},
             "registers": dict(self.alloc.used),
             "loop_shared_registers": dict(self.alloc.loop_shared),
-            "microcode": {"words": len(mc.words), "width": mc.width},
+            "microcode": {"words": len(mc.words), "width": mc.width,
+                          **({"runs": len(mc.table)} if mc.table is not None else {})},
             "interconnect": {**{k: v for k, v in mc.interconnect().items() if k != "ports"},
                              **({"max_sources": self.dp.max_sources} if self.dp.max_sources else {})},
             # the register stages around the units (only when there are some: reports stay as they were)
