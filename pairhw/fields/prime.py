@@ -100,18 +100,12 @@ class PrimeTracer(Tracer):
         if "inv" in self.native:  # the datapath has an inverter (rtl.prime.inverter)
             return self._emit("inv", (a,))
         from pairhw.math.curve import sliding_window_pow
+        from pairhw.math.field import stepped
 
         # Fermat, a^(p−2), with 4-bit windows: the chain of products is what a core waits for; each
         # product a step (a core with calls stores a run of squarings once)
-        def sqr(x):
-            with self.step("sqr"):
-                return self.sqr(x)
-
-        def mul(x, y):
-            with self.step("mul"):
-                return self.mul(x, y)
-
-        return sliding_window_pow(a, self._F.p - 2, sqr, mul)
+        return sliding_window_pow(a, self._F.p - 2, stepped(self.step, "sqr", self.sqr),
+                                  stepped(self.step, "mul", self.mul))
 
     def is_zero(self, a):
         if isinstance(a, int):

@@ -15,6 +15,16 @@ class _NullPhase:
 _NULL_PHASE = _NullPhase()
 
 
+def stepped(step, name: str, fn):
+    """``fn`` with each call a step ``name`` of the algorithm (``step``: a field's ``step``, which a
+    tracer cuts its program at, :attr:`pairhw.program.trace.Program.cuts`)."""
+    def run(*args):
+        with step(name):
+            return fn(*args)
+
+    return run
+
+
 class FieldError(ValueError):
     """A value is not a valid element of the field (bad hex, too many bits, ...)."""
 

@@ -2,31 +2,34 @@
 
 A prime-field pairing does not fold into one loop (the Miller loop's NAF digits differ, the final
 exponentiation's squarings come in runs of every length), so its straight-line microcode has one word
-per busy cycle.  With ``"calls": true`` the program is cut where the model's steps begin and end
-(``F.step``: each Miller-loop doubling and addition, each squaring and product of an exponentiation;
-:attr:`~pairhw.program.trace.Program.cuts`), and
+per busy cycle.  With ``"calls"`` the program is cut where the model's steps begin and end
+(``F.step``: each Miller-loop doubling and addition, each squaring and product of an exponentiation
+or of a Fermat inversion; :attr:`~pairhw.program.trace.Program.cuts`), and
 
 1. each step is list-scheduled on its own, one after the other (:func:`step_schedule`), so two
-   occurrences of the same step get the same schedule;
+   occurrences of the same step between the same neighbours get the same schedule: ``"steps"``
+   begins a step when the previous one has written its last result, ``"overlap"`` lets its ops take
+   the cycles the previous one leaves free;
 2. registers are chosen so that they also get the same registers (:func:`allocate_steps`): a value
-   read only inside its step takes the same scratch register in every occurrence, and a value that
-   outlives its step takes the register its role had in the step's first occurrence (the register of
-   the same input, updated in place, or the same register) whenever that register is free;
+   read only inside its step takes the same scratch register in every occurrence, and a value passed
+   from one recurring step to the next has a home register (two that alternate when the step writes
+   it before its last read of the input it replaces) that it takes whenever it is free;
 3. the straight-line words are cut at the steps and each distinct run of words is stored once
    (:func:`fragments`): the run table lists (first word, last word, times) in execution order, and a
    step repeated back to back (the squarings of an exponentiation, the doublings between two NAF
    digits) is one entry.
 
 The words executed are exactly the straight-line program's, so :meth:`Microcode.run` (which follows
-the table) checks the table as it checks any microcode.  The cost is the overlap lost between steps:
-a step starts when the previous one has written its last result.
+the table) checks the table as it checks any microcode.
 """
 
 from __future__ import annotations
 
 from .datapath import Datapath
-from .microcode import Microcode, Run
-from .schedule import BlockSchedule, Busy, Schedule, ScheduleError, Timeline, _rports, _wport, list_schedule
+from .microcode import Microcode, Run, assemble
+from .regalloc import Allocation, allowed_banks
+from .schedule import (BlockSchedule, Busy, LoopSchedule, Schedule, ScheduleError, Timeline, _rports, _wport,
+                       list_schedule)
 
 __all__ = ["allocate_steps", "fragments", "step_of", "step_schedule"]
 
@@ -51,6 +54,17 @@ def step_of(program, ops) -> list[int]:
     return out
 
 
+def _spans(steps: list[int]):
+    """(first, end) op indices of each step in turn (its ops are contiguous)."""
+    i = 0
+    while i < len(steps):
+        j = i
+        while j < len(steps) and steps[j] == steps[i]:
+            j += 1
+        yield i, j
+        i = j
+
+
 #: an overlapping step's priorities look this many steps ahead (the cycles of ate-bls12-381-fast with
 #: calls: 17,282 looking one step ahead, 16,394 two, 16,492 four; 16,601 to the program's end)
 LOOKAHEAD = 2
@@ -69,18 +83,14 @@ def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset(), overl
     through it and the :data:`LOOKAHEAD` steps that read their results."""
     if not overlap:
         start, inst, units, starts = [], [], [], []
-        at, i = 0, 0
-        while i < len(ops):
-            j = i
-            while j < len(ops) and steps[j] == steps[i]:
-                j += 1
+        at = 0
+        for i, j in _spans(steps):
             sch = list_schedule(ops[i:j], dp, shared)
             start += [at + t for t in sch.start]
             inst += sch.inst
             units += sch.units
             starts.append(at)
             at += sch.length
-            i = j
         return BlockSchedule(start, inst, at, units), starts
     start, inst, units, starts = [], [], [], []
     ready: dict = {}  # value -> the cycle it can be read from its register
@@ -106,16 +116,13 @@ def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset(), overl
         for k in reversed(range(len(ops))):
             height[k] = delay[k] + max((height[c] if steps[c] == steps[k] else outer[c] for c in consumers[k]),
                                        default=0)
-    origin, cut, end, i = 0, 0, 0, 0
-    while i < len(ops):
-        j = i
-        while j < len(ops) and steps[j] == steps[i]:
-            j += 1
+    origin, cut, end = 0, 0, 0
+    for i, j in _spans(steps):
         seg = ops[i:j]
         writes = {k: n for k, n in writes.items() if k[1] >= origin}
         reads = {r for r in reads if r[2] >= origin}
         taken = {k: {c for c in cs if c >= origin} for k, cs in taken.items()}
-        busy = Busy({s: ready[s] - origin for op in seg for s, _ in op.srcs if ready.get(s, 0) > origin}, {},
+        busy = Busy({s: ready[s] - origin for op in seg for s, _ in op.srcs if ready.get(s, 0) > origin},
                     {(b, c - origin): n for (b, c), n in writes.items()},
                     {(b, p, c - origin) for b, p, c in reads},
                     {k: {c - origin for c in cs} for k, cs in taken.items() if cs},
@@ -136,7 +143,6 @@ def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset(), overl
         starts.append(cut)
         # the next step's ops from this step's words on; its words from after this step's last issue
         origin, cut = cut, max(cut, origin + max(sch.start) + 1 if sch.start else cut)
-        i = j
     return BlockSchedule(start, inst, max(end, cut), units), starts
 
 
@@ -156,8 +162,6 @@ def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowe
     """Registers for a block scheduled step by step (:func:`step_schedule`), chosen so that repeated
     steps get identical words (module docstring).  ``allowed``: value -> the banks that may hold it
     (:func:`~pairhw.program.regalloc.allowed_banks`)."""
-    from .regalloc import Allocation
-
     ops, block = flow.pre, sched.pre
     recs = block.records()
     written = {x: 0 for x in flow.inputs}
@@ -187,11 +191,7 @@ def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowe
     reg: dict = {}
     pool: dict = {}  # (parity, bank) -> registers the pool needs
     scratch = {v for v in written if step[v] >= 0 and readers.get(v, set()) <= {step[v]}}
-    i, nth = 0, 0
-    while i < len(ops):
-        j = i
-        while j < len(ops) and steps[j] == steps[i]:
-            j += 1
+    for nth, (i, j) in enumerate(_spans(steps)):
         free_at: dict = {}
         for v in sorted((ops[k].dst for k in range(i, j) if ops[k].dst in scratch), key=lambda v: (written[v], v)):
             b = bank_of(v)
@@ -204,7 +204,6 @@ def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowe
             reg[v] = (nth % pools, b, k)
         for b, regs in free_at.items():
             pool[(nth % pools, b)] = max(pool.get((nth % pools, b), 0), len(regs))
-        i, nth = j, nth + 1
     for v, (parity, b, k) in reg.items():
         reg[v] = (b, k + (pool.get((0, b), 0) if parity else 0))
     top = {b: pool.get((0, b), 0) + pool.get((1, b), 0) for b in bank_order}
@@ -216,14 +215,10 @@ def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowe
     # outputs, where it did before (a squaring's result in place of its input, trip after trip)
     bounds: dict = {b: [] for b in bank_order}  # bank -> per register above the scratch, its last occupied cycle
     size = {b.name: b.size for b in dp.banks}
-    place: dict = {}  # value -> its writer's place ("out", step key, n) (an input: ("load", name))
+    place: dict = {}  # value -> its writer's place ("out", step key, n) (the loaded inputs have none)
     reads: dict = {}  # value -> the places of its readers, ("in", step key, n)
     occ_keys: list = []  # each step's key, in order
-    i = 0
-    while i < len(ops):
-        j = i
-        while j < len(ops) and steps[j] == steps[i]:
-            j += 1
+    for i, j in _spans(steps):
         seg = ops[i:j]
         key = canonical(seg)
         occ_keys.append(key)
@@ -235,7 +230,6 @@ def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowe
                 if src not in local and src not in ins:
                     ins[src] = len(ins)
                     reads.setdefault(src, []).append(("in", key, ins[src]))
-        i = j
     parent: dict = {}
 
     def find(x):
@@ -323,10 +317,6 @@ def fragments(mc: Microcode, cuts: list[int]) -> Microcode:
 def compile_steps(flow, dp: Datapath, program, shared=frozenset()):
     """Schedule, allocate and assemble a straight-line flow step by step; returns (schedule,
     allocation, microcode with its run table)."""
-    from .microcode import assemble
-    from .regalloc import allowed_banks
-    from .schedule import LoopSchedule
-
     if flow.body or flow.post:
         raise ScheduleError("datapath.calls: the program folds into a loop; calls are for straight-line "
                             "programs (the prime-field pairings)")

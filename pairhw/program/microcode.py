@@ -20,9 +20,10 @@ Fields of a word, per unit instance ``p`` (see :func:`fields`):
 
 The sequencer runs the words in order; at ``loop.end`` it jumps back to ``loop.start`` until the
 kernel has run ``loop.count`` times.  A core with ``calls`` (:mod:`pairhw.program.calls`) has a run
-table instead: entry by entry, it runs words ``start`` … ``end`` ``count`` times.  :meth:`Microcode.run` executes the words cycle by cycle with the
-units' latencies, reading the operands and writing the results exactly as the core does, so it is
-the bit- and cycle-exact model the RTL is tested against.
+table instead: entry by entry, it runs words ``start`` … ``end`` ``count`` times.
+:meth:`Microcode.run` executes the words cycle by cycle with the units' latencies, reading the
+operands and writing the results exactly as the core does, so it is the bit- and cycle-exact model
+the RTL is tested against.
 """
 
 from __future__ import annotations
@@ -439,7 +440,9 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc, cuts: list | None = Non
     straight(flow.post, post, post_base)
     lp = Loop(Ls + (S - 1) * ii, Ls + S * ii - 1, trips - S + 1) if use_loop else None
     if dp.waits:
-        words, notes, lp, wait_bits = collapse_idle(words, notes, lp, cuts if cuts is not None else ())
+        words, notes, lp, wait_bits, moved = collapse_idle(words, notes, lp, cuts or ())
+        if cuts is not None:
+            cuts[:] = moved
         if wait_bits:
             layout = layout.append(Key.WAIT, wait_bits)
     inputs = [alloc.reg[x] for x in flow.inputs]
@@ -454,8 +457,8 @@ MAX_WAIT = (1 << 16) - 1
 def collapse_idle(words, notes, lp, cuts=()):
     """Runs of two or more idle words (no field set) outside the loop kernel become one word
     ``{"wait": n − 1}``; returns the words, their notes, the loop with its addresses moved, and the
-    bits of the ``wait`` field (0 when nothing collapsed).  A run does not cross a word in ``cuts``
-    (where a step of a core with calls begins); ``cuts`` is then filled with their new addresses."""
+    bits of the ``wait`` field (0 when nothing collapsed), and the new addresses of the words in
+    ``cuts`` (where the steps of a core with calls begin), which a run does not cross."""
     breaks = set(cuts)
     moved: list = []
     out, out_notes, new_index = [], [], {}
@@ -484,7 +487,5 @@ def collapse_idle(words, notes, lp, cuts=()):
     flush()
     if lp is not None:
         lp = Loop(new_index[lp.start], new_index[lp.end], lp.count)
-    if isinstance(cuts, list):
-        cuts[:] = moved
     longest = max((wd.get(Key.WAIT, 0) for wd in out), default=0)
-    return out, out_notes, lp, _bits(longest + 1) if longest else 0
+    return out, out_notes, lp, _bits(longest + 1) if longest else 0, moved

@@ -176,21 +176,21 @@ def _b_operand(op):
 @dataclass
 class Busy:
     """What a block scheduled after others finds busy, in cycles relative to its start (a step of a
-    core with calls starts while the previous one's last results are on their way,
-    :func:`pairhw.program.calls.step_schedule`): when values from outside become readable, when each
-    unit instance is free, the bank write ports and shared read ports taken."""
+    core with calls whose ops fill the previous steps' free cycles,
+    :func:`pairhw.program.calls.step_schedule`): when values from outside become readable, the bank
+    write ports and shared read ports taken, the cycles each unit instance is busy, and the ops'
+    priorities when they are not the block's own critical paths."""
 
     ready: dict = field(default_factory=dict)  # value name -> first cycle it can be read
-    free: dict = field(default_factory=dict)  # (unit name, instance) -> first cycle it accepts an op
     writes: dict = field(default_factory=dict)  # (bank, cycle) -> writes through its ports
     reads: set = field(default_factory=set)  # (bank, port, cycle)
     taken: dict = field(default_factory=dict)  # (unit name, instance) -> the cycles it is busy
-    height: list | None = None  # per op, its priority (the path after it to the program's end)
+    height: list | None = None  # per op, its priority (the path after it, beyond the block)
 
 
 def list_schedule(ops, dp: Datapath, shared=frozenset(), busy: Busy | None = None) -> BlockSchedule:
     """Critical-path list scheduling of a straight-line block; values from outside are ready at 0
-    (or when ``busy`` says, which also holds the units and ports still taken by earlier blocks).
+    (or when ``busy`` says, which also holds the unit cycles and ports taken by earlier blocks).
     ``shared``: the values a ``writes_each`` unit must write to its shared bank (:func:`_write_ports`).
 
     An op that several units execute (multipliers of different kinds or digit sizes) goes to the
@@ -214,7 +214,7 @@ def list_schedule(ops, dp: Datapath, shared=frozenset(), busy: Busy | None = Non
         ready_at = [max([0] + [busy.ready.get(s, 0) for s, _ in op.srcs]) for op in ops]
     ready_reg = list(ready_at)  # ... on a unit that reads them from their registers
     waiting = [len(ps) for ps in preds]
-    free: dict = dict(busy.free) if busy else {}  # (unit name, instance) -> first cycle it accepts a new op
+    free: dict = {}  # (unit name, instance) -> first cycle it accepts a new op
     opened: dict = {}  # (unit name, instance) -> [start cycle, operand b, lanes used]
     writes: dict = dict(busy.writes) if busy else {}  # (bank, cycle) -> results through its write ports
     reads: set = set(busy.reads) if busy else set()  # (bank, port, cycle) of the shared read ports taken

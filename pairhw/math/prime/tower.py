@@ -19,6 +19,7 @@ writing a = Σ a_j w^j (j = 0..5, a_j ∈ F_{p^2}), a^(p^k) = Σ π^k(a_j)·γ_{
 from __future__ import annotations
 
 from pairhw.math.curve import signed_window_pow, square_and_multiply
+from pairhw.math.field import stepped
 from pairhw.math.prime.field import Fp2
 
 
@@ -190,16 +191,8 @@ class Tower12:
         if e == 0:
             return self.ONE
         step = self.K.step  # each squaring and product a step (Program.cuts)
-
-        def sqr(x):
-            with step("sqr"):
-                return self.cyclotomic_sqr12(x)
-
-        def mul(x, y):
-            with step("mul"):
-                return self.mul12(x, y)
-
-        r = signed_window_pow(a, abs(e), sqr, mul, self.conj12)
+        r = signed_window_pow(a, abs(e), stepped(step, "sqr", self.cyclotomic_sqr12),
+                              stepped(step, "mul", self.mul12), self.conj12)
         return self.conj12(r) if e < 0 else r
 
     def conj12(self, a):
