@@ -84,6 +84,8 @@ def add_unit_args(p) -> None:
                    "e.g. in,base,post0 (points: in, pre0…, base, post…0)")
     p.add_argument("--levels", type=number(1, 1_000), help="F_p montgomery-pipelined: adder-tree levels per pipeline "
                    "register (default 1; more: shorter latency, deeper logic)")
+    p.add_argument("--segment", type=number(2, 64), help="F_p montgomery-pipelined: counter trees and carry chains of "
+                   "S bits (a logic depth that does not grow with p; --levels then counts counter levels, default 5)")
     p.add_argument("--core", type=number(1, 1_000), help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
     p.add_argument("--lanes", type=number(1, 64), help="F_2^m msd: K multipliers sharing operand b and its x^i*b array "
                    "(Shu-Kwon-Gaj's group, MsdGroup; K*m-bit a and c words, b in the low m bits)")
@@ -136,7 +138,7 @@ def _unit_from_args(args, UsageError):
                 or args.registers is not None or args.lanes is not None):
             raise UsageError("--schedule, --stages, --registers, --core, --lanes and --lut6 are F_2^m / F_3^m options")
         try:
-            return makep(current(args.kind), F, digit=args.digit, levels=args.levels)
+            return makep(current(args.kind), F, digit=args.digit, levels=args.levels, segment=args.segment)
         except KindErrorP as e:
             raise UsageError(str(e)) from None
     if char == 3:
@@ -147,8 +149,8 @@ def _unit_from_args(args, UsageError):
             raise UsageError(f"--kind {args.kind} is not an F_3^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
         if args.core is not None or args.lut6 or args.lanes is not None:
             raise UsageError("--core, --lanes and --lut6 are F_2^m options")
-        if args.levels is not None:
-            raise UsageError("--levels is an option of the F_p montgomery-pipelined multiplier")
+        if args.levels is not None or args.segment is not None:
+            raise UsageError("--levels and --segment are options of the F_p montgomery-pipelined multiplier")
         try:
             F = F or ternary_field(args.m)
             regs = None if args.registers is None else tuple(r.strip() for r in args.registers.split(",") if r.strip())
@@ -161,8 +163,8 @@ def _unit_from_args(args, UsageError):
         raise UsageError(f"--kind {args.kind} is not an F_2^m multiplier; F_2^m kinds: {', '.join(KINDS)}")
     if args.registers is not None:
         raise UsageError("--registers is an option of the F_3^m karatsuba multiplier")
-    if args.levels is not None:
-        raise UsageError("--levels is an option of the F_p montgomery-pipelined multiplier")
+    if args.levels is not None or args.segment is not None:
+        raise UsageError("--levels and --segment are options of the F_p montgomery-pipelined multiplier")
     if schedule:
         try:
             schedule = tuple(int(x) for x in schedule)

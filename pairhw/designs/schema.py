@@ -120,7 +120,10 @@ SCHEMA = {
         "stages": (int, False, "pipeline stages (latency; default 1): F_3^m karatsuba, 1 to 11; F_2^m schoolbook, "
                                "karatsuba, tmvp, 1 or 2; F_2^m hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: 1 to 3 "
                                "(2: the core's base products registered; 3: their operands too)"),
-        "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1)"),
+        "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1; "
+                              "with segment: counter levels, default 5)"),
+        "segment": (int, False, "F_p montgomery-pipelined: counter trees and carry chains of this many bits "
+                                "(2 to 64) instead of the adder tree"),
         "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
                                     "(in, pre0…, base, post…0)"),
         "core": (int, False, "iter-karatsuba core width: 153 or 77"),
@@ -140,7 +143,7 @@ MOST = {
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
     ("inv", "per_cycle"): 64,
-    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000,
+    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64,
     ("mul", "registers"): 64, ("mul", "core"): 1_000,
     ("design", "pairs"): 16, ("design", "batch"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
 }
@@ -295,7 +298,7 @@ def in_design_terms(message: str, data: dict) -> str:
     """An engine message about ``data``'s datapath as the key path a design file's author reads:
     ``unit mul: …`` becomes ``datapath.units[0] (mul): …``; a unit option is named as its key
     (``digit``), not as the ``pairhw unit`` flag (``--digit``) the same check words for the command."""
-    message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|lanes)\b", r"\1", message)
+    message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|segment|lanes)\b", r"\1", message)
     units = data.get("datapath", {}).get("units", [])
     m = re.match(r"unit (\S+?):? ", message)
     if m:

@@ -142,6 +142,115 @@ class MontgomeryPipelined(MontgomeryBase):
         return m
 
 
+class MontgomeryCounters(MontgomeryPipelined):
+    """:class:`MontgomeryPipelined` with a logic depth that does not grow with p: the products'
+    pieces are summed by counter levels and segmented adders (:mod:`.compress`), ``seg``-bit carry
+    chains at most, a register after every ``levels`` counter levels.
+
+    The low half of T = a·b is made binary (it feeds q's DSPs), and so is q; T's high half and U = q·p
+    stay two rows each.  t = ⌊T/R⌋ + ⌊U/R⌋ + [T mod R ≠ 0] takes ⌊U/R⌋ from U's rows without adding
+    their low halves: U mod R = −(T mod R) mod R is known, so the carry out of the low halves is
+    maj(x, y, x ⊕ y ⊕ u) of the rows' top low bits x, y and that bit u of −(T mod R) (a sum bit is
+    x ⊕ y ⊕ its carry in).  t and d = t − p are summed side by side; d's sign picks the result.
+    """
+
+    def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 3, seg: int = 24):
+        if seg < 2:
+            raise ValueError(f"segment (bits of a carry-chain segment) must be at least 2, not {seg}")
+        self.seg = seg
+        super().__init__(F, word, xw, yw, levels)
+        self.name = f"MontCnt_p{F.bits}_w{word}_s{seg}_l{levels}"
+        from .compress import ADD_STAGES, product_heights, reduce_stages
+
+        k, bits, lv = self.k, F.bits, levels
+        self.reduce_stages = (
+            reduce_stages(product_heights(bits, bits, xw, yw), 2 * bits, lv),
+            reduce_stages(product_heights(k, k, xw, yw, self.pprime, k), k, lv),
+            reduce_stages(product_heights(k, bits, xw, yw, F.p), k + bits, lv),
+            max(reduce_stages(self._t_heights(e), bits + 2, lv) for e in (0, (1 << bits + 2) - F.p)))
+        # input register; T's pieces, its rows, T mod R's segments; q's pieces (after the segments'
+        # carry select), rows, segments; U's pieces and rows; t's and d's rows, segments; the result
+        self._latency = 1 + (1 + ADD_STAGES) * 3 + sum(self.reduce_stages) + 1
+
+    def _t_heights(self, extra: int) -> dict:
+        """Columns of ⌊T/R⌋ + ⌊U/R⌋ + [T mod R ≠ 0] + ``extra`` (mod 2^(bits + 2)): T's and U's high
+        rows, three bits, the constant."""
+        bits, k = self.F.bits, self.k
+        W = bits + 2
+        widths = [min(2 * bits - k, W)] * 2 + [min(bits, W)] * 2
+        h = {c: sum(c < w for w in widths) for c in range(W)}
+        h[0] += 3
+        for c in range(W):
+            h[c] += (extra >> c) & 1
+        return h
+
+    @property
+    def latency(self) -> int:
+        return self._latency
+
+    def describe(self) -> dict:
+        return {**super().describe(), "seg": self.seg, "levels": self.levels}
+
+    def elaborate(self, platform):
+        from .compress import ADD_STAGES, product_columns, reduce, segmented_add
+
+        m = Module()
+        p, k, bits, lv, seg = self.F.p, self.k, self.F.bits, self.levels, self.seg
+        r1, r2, r3, r4max = self.reduce_stages
+        pipe = Pipe(m, "")
+        a = pipe.reg(self.a, bits, "a_in")
+        b = pipe.reg(self.b, bits, "b_in")
+        (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw),
+                             2 * bits, lv, "ab")
+        tlo, ct = segmented_add(m, pipe, xt[:k], yt[:k], k, seg, "tlo")  # comb. at 3 + r1
+        (xq, yq), _ = reduce(m, pipe, product_columns(pipe, tlo, k, self.pprime, k, "q", self.xw, self.yw,
+                                                      trunc=k), k, lv, "q")
+        q, _ = segmented_add(m, pipe, xq, yq, k, seg, "q")
+        (xu, yu), _ = reduce(m, pipe, product_columns(pipe, q, k, p, bits, "qp", self.xw, self.yw),
+                             k + bits, lv, "qp")  # U's rows at 6 + r1 + r2 + r3
+        # zero: T mod R has no bit below its top; top: its top bit (from a registered copy, at 5 + r1)
+        held = pipe.reg(tlo, k, "tlo_held")
+        zero = pipe.reg(~held[:k - 1].any() if k > 1 else Const(1, 1), 1, "tlo_zero")
+        top = pipe.reg(held[k - 1], 1, "tlo_top")
+        wait = 1 + r2 + r3
+        zero, top = pipe.delay(zero, 1, wait, "zero"), pipe.delay(top, 1, wait, "top")
+        nz = ~zero | top  # T mod R ≠ 0
+        u = ~top ^ zero  # the top bit of −(T mod R) mod R = U mod R
+        x, y = xu[k - 1], yu[k - 1]
+        cu = Signal(name="u_carry")
+        m.d.comb += cu.eq((x & y) | ((x ^ y ^ u) & (x ^ y)))
+        W = bits + 2
+        hw = min(2 * bits - k, W)  # ⌊T/R⌋ < p: its rows have no bit at or above W
+        th = [pipe.delay(r[k:k + hw], hw, 2 + ADD_STAGES + wait, f"th{i}")
+              for i, r in enumerate((xt, yt))] if hw > 0 else []
+        ct = pipe.delay(ct, 1, 2 + wait, "tcarry")
+        rows = [*th, xu[k:], yu[k:]]
+
+        def columns(extra: int):
+            cols: dict = {}
+            for r in rows:
+                for c in range(min(len(r), W)):
+                    cols.setdefault(c, []).append(r[c])
+            cols[0] += [ct, cu, nz]
+            for c in range(W):
+                if (extra >> c) & 1:
+                    cols.setdefault(c, []).append(Const(1, 1))
+            return cols
+
+        sums = []
+        for name, extra in (("d", (1 << W) - p), ("t", 0)):
+            (xs, ys), r4 = reduce(m, pipe, columns(extra), W, lv, name)
+            if r4 < r4max:  # the shorter sum waits for the other
+                xs, ys = (pipe.delay(v, W, r4max - r4, f"{name}_wait{i}") for i, v in enumerate((xs, ys)))
+            sums.append(segmented_add(m, pipe, xs, ys, W, seg, name)[0])
+        d, t = sums
+        valid = pipe.delay(self.start, 1, self.latency - 1, "valid")
+        c = pipe.reg(Mux(d[-1], t, d), bits, "c_out", en=valid)  # holds until the next result
+        done = pipe.reg(valid, 1, "done")
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+        return m
+
+
 class MontgomeryIterative(MontgomeryBase):
     """c = a·b·R⁻¹ mod p by FIOS, one w-bit digit per cycle (see :mod:`the module docstring
     <.montgomery>`).

@@ -1,0 +1,207 @@
+"""Wide sums with a bounded logic depth: counter trees and segmented adders.
+
+The pipelined Montgomery unit's products are sums of many DSP piece products.  Summed by a tree of
+two-input adders, every level is a carry chain as wide as the product (125–188 CARRY4 levels at
+bn254 and bls12-381).  Here the depth between two registers does not grow with the width:
+
+* **counter levels** (:func:`reduce`): each column of the bit matrix is cut into groups of up to
+  six bits, and each group is replaced by its count, three bits in that column and the next two (a
+  6:3 counter; 3:2, 4:3 and 5:3 ones for a column's last bits).  Every output bit is a function of at
+  most six inputs, one LUT6, no carry chain; a level about halves the tallest column.  This is the
+  generalized parallel counter of Parandeh-Afshar, Brisk and Ienne (FPL 2008, §3), here only the
+  single-column kind.  Levels repeat until no column holds more than two bits.
+* **a segmented adder** (:func:`segmented_add`) adds the two rows left: (A) every ``seg``-bit
+  segment's sums with a carry in of 0 and of 1, and whether the segment propagates (its operands'
+  XOR is all ones), registered; (B) the carries into the segments, by one addition over the
+  segments' generate and propagate bits (the carry into segment j is bit j of
+  ((g | p) + g) ⊕ (g | p) ⊕ g), each choosing its segment's sum (carry select).  (A) is one carry
+  chain of ``seg`` bits, (B) one of a bit per segment and a multiplexer.
+
+Everything is checked against the integers: a column's bits, weighed by 2^column, sum to the value
+(:func:`reduce` keeps that invariant; tests check it on the model in :func:`plan`).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Mux, Signal
+
+from .dsp import Pipe, digits, product_pieces
+
+#: the largest group a counter takes: six inputs, one LUT6 per output bit
+GROUP = 6
+
+
+def count_bits(bits: list) -> list:
+    """The count of 1 to 6 bits as ``len(bin(len(bits)))`` bits, least significant first, from
+    AND/OR/XOR only (full and half adders), so that Yosys maps no carry chain and ABC packs each
+    output, a function of at most six inputs, into one LUT."""
+    def fa(a, b, c):
+        return a ^ b ^ c, (a & b) | (c & (a ^ b))
+
+    def ha(a, b):
+        return a ^ b, a & b
+
+    n = len(bits)
+    if n == 1:
+        return [bits[0]]
+    if n == 2:
+        return list(ha(*bits))
+    if n == 3:
+        return list(fa(*bits))
+    s1, c1 = fa(*bits[:3])
+    if n == 4:
+        s0, k = ha(s1, bits[3])
+        b1, b2 = ha(c1, k)
+        return [s0, b1, b2]
+    s2, c2 = fa(*bits[3:6]) if n == 6 else ha(*bits[3:5])
+    s0, k = ha(s1, s2)
+    b1, b2 = fa(c1, c2, k)
+    return [s0, b1, b2]
+
+
+def counter_level(cols: dict, width: int, target: int, make=count_bits) -> dict:
+    """One level of counters that leaves at most ``target`` bits in each column where it can:
+    columns are taken from the least significant up, knowing how many carries the lower columns'
+    counters send in; a column takes just the counters (2 to 6 of its bits each, the largest first)
+    that bring its own bits plus those carries down to ``target`` (Dadda's rule, for counters of
+    any size).  Columns at or above ``width`` are dropped (the sum is taken mod 2^width)."""
+    out: dict = {}
+    inc: dict = {}
+    for c in sorted(cols):
+        rest = list(cols[c])
+        need = len(rest) + inc.get(c, 0) - target
+        while need > 0 and len(rest) >= 2:
+            g = min(need + 1, GROUP, len(rest))
+            group, rest = rest[:g], rest[g:]
+            need -= g - 1
+            for w, bit in enumerate(make(group)):
+                if c + w < width:
+                    out.setdefault(c + w, []).append(bit)
+                    if w:
+                        inc[c + w] = inc.get(c + w, 0) + 1
+        out.setdefault(c, []).extend(rest)
+    return out
+
+
+def height(cols: dict) -> int:
+    return max((len(v) for v in cols.values()), default=0)
+
+
+def next_target(h: int) -> int:
+    """The next level's column height: the largest of 2, 3, 6, 12, 24, … below ``h``.  A column of
+    six bits and the carries from below fits three (a 6:3 counter's own bit and one from each of the
+    two columns below), and doubling both keeps it so; three bits fit two (a 3:2 counter and the
+    carry from the column below), the last level."""
+    t = 2 if h <= 3 else 3
+    while 2 * t < h:
+        t *= 2
+    return t
+
+
+def _dry(group):
+    return [None] * (len(group).bit_length())
+
+
+def plan(heights: dict, width: int) -> int:
+    """Counter levels until no column of ``heights`` (column -> bits) holds more than two bits."""
+    cols = {c: [None] * h for c, h in heights.items() if h}
+    levels = 0
+    while height(cols) > 2:
+        cols = counter_level(cols, width, next_target(height(cols)), make=_dry)
+        levels += 1
+    return levels
+
+
+def reduce_stages(heights: dict, width: int, levels: int) -> int:
+    """Register stages :func:`reduce` takes: one after every ``levels`` counter levels."""
+    return -(-plan(heights, width) // levels)
+
+
+def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str):
+    """Counter levels over ``cols`` (column -> list of 1-bit values) until every column has at most
+    two bits, a register after every ``levels`` levels; returns the two rows (``width``-bit Signals,
+    their sum ≡ the columns' sum mod 2^width) and the register stages taken."""
+    stage, level = 0, 0
+    while height(cols) > 2:
+        cols = counter_level(cols, width, next_target(height(cols)))
+        level += 1
+        if level % levels == 0 or height(cols) <= 2:
+            cols = register_columns(pipe, cols, width, f"{name}_c{stage}")
+            stage += 1
+    rows = []
+    for r in range(2):
+        s = Signal(width, name=f"{pipe.prefix}{name}_row{r}")
+        m.d.comb += s.eq(Cat(*[cols[c][r] if len(cols.get(c, ())) > r else Const(0, 1) for c in range(width)]))
+        rows.append(s)
+    return rows, stage
+
+
+def register_columns(pipe: Pipe, cols: dict, width: int, name: str) -> dict:
+    """The bit matrix registered row by row (row r: the r-th bit of every column that has one)."""
+    out: dict = {}
+    for r in range(height(cols)):
+        present = [c for c in range(width) if len(cols.get(c, ())) > r]
+        lo, hi = present[0], present[-1] + 1
+        reg = pipe.reg(Cat(*[cols[c][r] if len(cols.get(c, ())) > r else Const(0, 1)
+                             for c in range(lo, hi)]), hi - lo, f"{name}r{r}")
+        for c in present:
+            out.setdefault(c, []).append(reg[c - lo])
+    return out
+
+
+def product_heights(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None) -> dict:
+    """Column -> bits of the piece products of :func:`product_columns` (no logic: for planning)."""
+    yd = digits(y, yw, -(-ybits // yw)) if isinstance(y, int) else None
+    pieces = product_pieces(xbits, ybits, xw, yw, yd, trunc)[0]
+    width = trunc if trunc is not None else xbits + ybits
+    h: dict = {}
+    for _i, _j, off, pw in pieces:
+        for c in range(off, min(off + pw, width)):
+            h[c] = h.get(c, 0) + 1
+    return h
+
+
+def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int = 24, yw: int = 17,
+                    trunc: int | None = None) -> dict:
+    """The piece products of x·y (``y`` a Value or an int constant), each registered (one stage:
+    the DSP's M register), as columns of bits (mod 2^trunc with ``trunc``)."""
+    const = isinstance(y, int)
+    yd = digits(y, yw, -(-ybits // yw)) if const else None
+    pieces, xws, yws = product_pieces(xbits, ybits, xw, yw, yd, trunc)
+    width = trunc if trunc is not None else xbits + ybits
+    cols: dict = {}
+    for i, j, off, pw in pieces:
+        xi = x[xw * i: xw * i + xws[i]]
+        yj = Const(yd[j], pw - xws[i]) if const else y[yw * j: yw * j + yws[j]]
+        prod = pipe.reg(xi * yj, pw, f"{name}_x{i}y{j}")
+        for c in range(off, min(off + pw, width)):
+            cols.setdefault(c, []).append(prod[c - off])
+    return cols
+
+
+def segmented_add(m, pipe: Pipe, x, y, width: int, seg: int, name: str):
+    """x + y for ``width``-bit x, y: one register stage of ``seg``-bit carry chains, then logic of
+    one carry chain of a bit per segment (see the module docstring); returns (the sum mod 2^width,
+    its carry out), combinational after the register: the caller registers them, or feeds them
+    to the next product's DSPs."""
+    n = -(-width // seg)
+    spans = [(seg * j, min(seg * (j + 1), width)) for j in range(n)]
+    # (A) each segment's sum with a carry in of 0 and of 1, and whether it propagates a carry
+    s0 = [pipe.reg(x[lo:hi] + y[lo:hi], hi - lo + 1, f"{name}_s0_{j}") for j, (lo, hi) in enumerate(spans)]
+    s1 = [pipe.reg(x[lo:hi] + y[lo:hi] + 1, hi - lo, f"{name}_s1_{j}") for j, (lo, hi) in enumerate(spans)]
+    prop = pipe.reg(Cat(*[(x[lo:hi] ^ y[lo:hi]).all() for lo, hi in spans]), n, f"{name}_p")
+    # (B) the carries into the segments: (g | p) + g carries where a generate runs into propagates;
+    # each segment takes the sum its carry in chose
+    gen = Signal(n, name=f"{pipe.prefix}{name}_g")
+    gp = Signal(n, name=f"{pipe.prefix}{name}_gp")
+    tot = Signal(n + 1, name=f"{pipe.prefix}{name}_cs")
+    cin = Signal(n, name=f"{pipe.prefix}{name}_cin")
+    total = Signal(width, name=f"{pipe.prefix}{name}_sum")
+    m.d.comb += [gen.eq(Cat(*[s[-1] for s in s0])), gp.eq(gen | prop), tot.eq(gp + gen),
+                 cin.eq(tot[:n] ^ gp ^ gen),
+                 total.eq(Cat(*[Mux(cin[j], s1[j], s0[j][:-1]) for j in range(n)]))]
+    return total, tot[n]
+
+
+#: register stages of :func:`segmented_add` (its second half is logic after the register)
+ADD_STAGES = 1
