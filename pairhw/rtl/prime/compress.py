@@ -179,27 +179,41 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
     return cols
 
 
-def segmented_add(m, pipe: Pipe, x, y, width: int, seg: int, name: str):
-    """x + y for ``width``-bit x, y: one register stage of ``seg``-bit carry chains, then logic of
+def segmented_add(m, pipe: Pipe, x, y, width: int, seg: int, name: str, cin=None):
+    """x + y (+ ``cin``, a bit) for ``width``-bit x, y: one register stage of ``seg``-bit carry chains, then logic of
     one carry chain of a bit per segment (see the module docstring); returns (the sum mod 2^width,
     its carry out), combinational after the register: the caller registers them, or feeds them
     to the next product's DSPs."""
-    n = -(-width // seg)
-    spans = [(seg * j, min(seg * (j + 1), width)) for j in range(n)]
+    # with a carry in, the first segment is a bit shorter: its chain (the carry in below, the carry
+    # out above) is then as long as the others'
+    first = seg - 1 if cin is not None else seg
+    n = 1 + max(0, -(-(width - first) // seg))
+    spans = [(0, min(first, width))] + [(first + seg * j, min(first + seg * (j + 1), width)) for j in range(n - 1)]
     # (A) each segment's sum with a carry in of 0 and of 1, and whether it propagates a carry
-    s0 = [pipe.reg(x[lo:hi] + y[lo:hi], hi - lo + 1, f"{name}_s0_{j}") for j, (lo, hi) in enumerate(spans)]
-    s1 = [pipe.reg(x[lo:hi] + y[lo:hi] + 1, hi - lo, f"{name}_s1_{j}") for j, (lo, hi) in enumerate(spans)]
-    prop = pipe.reg(Cat(*[(x[lo:hi] ^ y[lo:hi]).all() for lo, hi in spans]), n, f"{name}_p")
+    # the first segment takes the carry in (no carry comes into it from below).  A carry in is an
+    # operand bit below the LSB, {x, c} + {y, 1}: one carry chain, where x + y + c would be two
+    def add(lo, hi, c):
+        if c is None:
+            return x[lo:hi] + y[lo:hi]
+        s = Signal(hi - lo + 2, name=f"{pipe.prefix}{name}_ci{lo}")
+        m.d.comb += s.eq(Cat(c, x[lo:hi]) + Cat(Const(1, 1), y[lo:hi]))
+        return s[1:]
+
+    s0 = [pipe.reg(add(lo, hi, cin if j == 0 else None), hi - lo + 1, f"{name}_s0_{j}")
+          for j, (lo, hi) in enumerate(spans)]
+    s1 = [None] + [pipe.reg(add(lo, hi, Const(1, 1)), hi - lo, f"{name}_s1_{j}") for j, (lo, hi) in enumerate(spans)
+                   if j]
+    prop = pipe.reg(Cat(Const(0, 1), *[(x[lo:hi] ^ y[lo:hi]).all() for lo, hi in spans[1:]]), n, f"{name}_p")
     # (B) the carries into the segments: (g | p) + g carries where a generate runs into propagates;
     # each segment takes the sum its carry in chose
     gen = Signal(n, name=f"{pipe.prefix}{name}_g")
     gp = Signal(n, name=f"{pipe.prefix}{name}_gp")
     tot = Signal(n + 1, name=f"{pipe.prefix}{name}_cs")
-    cin = Signal(n, name=f"{pipe.prefix}{name}_cin")
+    into = Signal(n, name=f"{pipe.prefix}{name}_cin")
     total = Signal(width, name=f"{pipe.prefix}{name}_sum")
     m.d.comb += [gen.eq(Cat(*[s[-1] for s in s0])), gp.eq(gen | prop), tot.eq(gp + gen),
-                 cin.eq(tot[:n] ^ gp ^ gen),
-                 total.eq(Cat(*[Mux(cin[j], s1[j], s0[j][:-1]) for j in range(n)]))]
+                 into.eq(tot[:n] ^ gp ^ gen),
+                 total.eq(Cat(s0[0][:-1], *[Mux(into[j], s1[j], s0[j][:-1]) for j in range(1, n)]))]
     return total, tot[n]
 
 

@@ -147,14 +147,16 @@ class MontgomeryCounters(MontgomeryPipelined):
     pieces are summed by counter levels and segmented adders (:mod:`.compress`), ``seg``-bit carry
     chains at most, a register after every ``levels`` counter levels.
 
-    The low half of T = a·b is made binary (it feeds q's DSPs), and so is q; T's high half and U = q·p
-    stay two rows each.  t = ⌊T/R⌋ + ⌊U/R⌋ + [T mod R ≠ 0] takes ⌊U/R⌋ from U's rows without adding
-    their low halves: U mod R = −(T mod R) mod R is known, so the carry out of the low halves is
-    maj(x, y, x ⊕ y ⊕ u) of the rows' top low bits x, y and that bit u of −(T mod R) (a sum bit is
-    x ⊕ y ⊕ its carry in).  t and d = t − p are summed side by side; d's sign picks the result.
+    T = a·b is reduced to two rows and its low half made binary (it feeds q's DSPs); q is made
+    binary (it feeds U's).  U = q·p is reduced together with ⌊T/R⌋ (T's high rows and the carry out
+    of its low half) and [T mod R ≠ 0], placed at column k, to two rows X, Y whose sum is t·R + U mod R,
+    t = ⌊T/R⌋ + ⌊U/R⌋ + [T mod R ≠ 0].  Their low halves are not added: U mod R = −(T mod R) mod R is
+    known, so the carry out of X's and Y's low halves is maj(x, y, x ⊕ y ⊕ u) of their bits k − 1 and
+    that bit u of −(T mod R) (a sum bit is x ⊕ y ⊕ its carry in), the carry in of t = X_hi + Y_hi.
+    d = t − p is X_hi + Y_hi − p after one level of counters with the constant; d's sign picks t or d.
     """
 
-    def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 3, seg: int = 24):
+    def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 5, seg: int = 23):
         if seg < 2:
             raise ValueError(f"segment (bits of a carry-chain segment) must be at least 2, not {seg}")
         self.seg = seg
@@ -166,22 +168,24 @@ class MontgomeryCounters(MontgomeryPipelined):
         self.reduce_stages = (
             reduce_stages(product_heights(bits, bits, xw, yw), 2 * bits, lv),
             reduce_stages(product_heights(k, k, xw, yw, self.pprime, k), k, lv),
-            reduce_stages(product_heights(k, bits, xw, yw, F.p), k + bits, lv),
-            max(reduce_stages(self._t_heights(e), bits + 2, lv) for e in (0, (1 << bits + 2) - F.p)))
-        # input register; T's pieces, its rows, T mod R's segments; q's pieces (after the segments'
-        # carry select), rows, segments; U's pieces and rows; t's and d's rows, segments; the result
+            reduce_stages(self._u_heights(), k + bits + 2, lv))
+        # input register; for each of T, q and U: its pieces, its rows, its segments; the result
         self._latency = 1 + (1 + ADD_STAGES) * 3 + sum(self.reduce_stages) + 1
 
-    def _t_heights(self, extra: int) -> dict:
-        """Columns of ⌊T/R⌋ + ⌊U/R⌋ + [T mod R ≠ 0] + ``extra`` (mod 2^(bits + 2)): T's and U's high
-        rows, three bits, the constant."""
-        bits, k = self.F.bits, self.k
-        W = bits + 2
-        widths = [min(2 * bits - k, W)] * 2 + [min(bits, W)] * 2
-        h = {c: sum(c < w for w in widths) for c in range(W)}
-        h[0] += 3
-        for c in range(W):
-            h[c] += (extra >> c) & 1
+    @property
+    def _t_width(self) -> int:
+        """Bits of ⌊T/R⌋'s rows that can be set: ⌊T/R⌋ < p, so none at or above bits + 2."""
+        return min(2 * self.F.bits - self.k, self.F.bits + 2)
+
+    def _u_heights(self) -> dict:
+        """Columns of U + (⌊T/R⌋ + [T mod R ≠ 0])·R: U's pieces, T's two high rows and two bits."""
+        from .compress import product_heights
+
+        k = self.k
+        h = product_heights(k, self.F.bits, self.xw, self.yw, self.F.p)
+        for c in range(max(self._t_width, 0)):
+            h[k + c] = h.get(k + c, 0) + 2
+        h[k] = h.get(k, 0) + 2
         return h
 
     @property
@@ -196,54 +200,41 @@ class MontgomeryCounters(MontgomeryPipelined):
 
         m = Module()
         p, k, bits, lv, seg = self.F.p, self.k, self.F.bits, self.levels, self.seg
-        r1, r2, r3, r4max = self.reduce_stages
+        r1, r2, r3 = self.reduce_stages
+        W = bits + 2  # t < 2p and d = t − p > −p: both fit W bits, d's sign in its top bit
         pipe = Pipe(m, "")
         a = pipe.reg(self.a, bits, "a_in")
         b = pipe.reg(self.b, bits, "b_in")
         (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw),
-                             2 * bits, lv, "ab")
-        tlo, ct = segmented_add(m, pipe, xt[:k], yt[:k], k, seg, "tlo")  # comb. at 3 + r1
+                             2 * bits, lv, "ab")  # T's rows at 2 + r1
+        tlo, ct = segmented_add(m, pipe, xt[:k], yt[:k], k, seg, "tlo")  # at 3 + r1
         (xq, yq), _ = reduce(m, pipe, product_columns(pipe, tlo, k, self.pprime, k, "q", self.xw, self.yw,
                                                       trunc=k), k, lv, "q")
-        q, _ = segmented_add(m, pipe, xq, yq, k, seg, "q")
-        (xu, yu), _ = reduce(m, pipe, product_columns(pipe, q, k, p, bits, "qp", self.xw, self.yw),
-                             k + bits, lv, "qp")  # U's rows at 6 + r1 + r2 + r3
-        # zero: T mod R has no bit below its top; top: its top bit (from a registered copy, at 5 + r1)
-        held = pipe.reg(tlo, k, "tlo_held")
-        zero = pipe.reg(~held[:k - 1].any() if k > 1 else Const(1, 1), 1, "tlo_zero")
-        top = pipe.reg(held[k - 1], 1, "tlo_top")
-        wait = 1 + r2 + r3
-        zero, top = pipe.delay(zero, 1, wait, "zero"), pipe.delay(top, 1, wait, "top")
-        nz = ~zero | top  # T mod R ≠ 0
-        u = ~top ^ zero  # the top bit of −(T mod R) mod R = U mod R
-        x, y = xu[k - 1], yu[k - 1]
-        cu = Signal(name="u_carry")
+        q, _ = segmented_add(m, pipe, xq, yq, k, seg, "q")  # at 5 + r1 + r2
+        ucols = product_columns(pipe, q, k, p, bits, "qp", self.xw, self.yw)  # at 6 + r1 + r2
+        # ⌊T/R⌋ (T's high rows and the carry out of its low half) and [T mod R ≠ 0] at column k
+        held = pipe.reg(tlo, k, "tlo_held")  # at 4 + r1
+        low = ~held[:k - 1].any() if k > 1 else Const(1, 1)  # no bit below the top
+        nz = pipe.delay(pipe.reg(held.any(), 1, "tlo_nz"), 1, 1 + r2, "nz")
+        u = pipe.delay(pipe.reg(~held[k - 1] ^ low, 1, "ulo_top"), 1, 1 + r2 + r3, "u")
+        hw = self._t_width
+        for i, r in enumerate((xt, yt)) if hw > 0 else ():
+            row = pipe.delay(r[k:k + hw], hw, 4 + r2, f"th{i}")
+            for c in range(hw):
+                ucols.setdefault(k + c, []).append(row[c])
+        ucols.setdefault(k, []).extend([pipe.delay(ct, 1, 3 + r2, "tcarry"), nz])
+        (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp")
+        assert got == r3
+        x, y = xs[k - 1], ys[k - 1]
+        cu = Signal(name="u_carry")  # the carry out of the rows' low halves
         m.d.comb += cu.eq((x & y) | ((x ^ y ^ u) & (x ^ y)))
-        W = bits + 2
-        hw = min(2 * bits - k, W)  # ⌊T/R⌋ < p: its rows have no bit at or above W
-        th = [pipe.delay(r[k:k + hw], hw, 2 + ADD_STAGES + wait, f"th{i}")
-              for i, r in enumerate((xt, yt))] if hw > 0 else []
-        ct = pipe.delay(ct, 1, 2 + wait, "tcarry")
-        rows = [*th, xu[k:], yu[k:]]
-
-        def columns(extra: int):
-            cols: dict = {}
-            for r in rows:
-                for c in range(min(len(r), W)):
-                    cols.setdefault(c, []).append(r[c])
-            cols[0] += [ct, cu, nz]
-            for c in range(W):
-                if (extra >> c) & 1:
-                    cols.setdefault(c, []).append(Const(1, 1))
-            return cols
-
-        sums = []
-        for name, extra in (("d", (1 << W) - p), ("t", 0)):
-            (xs, ys), r4 = reduce(m, pipe, columns(extra), W, lv, name)
-            if r4 < r4max:  # the shorter sum waits for the other
-                xs, ys = (pipe.delay(v, W, r4max - r4, f"{name}_wait{i}") for i, v in enumerate((xs, ys)))
-            sums.append(segmented_add(m, pipe, xs, ys, W, seg, name)[0])
-        d, t = sums
+        X, Y = xs[k:], ys[k:]
+        # d's rows: X + Y + (2^W − p), one counter level with a constant (a half or full adder a bit)
+        K = Const((1 << W) - p, W)
+        ds, dc = Signal(W, name="d_sum"), Signal(W, name="d_carry")
+        m.d.comb += [ds.eq(X ^ Y ^ K), dc.eq(Cat(Const(0, 1), ((X & Y) | (K & (X ^ Y)))[:W - 1]))]
+        d, _ = segmented_add(m, pipe, ds, dc, W, seg, "d", cin=cu)
+        t, _ = segmented_add(m, pipe, X, Y, W, seg, "t", cin=cu)
         valid = pipe.delay(self.start, 1, self.latency - 1, "valid")
         c = pipe.reg(Mux(d[-1], t, d), bits, "c_out", en=valid)  # holds until the next result
         done = pipe.reg(valid, 1, "done")
