@@ -1,12 +1,13 @@
 """Benchmark: F_p multipliers (Montgomery pipelined and iterative, seed 002's polynomial Montgomery) at bn-chavez11, bn254 and bls12-381 (writes JSON).
 
     python bench/multipliers_fp.py [--curves bn-chavez11,bn254,bls12-381] [--kinds K,...] [--verify N]
-                                   [--inverters 1,2] [-o bench/out/multipliers_fp.json]
+                                   [--segments S,...] [--inverters 1,2] [-o bench/out/multipliers_fp.json]
 
 Each unit is built as ``pairhw unit synth`` builds it, simulated on ``--verify`` random products plus
 the edge cases (Amaranth simulator) against the golden model, and synthesized with Yosys xc7 (cached
 by a hash of the Verilog): cycles per product (II), latency, LUTs, FFs, DSP48E1s, CARRY4s and LUT
-depth.  polymont-chavez11 needs seed 002's form of p (bn-chavez11 only).  The full-size pipelined
+depth.  ``--segments S,...`` adds ``montgomery-pipelined --segment S`` (counter trees and S-bit carry
+chains) for each S.  polymont-chavez11 needs seed 002's form of p (bn-chavez11 only).  The full-size pipelined
 Montgomery units take Yosys tens of minutes each.  ``--inverters K,...`` adds the pairing cores'
 inverter (:class:`pairhw.rtl.prime.inverter.InvP` as the field builds it, 2·log2(R) steps) with K
 steps a cycle, simulated on ``--verify`` random operands and 0, 1, p − 1.
@@ -31,6 +32,8 @@ def main() -> int:
     ap.add_argument("--curves", default="bn-chavez11,bn254,bls12-381")
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--verify", type=int, default=50, metavar="N")
+    ap.add_argument("--segments", default="", metavar="S,...",
+                    help="also montgomery-pipelined --segment S (counter trees, S-bit carry chains)")
     ap.add_argument("--inverters", default="", metavar="K,...", help="also the inverter with K steps a cycle")
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "out", "multipliers_fp.json"))
     args = ap.parse_args()
@@ -43,16 +46,20 @@ def main() -> int:
     rows = []
     for curve in args.curves.split(","):
         F = params.curve(curve).F
-        for kind in args.kinds.split(","):
+        variants = [(k, {}) for k in args.kinds.split(",") if k != "none"]
+        variants += [("montgomery-pipelined", {"segment": int(x)}) for x in filter(None, args.segments.split(","))]
+        for kind, options in variants:
             try:
-                u = make_unit(kind, F)
+                u = make_unit(kind, F, **options)
             except KindError as e:
                 print(f"[bench] {kind} at {curve}: skipped ({e})", flush=True)
                 continue
             t0 = time.time()
-            ver = flow.verify_unit(u, args.verify, 1, "amaranth")
+            # the counter units' deep bit-level logic takes the Amaranth simulator minutes: Verilator
+            ver = flow.verify_unit(u, args.verify, 1, "verilator" if options else "amaranth")
             res = synthesize(flow.unit_verilog(u), u.name, "xc7")
-            row = {"curve": curve, "bits": F.bits, "unit": u.name, "kind": kind, "latency": u.latency,
+            label = kind + "".join(f" --{k} {v}" for k, v in options.items())
+            row = {"curve": curve, "bits": F.bits, "unit": u.name, "kind": label, "latency": u.latency,
                    "ii": u.initiation_interval, "verified": ver.verified, "failed": ver.failed,
                    **{k: res[k] for k in ("luts", "ffs", "dsp", "carry", "depth", "bram")},
                    "describe": u.describe(), "seconds": round(time.time() - t0, 1)}
