@@ -128,6 +128,8 @@ def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str):
         if level % levels == 0 or height(cols) <= 2:
             cols = register_columns(pipe, cols, width, f"{name}_c{stage}")
             stage += 1
+        else:  # named wires between levels: each level's bits are written once, not inlined in the next
+            cols = register_columns(pipe, cols, width, f"{name}_w{level}", m=m)
     rows = []
     for r in range(2):
         s = Signal(width, name=f"{pipe.prefix}{name}_row{r}")
@@ -136,14 +138,19 @@ def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str):
     return rows, stage
 
 
-def register_columns(pipe: Pipe, cols: dict, width: int, name: str) -> dict:
-    """The bit matrix registered row by row (row r: the r-th bit of every column that has one)."""
+def register_columns(pipe: Pipe, cols: dict, width: int, name: str, m=None) -> dict:
+    """The bit matrix registered row by row (row r: the r-th bit of every column that has one); with
+    ``m``, put on combinational Signals of module ``m`` instead (no register)."""
     out: dict = {}
     for r in range(height(cols)):
         present = [c for c in range(width) if len(cols.get(c, ())) > r]
         lo, hi = present[0], present[-1] + 1
-        reg = pipe.reg(Cat(*[cols[c][r] if len(cols.get(c, ())) > r else Const(0, 1)
-                             for c in range(lo, hi)]), hi - lo, f"{name}r{r}")
+        value = Cat(*[cols[c][r] if len(cols.get(c, ())) > r else Const(0, 1) for c in range(lo, hi)])
+        if m is None:
+            reg = pipe.reg(value, hi - lo, f"{name}r{r}")
+        else:
+            reg = Signal(hi - lo, name=f"{pipe.prefix}{name}r{r}")
+            m.d.comb += reg.eq(value)
         for c in present:
             out.setdefault(c, []).append(reg[c - lo])
     return out
