@@ -39,7 +39,9 @@ def synth_text(name: str, res: dict, target: str) -> str:
         body = (f"LUTs {res['luts']} {res['luts_by_size']}"
                 + (f" + {ram} as LUT RAM ({res['lutram']} cells) = {res['luts'] + ram}" if ram else "")
                 + f", FFs {res['ffs']}, MUXF7/8 {res['muxf']}, "
-                f"CARRY4 {res['carry']}, DSP {res['dsp']}, BRAM {res['bram']}, logic depth {res['depth']}")
+                f"CARRY4 {res['carry']}, DSP {res['dsp']}, BRAM {res['bram']}, logic depth {res['depth']}"
+                + (f" ({res['depth_dsp_cut']} between registers: the DSP48E1s' own registers cut the path)"
+                   if res.get("depth_dsp_cut") not in (None, res["depth"]) else ""))
     elif target == "xc7-hier":
         body = (f"LUTs {res['luts']} (not flattened): {res['core_luts']} ({res['core_share']:.1%}) in the core around "
                 f"the units (register file, its multiplexers, sequencer, stream), {res['unit_luts']} in the units; "

@@ -3,7 +3,8 @@
 * ``xc7``: ``synth_xilinx -family xc7 -flatten``; LUTs by size, FFs, wide-function muxes (MUXF7/8),
   CARRY4, DSP48E1, block RAM, LUT RAM, and the logic depth: cells on the longest combinational path
   (``ltp`` with flip-flops, LUT RAM and I/O buffers removed: LUTs, plus any MUXF7/8 and CARRY4 on
-  that path; a LUT RAM read adds one level not counted).  Comparable in kind (6-input LUTs)
+  that path; a LUT RAM read adds one level not counted); ``depth_dsp_cut`` the same with the
+  DSP48E1s that have registers of their own cut there (``ltp`` takes a DSP for one combinational cell).  Comparable in kind (6-input LUTs)
   to the seeds' Virtex-6 figures, not to the LUT.
 * ``xc7-hier``: the same mapping without ``-flatten``: LUTs and FFs per module, and the share of the
   LUTs in the core around the units (register file, multiplexers, sequencer, stream).
@@ -257,9 +258,10 @@ def _stat_cells(workdir: Path, top: str) -> dict:
     return {k: int(v) for k, v in mod.get("num_cells_by_type", {}).items()}
 
 
-def _ltp(log: str) -> int | None:
+def _ltp(log: str, which: int = -1) -> int | None:
+    """The length of the ``which``-th longest-path report of a Yosys log (the last by default)."""
     m = re.findall(r"Longest topological path in .*? \(length=(\d+)\)", log)
-    return int(m[-1]) if m else None
+    return int(m[which]) if len(m) > which >= -len(m) else None
 
 
 def _xc7(verilog: str, top: str, workdir: Path, log, yosys: str = "wasm") -> dict:
@@ -269,7 +271,10 @@ def _xc7(verilog: str, top: str, workdir: Path, log, yosys: str = "wasm") -> dic
               # the longest path is the longest register-to-register (or port) logic path.  LUT RAM
               # goes too: ltp would join its write data to its read data, a path that does not
               # exist, so a RAM read starts a path (the RAM's own read adds one LUT level)
-              "delete t:FD* t:RAM* t:IBUF t:OBUF t:BUFG\nltp\n")
+              "delete t:FD* t:RAM* t:IBUF t:OBUF t:BUFG\nltp\n"
+              # ltp takes a DSP48E1 for one combinational cell even where its own registers (A, B,
+              # M, P) cut the path; with those DSPs removed too, the path between registers
+              f"{_DSP_REGISTERED}\nltp\n")
     text = _yosys(script, verilog, workdir, log, yosys)
     cells = _stat_cells(workdir, top)
     luts = {k: v for k, v in cells.items() if re.fullmatch(r"LUT[1-6]", k)}
@@ -283,9 +288,15 @@ def _xc7(verilog: str, top: str, workdir: Path, log, yosys: str = "wasm") -> dic
         "dsp": sum(v for k, v in cells.items() if k.startswith("DSP")),
         "bram": sum(v for k, v in cells.items() if k.startswith("RAMB")),
         "lutram": sum(v for k, v in cells.items() if k.startswith("RAM") and not k.startswith("RAMB")),
-        "depth": _ltp(text),
+        "depth": _ltp(text, 0),
+        "depth_dsp_cut": _ltp(text, 1),
         "cells": dict(sorted(cells.items())),
     }
+
+
+#: deletes the DSP48E1 cells with a register of their own (A, B, M or P): those cut a path as a flip-flop does
+_DSP_REGISTERED = ("delete " + " ".join(f"t:DSP48E1 r:{reg}REG>=1 %i" + (" %u" if i else "")
+                                        for i, reg in enumerate("ABMP")))
 
 
 def _xc7_hier(verilog: str, top: str, workdir: Path, log, yosys: str = "wasm") -> dict:

@@ -79,6 +79,7 @@ def test_synth_xc7_and_gates(small_unit):
     # registers: tin, rin (29 each), tint (19) + rint (10), preg (10), acc (29), c (29), control
     assert x["ffs"] >= 29 * 4 + 19 + 10 + 10
     assert 1 <= x["depth"] <= 12
+    assert x["depth_dsp_cut"] == x["depth"]  # no DSP48E1: the same path
     assert synthesize(v, small_unit.name, "xc7")["cached"] is True
     g = synthesize(v, small_unit.name, "gates")
     assert g["ge"] == pytest.approx(g["ge_logic"] + g["ge_ff"], abs=0.2)

@@ -114,3 +114,18 @@ def test_a_core_on_the_counter_unit_is_bit_exact_in_verilator():
     assert d.core().cycles > flow.design("ate-bn-tiny").core().cycles
     sim = flow.simulate(d, n=4, seed=3)
     assert (sim.verified, sim.failed, sim.constant_time) == (4, 0, True)
+
+
+@pytest.mark.parametrize("p", [pytest.param((1 << 61) - 1, id="61-bit"),
+                               pytest.param("bn254", id="bn254", marks=pytest.mark.slow)])
+def test_counter_unit_depth_is_bounded_on_xc7(p):
+    """Yosys xc7: at most 8 LUT and CARRY4 levels between registers (the adder-tree unit: 61 at
+    89 bits, 125 at bn254), the DSP48E1s' own registers cutting the path as flip-flops do."""
+    from pairhw import flow
+    from pairhw.synth.flows import synthesize
+
+    F = params.curve(p).F if isinstance(p, str) else PrimeField(p)
+    unit = make_unit("montgomery-pipelined", F, segment=23)
+    x = synthesize(flow.unit_verilog(unit), unit.name, "xc7")
+    assert x["depth_dsp_cut"] <= 8 and x["depth_dsp_cut"] <= x["depth"]
+    assert 0 < x["dsp"] <= unit.pieces
