@@ -210,7 +210,7 @@ class MontgomeryCounters(MontgomeryPipelined):
         return {**super().describe(), "seg": self.seg}
 
     def elaborate(self, platform):
-        from .compress import ADD_STAGES, product_columns, reduce, segmented_add
+        from .compress import product_columns, reduce, segmented_add
 
         m = Module()
         p, k, bits, lv, seg = self.F.p, self.k, self.F.bits, self.levels, self.seg
