@@ -179,7 +179,7 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
     cols: dict = {}
     for i, j, off, pw in pieces:
         xi = x[xw * i: xw * i + xws[i]]
-        yj = Const(yd[j], pw - xws[i]) if const else y[yw * j: yw * j + yws[j]]
+        yj = Const(yd[j], pw - xws[i]) if yd is not None else y[yw * j: yw * j + yws[j]]
         prod = pipe.reg(xi * yj, pw, f"{name}_x{i}y{j}")
         for c in range(off, min(off + pw, width)):
             cols.setdefault(c, []).append(prod[c - off])
