@@ -117,15 +117,16 @@ def reduce_stages(heights: dict, width: int, levels: int) -> int:
     return -(-plan(heights, width) // levels)
 
 
-def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str):
+def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str, last: bool = True):
     """Counter levels over ``cols`` (column -> list of 1-bit values) until every column has at most
-    two bits, a register after every ``levels`` levels; returns the two rows (``width``-bit Signals,
-    their sum ≡ the columns' sum mod 2^width) and the register stages taken."""
+    two bits, a register after every ``levels`` levels and after the last (unless not ``last``: the
+    caller registers the rows, after a level of its own); returns the two rows (``width``-bit
+    Signals, their sum ≡ the columns' sum mod 2^width) and the register stages taken."""
     stage, level = 0, 0
     while height(cols) > 2:
         cols = counter_level(cols, width, next_target(height(cols)))
         level += 1
-        if level % levels == 0 or height(cols) <= 2:
+        if (level % levels == 0 or height(cols) <= 2) and (last or height(cols) > 2):
             cols = register_columns(pipe, cols, width, f"{name}_c{stage}")
             stage += 1
         else:  # named wires between levels: each level's bits are written once, not inlined in the next

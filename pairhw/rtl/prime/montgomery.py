@@ -237,16 +237,21 @@ class MontgomeryCounters(MontgomeryPipelined):
             for c in range(hw):
                 ucols.setdefault(k + c, []).append(row[c])
         ucols.setdefault(k, []).extend([pipe.delay(ct, 1, 3 + r2, "tcarry"), nz])
-        (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp")
+        # the rows' last counter level and d's rows (X + Y + (2^W − p): one more level, with the
+        # constant, a half or full adder a bit) share a stage, registered together
+        (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp", last=r3 == 0)
+        K = Const((1 << W) - p, W)
+        ds, dc = Signal(W, name="d_sum"), Signal(W, name="d_carry")
+        X, Y = xs[k:], ys[k:]
+        m.d.comb += [ds.eq(X ^ Y ^ K), dc.eq(Cat(Const(0, 1), ((X & Y) | (K & (X ^ Y)))[:W - 1]))]
+        if r3:
+            xs, ys, ds, dc = (pipe.reg(v, len(v), f"qp_last{i}") for i, v in enumerate((xs, ys, ds, dc)))
+            X, Y = xs[k:], ys[k:]
+            got += 1
         assert got == r3
         x, y = xs[k - 1], ys[k - 1]
         cu = Signal(name="u_carry")  # the carry out of the rows' low halves
         m.d.comb += cu.eq((x & y) | ((x ^ y ^ u) & (x ^ y)))
-        X, Y = xs[k:], ys[k:]
-        # d's rows: X + Y + (2^W − p), one counter level with a constant (a half or full adder a bit)
-        K = Const((1 << W) - p, W)
-        ds, dc = Signal(W, name="d_sum"), Signal(W, name="d_carry")
-        m.d.comb += [ds.eq(X ^ Y ^ K), dc.eq(Cat(Const(0, 1), ((X & Y) | (K & (X ^ Y)))[:W - 1]))]
         d, _ = segmented_add(m, pipe, ds, dc, W, seg, "d", cin=cu)
         t, _ = segmented_add(m, pipe, X, Y, W, seg, "t", cin=cu)
         valid = pipe.delay(self.start, 1, self.latency - 1, "valid")
