@@ -61,12 +61,12 @@ def main() -> int:
             label = kind + "".join(f" --{k} {v}" for k, v in options.items())
             row = {"curve": curve, "bits": F.bits, "unit": u.name, "kind": label, "latency": u.latency,
                    "ii": u.initiation_interval, "verified": ver.verified, "failed": ver.failed,
-                   **{k: res[k] for k in ("luts", "ffs", "dsp", "carry", "depth", "depth_dsp_cut", "bram")},
+                   **{k: res.get(k) for k in ("luts", "ffs", "dsp", "carry", "depth", "depth_dsp_cut", "bram")},
                    "describe": u.describe(), "seconds": round(time.time() - t0, 1)}
             rows.append(row)
             print(f"[bench] {u.name}: II {u.initiation_interval}, latency {u.latency}, {res['luts']} LUTs, "
                   f"{res['ffs']} FFs, {res['dsp']} DSP, {res['carry']} CARRY4, depth {res['depth']} "
-                  f"({res['depth_dsp_cut']} between registers), "
+                  f"({res.get('depth_dsp_cut')} between registers), "
                   f"{ver['verified']}/{ver['vectors']} verified", flush=True)
         for k in filter(None, args.inverters.split(",")):
             rows.append(_inverter_row(curve, int(k), args.verify))

@@ -575,7 +575,7 @@ def _ram_bits(verilog: str, cells: list) -> int:
 _FLOWS = {"xc7": _xc7, "xc7-hier": _xc7_hier, "gates": _gates, "gates-ram": _gates_ram, "ecp5": _ecp5}
 FLOW_VERSION = "2"
 #: a flow's own version (a changed script of one target leaves the others' cached results valid)
-_TARGET_VERSION = {"gates-ram": "2", "ecp5": "2"}
+_TARGET_VERSION = {"gates-ram": "2", "ecp5": "2", "xc7": "2"}  # xc7 2: depth_dsp_cut
 
 
 def _with_cell_models(verilog: str, target: str) -> str:
