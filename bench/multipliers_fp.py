@@ -67,7 +67,7 @@ def main() -> int:
             print(f"[bench] {u.name}: II {u.initiation_interval}, latency {u.latency}, {res['luts']} LUTs, "
                   f"{res['ffs']} FFs, {res['dsp']} DSP, {res['carry']} CARRY4, depth {res['depth']} "
                   f"({res.get('depth_dsp_cut')} between registers), "
-                  f"{ver['verified']}/{ver['vectors']} verified", flush=True)
+                  f"{ver.verified}/{ver.vectors} verified", flush=True)
         for k in filter(None, args.inverters.split(",")):
             rows.append(_inverter_row(curve, int(k), args.verify))
     write_json(args.output, {"units": rows}, indent=1)
