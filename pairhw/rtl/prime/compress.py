@@ -7,9 +7,11 @@ bn254 and bls12-381).  Here the depth between two registers does not grow with t
 * **counter levels** (:func:`reduce`): each column of the bit matrix is cut into groups of up to
   six bits, and each group is replaced by its count, three bits in that column and the next two (a
   6:3 counter; 3:2, 4:3 and 5:3 ones for a column's last bits).  Every output bit is a function of at
-  most six inputs, one LUT6, no carry chain; a level about halves the tallest column.  This is the
-  generalized parallel counter of Parandeh-Afshar, Brisk and Ienne (FPL 2008, §3), here only the
-  single-column kind.  Levels repeat until no column holds more than two bits.
+  most six inputs, one LUT6, no carry chain; a level about halves the tallest column.  These are
+  the single-column kind of the generalized parallel counters Parandeh-Afshar, Brisk and Ienne build
+  FPGA compressor trees from; which groups a column needs follows Dadda's rule (Dadda, Alta
+  Frequenza 1965: reduce each column only to the level's target height).  Levels repeat until no
+  column holds more than two bits.
 * **a segmented adder** (:func:`segmented_add`) adds the two rows left: (A) every ``seg``-bit
   segment's sums with a carry in of 0 and of 1, and whether the segment propagates (its operands'
   XOR is all ones), registered; (B) the carries into the segments, by one addition over the
@@ -17,8 +19,8 @@ bn254 and bls12-381).  Here the depth between two registers does not grow with t
   ((g | p) + g) ⊕ (g | p) ⊕ g), each choosing its segment's sum (carry select).  (A) is one carry
   chain of ``seg`` bits, (B) one of a bit per segment and a multiplexer.
 
-Everything is checked against the integers: a column's bits, weighed by 2^column, sum to the value
-(:func:`reduce` keeps that invariant; tests check it on the model in :func:`plan`).
+A column's bits, weighed by 2^column, sum to the value: every level keeps that sum mod 2^width
+(``tests/rtl/prime/test_compress.py`` checks it on random bit matrices, level by level).
 """
 
 from __future__ import annotations
