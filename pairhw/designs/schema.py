@@ -76,6 +76,11 @@ SCHEMA = {
                               "begins when the previous one has written its last result (the fewest words), "
                               "overlap: a step's ops fill the previous one's tail (fewer cycles; prime-field "
                               "pairings; default none: one straight line)"),
+        "share": (int, False, "with calls: a step whose words are new reuses every run of at least this many "
+                              "words already stored (a run-table entry each) and stores only the rest: the "
+                              "words of a step that differ from an earlier occurrence where its neighbours' "
+                              "ops fall share its middle (fewer words, more run-table entries; default: "
+                              "only whole steps are shared)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

@@ -10,14 +10,17 @@ or of a Fermat inversion; :attr:`~pairhw.program.trace.Program.cuts`), and
    occurrences of the same step between the same neighbours get the same schedule: ``"steps"``
    begins a step when the previous one has written its last result, ``"overlap"`` lets its ops take
    the cycles the previous one leaves free;
-2. registers are chosen so that they also get the same registers (:func:`allocate_steps`): a value
-   read only inside its step takes the same scratch register in every occurrence, and a value passed
-   from one recurring step to the next has a home register (two that alternate when the step writes
-   it before its last read of the input it replaces) that it takes whenever it is free;
+2. registers are chosen so that they also get the same registers.  Step after step
+   (:func:`allocate_steps`): a value read only inside its step takes the same scratch register in
+   every occurrence, and a value passed from one recurring step to the next has a home register (two
+   that alternate when the step writes it before its last read of the input it replaces) that it
+   takes whenever it is free.  Overlapping (:func:`allocate_replay`): a step takes again the
+   registers of an earlier step scheduled the same way wherever they are free;
 3. the straight-line words are cut at the steps and each distinct run of words is stored once
    (:func:`fragments`): the run table lists (first word, last word, times) in execution order, and a
    step repeated back to back (the squarings of an exponentiation, the doublings between two NAF
-   digits) is one entry.
+   digits) is one entry.  With ``"share": n`` a new step also reuses every run of n or more words
+   already stored, and stores only the rest.
 
 The words executed are exactly the straight-line program's, so :meth:`Microcode.run` (which follows
 the table) checks the table as it checks any microcode.
@@ -25,13 +28,15 @@ the table) checks the table as it checks any microcode.
 
 from __future__ import annotations
 
+import bisect
+
 from .datapath import Datapath
 from .microcode import Microcode, Run, assemble
 from .regalloc import Allocation, allowed_banks
 from .schedule import (BlockSchedule, Busy, LoopSchedule, Schedule, ScheduleError, Timeline, _rports, _wport,
                        list_schedule)
 
-__all__ = ["allocate_steps", "fragments", "step_of", "step_schedule"]
+__all__ = ["allocate_replay", "allocate_steps", "fragments", "step_of", "step_schedule"]
 
 
 def step_of(program, ops) -> list[int]:
@@ -64,6 +69,12 @@ def _spans(steps: list[int]):
         yield i, j
         i = j
 
+
+#: a value read at most this many steps after its own is a recurring step's (:func:`allocate_replay`)
+NEAR = 2
+
+#: the most templates kept per step shape (:func:`allocate_replay`)
+TEMPLATES = 16
 
 #: an overlapping step's priorities look this many steps ahead (the cycles of ate-bls12-381-fast-calls:
 #: 17,282 looking one step ahead, 16,394 two, 16,492 four)
@@ -158,9 +169,9 @@ def canonical(ops) -> tuple:
     return tuple(out)
 
 
-def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowed: dict, overlap: bool = False):
-    """Registers for a block scheduled step by step (:func:`step_schedule`), chosen so that repeated
-    steps get identical words (module docstring).  ``allowed``: value -> the banks that may hold it
+def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowed: dict) -> Allocation:
+    """Registers for a block scheduled step after step (:func:`step_schedule` without overlap),
+    chosen so that repeated steps get identical words (module docstring).  ``allowed``: value -> the banks that may hold it
     (:func:`~pairhw.program.regalloc.allowed_banks`)."""
     ops, block = flow.pre, sched.pre
     recs = block.records()
@@ -184,14 +195,11 @@ def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowe
     def bank_of(v):
         return min(allowed[v], key=bank_order.index)
 
-    # scratch: a value read only in its own step, coloured within the step.  Overlapping, a step's ops
-    # may run in the previous step's words (step_schedule), never before the one before it has
-    # issued its last op, so the steps of each parity have a pool of their own, one above the other
-    pools = 2 if overlap else 1
+    # scratch: a value read only in its own step, coloured within the step
     reg: dict = {}
-    pool: dict = {}  # (parity, bank) -> registers the pool needs
+    pool: dict = {}  # bank -> registers the scratch needs
     scratch = {v for v in written if step[v] >= 0 and readers.get(v, set()) <= {step[v]}}
-    for nth, (i, j) in enumerate(_spans(steps)):
+    for i, j in _spans(steps):
         free_at: dict = {}
         for v in sorted((ops[k].dst for k in range(i, j) if ops[k].dst in scratch), key=lambda v: (written[v], v)):
             b = bank_of(v)
@@ -201,12 +209,10 @@ def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowe
                 k = len(regs)
                 regs.append(-1)
             regs[k] = max(last.get(v, written[v]), written[v])
-            reg[v] = (nth % pools, b, k)
+            reg[v] = (b, k)
         for b, regs in free_at.items():
-            pool[(nth % pools, b)] = max(pool.get((nth % pools, b), 0), len(regs))
-    for v, (parity, b, k) in reg.items():
-        reg[v] = (b, k + (pool.get((0, b), 0) if parity else 0))
-    top = {b: pool.get((0, b), 0) + pool.get((1, b), 0) for b in bank_order}
+            pool[b] = max(pool.get(b, 0), len(regs))
+    top = {b: pool.get(b, 0) for b in bank_order}
 
     # values that outlive their step: registers above the scratch, in order of their first cycle.  A
     # value passed from one step to the next (one reader step) joins its writer's output and its
@@ -284,29 +290,78 @@ def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowe
     return alloc
 
 
-def fragments(mc: Microcode, cuts: list[int]) -> Microcode:
+def fragments(mc: Microcode, cuts: list[int], min_share: int | None = None) -> Microcode:
     """The microcode with each distinct run of words between two cuts (word addresses where steps
     begin) stored once, and the run table that runs them in order; a run repeated back to back is one
-    entry."""
+    entry.
+
+    A run seen before is one entry.  With ``min_share`` (the datapath's ``share``) a new run is
+    covered greedily from its first word by the longest run of at least ``min_share`` words already
+    stored (an entry of its own), and only what no such run covers is stored: the words of a step that
+    differ from an earlier occurrence only where its neighbours' ops fall (its head and tail) share
+    the earlier occurrence's middle.  Without it a new run is stored whole."""
     bounds = sorted(set(c for c in cuts if 0 < c < len(mc.words))) + [len(mc.words)]
+    keys = [tuple(sorted(wd.items())) for wd in mc.words]
     words: list = []
+    stored: list = []  # the keys of the stored words
     notes: list = []
     table: list = []
-    seen: dict = {}
-    at = 0
-    for b in bounds:
-        chunk = mc.words[at:b]
-        key = tuple(tuple(sorted(wd.items())) for wd in chunk)
-        if key not in seen:
-            seen[key] = len(words)
-            words += [dict(wd) for wd in chunk]
-            notes += mc.comments[at:b] if mc.comments else [[] for _ in chunk]
-        first = seen[key]
-        last_word = first + len(chunk) - 1
+    seen: dict = {}  # a run's keys -> where it is stored, when stored in one piece
+    grams: dict = {}  # the keys of min_share stored words -> where they begin (the latest first)
+
+    def store(at, n):
+        """Append the straight-line words at..at+n-1; returns where they begin."""
+        first = len(words)
+        words.extend(dict(wd) for wd in mc.words[at:at + n])
+        stored.extend(keys[at:at + n])
+        notes.extend(mc.comments[at:at + n] if mc.comments else [[] for _ in range(n)])
+        if min_share:
+            for q in range(max(0, first - min_share + 1), len(stored) - min_share + 1):
+                grams.setdefault(tuple(stored[q:q + min_share]), []).insert(0, q)
+        return first
+
+    def entry(first, last_word):
         if table and table[-1].count == 1 and table[-1].end + 1 == first:  # the words that follow in the ROM
             table[-1] = Run(table[-1].start, last_word, 1)
         else:
             table.append(Run(first, last_word, 1))
+
+    def longest(at, end):
+        """The longest stored run equal to the straight-line words from ``at`` (before ``end``)."""
+        if min_share is None:
+            return 0, None
+        best, where = 0, None
+        for q in grams.get(tuple(keys[at:at + min_share]), ())[:64] if end - at >= min_share else ():
+            n = min_share
+            while at + n < end and q + n < len(stored) and stored[q + n] == keys[at + n]:
+                n += 1
+            if n > best:
+                best, where = n, q
+        return best, where
+
+    at = 0
+    for b in bounds:
+        key = tuple(keys[at:b])
+        if key in seen:
+            entry(seen[key], seen[key] + b - at - 1)
+        else:
+            pieces, p, lit = [], at, at
+            while p < b:
+                n, q = longest(p, b)
+                if n:
+                    if lit < p:
+                        pieces.append((store(lit, p - lit), p - lit))
+                    pieces.append((q, n))
+                    p += n
+                    lit = p
+                else:
+                    p += 1
+            if lit < b:
+                pieces.append((store(lit, b - lit), b - lit))
+            for first, n in pieces:
+                entry(first, first + n - 1)
+            if len(pieces) == 1:
+                seen[key] = pieces[0][0]
         # an entry equal to the one before: once more (two steps that alternate repeat as a pair)
         if len(table) > 1 and (table[-2].start, table[-2].end) == (table[-1].start, table[-1].end):
             table[-2:] = [Run(table[-2].start, table[-2].end, table[-2].count + 1)]
@@ -324,7 +379,115 @@ def compile_steps(flow, dp: Datapath, program, shared=frozenset()):
     pre, starts = step_schedule(flow.pre, steps, dp, shared, dp.calls == "overlap")
     empty = BlockSchedule([], [], 0, [])
     sched = Schedule(pre, LoopSchedule([], [], 1, 1, 0, [], []), empty, Timeline(pre.length, pre.length, pre.length))
-    alloc = allocate_steps(flow, dp, sched, steps, allowed_banks(flow, dp, sched), dp.calls == "overlap")
+    allowed = allowed_banks(flow, dp, sched)
+    alloc = (allocate_replay(flow, dp, sched, steps, starts, allowed) if dp.calls == "overlap"
+             else allocate_steps(flow, dp, sched, steps, allowed))
     cuts = list(starts)
     mc = assemble(flow, dp, sched, alloc, cuts)
-    return sched, alloc, fragments(mc, cuts)
+    return sched, alloc, fragments(mc, cuts, dp.share)
+
+
+def allocate_replay(flow, dp: Datapath, sched: Schedule, steps: list[int], starts: list[int], allowed: dict
+                    ) -> Allocation:
+    """Registers for a block scheduled with overlapping steps (:func:`step_schedule`), chosen so that
+    identically scheduled steps get identical words.
+
+    Overlapping, a step's values share the cycles of its neighbours' values, so a register fixed per
+    step place (:func:`allocate_steps`' homes) is often taken, and one taken home moves every value
+    after it.  Here each step is allocated as a whole, in order: the registers of an earlier step with
+    the same ops and the same schedule relative to its first word (a *template*) are taken again where
+    they are free from the value's write to its last read, the template chosen that needs no other
+    register and reads the step's inputs where they are; what no template gives takes the lowest
+    free register, and the step's registers become a template of their own.  Values read more than
+    :data:`NEAR` steps after their own (the powers an exponentiation keeps, the Miller loop's points)
+    take registers above the others, so that they do not push a recurring step's values elsewhere.
+    Every register is checked free over each value's whole life, so the allocation is valid whatever
+    the templates give (:meth:`~pairhw.program.microcode.Microcode.run` checks the words)."""
+    ops, block = flow.pre, sched.pre
+    written = {x: 0 for x in flow.inputs}
+    at_step = {x: -1 for x in flow.inputs}
+    last: dict = {}
+    last_step: dict = {}
+    for r in block.records():
+        op = ops[r.op]
+        written[op.dst] = r.ready
+        at_step[op.dst] = steps[r.op]
+        for s, _ in op.srcs:
+            last[s] = max(last.get(s, -1), r.start)
+            last_step[s] = max(last_step.get(s, -1), steps[r.op])
+    for o in flow.outputs:
+        last[o] = block.length
+    outputs = set(flow.outputs)
+    far = {v for v in written
+           if v in outputs or at_step[v] < 0 or last_step.get(v, at_step[v]) - at_step[v] > NEAR}
+    bank_order = dp.bank_names()
+    size = {b.name: b.size for b in dp.banks}
+    # a register is (bank, region, k): region 1 holds the far values, placed above region 0 at the end
+    lives: dict = {(b, g): [] for b in bank_order for g in (0, 1)}  # -> per register, sorted (write, last read)
+
+    def where(v):
+        return min(allowed[v], key=bank_order.index), int(v in far)
+
+    def life(v):
+        return written[v], max(last.get(v, written[v]), written[v])
+
+    def free(bg, k, lo, hi):
+        regs = lives[bg]
+        if k >= len(regs):
+            return True
+        ivs = regs[k]
+        n = bisect.bisect_left(ivs, (lo, -1))
+        return not (n < len(ivs) and ivs[n][0] <= hi) and not (n > 0 and ivs[n - 1][1] >= lo)
+
+    reg: dict = {}
+
+    def take(v, bg, k):
+        regs = lives[bg]
+        while k >= len(regs):
+            regs.append([])
+        bisect.insort(regs[k], life(v))
+        reg[v] = (bg, k)
+
+    def lowest(v):
+        bg, (lo, hi) = where(v), life(v)
+        k = 0
+        while not free(bg, k, lo, hi):
+            k += 1
+        take(v, bg, k)
+
+    for x in flow.inputs:
+        lowest(x)
+    templates: dict = {}  # (ops, relative schedule) -> [(input registers, output registers)]
+    for n, (i, j) in enumerate(_spans(steps)):
+        seg = ops[i:j]
+        shape = (canonical(seg), tuple((block.start[k] - starts[n], block.inst[k], block.units[k].name)
+                                       for k in range(i, j)))
+        local = {op.dst for op in seg}
+        ins: list = []
+        for op in seg:
+            ins += [s for s, _ in op.srcs if s not in local and s not in ins]
+        now_in = tuple(reg[s] for s in ins)
+        best, score = None, None
+        for t_in, t_out in templates.get(shape, ()):
+            fits = sum(1 for op, r in zip(seg, t_out) if r[0] == where(op.dst) and free(*r, *life(op.dst)))
+            sc = (fits == len(seg), sum(a == b for a, b in zip(now_in, t_in)), fits)
+            if score is None or sc > score:
+                best, score = t_out, sc
+        for m in sorted(range(len(seg)), key=lambda m: (written[seg[m].dst], m)):
+            v = seg[m].dst
+            if best is not None and best[m][0] == where(v) and free(*best[m], *life(v)):
+                take(v, *best[m])
+            else:
+                lowest(v)
+        got = (now_in, tuple(reg[op.dst] for op in seg))
+        known = templates.setdefault(shape, [])
+        if got not in known and len(known) < TEMPLATES:
+            known.append(got)
+    alloc = Allocation()
+    for b in bank_order:
+        alloc.used[b] = len(lives[(b, 0)]) + len(lives[(b, 1)])
+        if size[b] is not None and alloc.used[b] > size[b]:
+            raise ScheduleError(f"datapath.banks: {b} is full (the schedule needs {alloc.used[b]} registers, "
+                                f"size {size[b]}); give a larger size, or none")
+    alloc.reg = {v: (b, k + (len(lives[(b, 0)]) if g else 0)) for v, ((b, g), k) in reg.items()}
+    return alloc

@@ -135,6 +135,7 @@ class Datapath:
     forward: bool = False  # results forwarded from the units' outputs to the operand registers
     max_sources: int | None = None  # at most this many sources a unit input port's multiplexer chooses among
     calls: str | None = None  # "steps" or "overlap": the model's steps scheduled one by one, identical ones stored once
+    share: int | None = None  # calls: a new step's words reuse stored runs of at least this many words
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -358,10 +359,16 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``spec["calls"]`` whether the program is cut at the model's steps, each scheduled on its own, the
     words of identical steps stored once and run from a table (:mod:`pairhw.program.calls`):
     ``steps`` (each step after the previous one's last result) or ``overlap`` (a step's head fills
-    the previous one's tail).
+    the previous one's tail), and ``spec["share"]`` the fewest words a step reuses from the words
+    stored before it (:func:`~pairhw.program.calls.fragments`; default: only whole steps).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
+    share = spec.get("share")
+    if share is not None and (isinstance(share, bool) or not isinstance(share, int) or share < 2):
+        raise DatapathError(f"datapath.share: {share!r} is not a whole number of words of at least 2")
+    if share is not None and not spec.get("calls"):
+        raise DatapathError("datapath.share: needs calls (the words shared are those of the model's steps)")
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))
@@ -407,4 +414,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
-                    bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"))
+                    bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share)

@@ -87,6 +87,50 @@ def test_fragments_store_each_run_of_words_once_and_repeat_pairs():
     assert list(out.pc_trace()) == [0, 1, 2] * 3 + [3]
 
 
+def test_fragments_share_a_stored_run_inside_a_new_step():
+    """``share``: a step whose words are new but hold a run of stored words (its head differs) stores
+    its head alone and runs the stored run from where it is; without ``share`` it is stored whole.
+    The words executed are the straight line's either way."""
+    mc = designs.get("ate-bn-tiny-small").compile().microcode
+    A, B, C, D, E, Z = [{Key.we("add"): 1, Key.w("add"): k} for k in range(1, 7)]
+    words = [A, B, C, D, E] + [Z, B, C, D, E] + [A, B, C]
+    straight = dataclasses.replace(mc, words=words, comments=[[] for _ in words], loop=None, table=None)
+    shared = fragments(straight, [0, 5, 10], min_share=3)
+    assert shared.words == [A, B, C, D, E, Z]
+    assert shared.table == [Run(0, 5, 1), Run(1, 4, 1), Run(0, 2, 1)]
+    assert [shared.words[pc] for pc in shared.pc_trace()] == words
+    whole = fragments(straight, [0, 5, 10])
+    assert len(whole.words) == len(words) and [whole.words[pc] for pc in whole.pc_trace()] == words
+    short = fragments(straight, [0, 5, 10], min_share=5)  # no stored run of 5 words in a later step
+    assert short.words == words
+
+
+def test_shared_words_compute_the_pairing_in_the_same_cycles():
+    """ate-bn-tiny-calls with ``"share": 4``: fewer words and more run-table entries, the same
+    cycles, and the pairings the model computes (the microcode's run follows the table)."""
+    d = _with(NAME, share=4)
+    cp, plain = d.compile(), designs.get(NAME).compile()
+    assert len(cp.microcode.words) < len(plain.microcode.words)
+    assert len(cp.microcode.table) > len(plain.microcode.table)
+    fi = d.field
+    for P, Q in _pairs(d, 3, seed=14):
+        assert cp.run(fi.point_values(P, Q)) == (list(d.model(P, Q)), plain.cycles)
+
+
+@pytest.mark.parametrize("datapath,message", [
+    ({"share": 1}, "datapath.share: 1 is not a whole number of words of at least 2"),
+    ({"share": True}, "datapath.share: True is not"),
+    ({"share": 4, "calls": None}, "datapath.share: needs calls"),
+])
+def test_a_share_the_engine_cannot_use_is_refused(datapath, message):
+    data = {k: v for k, v in datapath.items() if v is not None}
+    d = _with(NAME, **data)
+    if "calls" in datapath:
+        d.data["datapath"].pop("calls")
+    with pytest.raises(Exception, match=message):
+        d.datapath()
+
+
 def test_calls_refused_for_a_program_that_folds_into_a_loop():
     d = designs.get("f2-47-etat-banked")
     data = {**d.data, "datapath": {**d.data["datapath"], "calls": "steps"}}
