@@ -100,11 +100,11 @@ class Sequencer:
         # a registered word is read from a LUT ROM: a block RAM would take the word register as its own
         # output register (Yosys merges it) and keep its slow clock-to-output on every path
         rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words,
-                                        attrs={"rom_style": "logic"} if dp.word_stages else None)
+                                        attrs={"rom_style": "logic"} if dp.rom == "registered" else None)
         self.pc = pc = Signal(range(max(len(words), 2)))
         # a sync-read RAM bank (block RAM) is addressed a cycle early, by the next word's fields
         self.pc_next = None  # the word of the next cycle (set_pc), for the reads at the clock edge
-        if dp.rom == "sync":  # a ROM read at the clock edge (block RAM): addressed by the next pc
+        if dp.rom in ("sync", "sync-registered"):  # read at the clock edge (block RAM): addressed by the next pc
             rd = _read_port(rom, "word", "sync")
             self.pc_next = Signal.like(pc)
             m.d.comb += [self.pc_next.eq(pc), rd.addr.eq(self.pc_next)]

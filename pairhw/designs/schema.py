@@ -49,9 +49,12 @@ SCHEMA = {
     "datapath": {
         "io_width": (int, False, "bits per stream word of the core's input and output (default 64)"),
         "banks": (["bank"], False, "register banks (default one unbounded bank r)"),
-        "rom": (str, False, "microcode ROM read: comb (default; LUTs), sync (clocked, block RAM) or "
+        "rom": (str, False, "microcode ROM read: comb (default; LUTs), sync (clocked, block RAM), "
                             "registered (a LUT ROM into a flip-flop word register: the fields leave "
-                            "flip-flops, not a block RAM's slow output; one cycle more per run)"),
+                            "flip-flops, not a block RAM's slow output; one cycle more per run) or "
+                            "sync-registered (block RAM into a word register: one cycle more per run, "
+                            "and a bank read at the clock edge takes the next word's address fields from "
+                            "the block RAM, not from a LUT copy of them; for ROMs of thousands of words)"),
         "waits": (bool, False, "true: a run of idle microcode words outside the loop is one word with a "
                                "wait count (for slow multipliers; default false)"),
         "connect": (str, False, "the register file's multiplexers: any (default; every register to every "

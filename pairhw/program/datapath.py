@@ -49,8 +49,10 @@ PIPELINE_STAGES = ("operands", "results")
 #: the next pc (``sync``: block RAM, same cycles); or from LUTs into a flip-flop word register
 #: (``registered``: the word's fields leave flip-flops placed near their multiplexers, not a block
 #: RAM's slow output; a run takes one cycle more, :attr:`Datapath.word_stages`; for a ROM of a few
-#: hundred words)
-ROM_READS = ("comb", "sync", "registered")
+#: hundred words); or at the clock edge into a word register (``sync-registered``: block RAM, a cycle
+#: more a run, and the next word's fields are the block RAM's output, so a bank read at the clock
+#: edge needs no copy of its address fields in LUTs: for a ROM of thousands of words)
+ROM_READS = ("comb", "sync", "registered", "sync-registered")
 
 
 class DatapathError(ValueError):
@@ -128,7 +130,8 @@ class Datapath:
     banks: tuple = (Bank("r"),)
     io_width: int = 64
     mul_unit: object = field(default=None, compare=False, repr=False)
-    rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs), "sync" (block RAM, next-pc addressed), "registered"
+    rom: str = "comb"  # the microcode ROM's read: "comb" (LUTs), "sync" (block RAM, next-pc addressed), "registered",
+    # "sync-registered" (ROM_READS)
     waits: bool = False  # collapse runs of idle words into one word with a wait count
     connect: str = "any"  # the register file's multiplexers: "any" (every register to every port) or "program"
     pipeline: tuple = ()  # the default register stages of every unit but the constant tables: "operands", "results"
@@ -251,7 +254,7 @@ class Datapath:
     def word_stages(self) -> int:
         """Register stages between the microcode ROM's output and the word's fields: each delays the
         whole run by a cycle (the core's ``DRAIN`` state), not the schedule."""
-        return int(self.rom == "registered")
+        return int(self.rom in ("registered", "sync-registered"))
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
