@@ -169,27 +169,33 @@ def canonical(ops) -> tuple:
     return tuple(out)
 
 
-def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowed: dict) -> Allocation:
-    """Registers for a block scheduled step after step (:func:`step_schedule` without overlap),
-    chosen so that repeated steps get identical words (module docstring).  ``allowed``: value -> the banks that may hold it
-    (:func:`~pairhw.program.regalloc.allowed_banks`)."""
-    ops, block = flow.pre, sched.pre
-    recs = block.records()
+def _lives(flow, block: BlockSchedule, steps: list[int]) -> tuple[dict, dict, dict, dict]:
+    """Per value of a block scheduled step by step: the cycle it is written (0: loaded), its step
+    (-1: loaded), the cycle of its last read (an output: the block's end) and the steps that read it
+    (``None`` for an output)."""
     written = {x: 0 for x in flow.inputs}
     step = {x: -1 for x in flow.inputs}
     last: dict = {}
     readers: dict = {}
-    for r in recs:
-        op = ops[r.op]
+    for r in block.records():
+        op = flow.pre[r.op]
         written[op.dst] = r.ready
         step[op.dst] = steps[r.op]
         for s, _ in op.srcs:
             last[s] = max(last.get(s, -1), r.start)
             readers.setdefault(s, set()).add(steps[r.op])
-    end = block.length
     for o in flow.outputs:
-        last[o] = end
+        last[o] = block.length
         readers.setdefault(o, set()).add(None)
+    return written, step, last, readers
+
+
+def allocate_steps(flow, dp: Datapath, sched: Schedule, steps: list[int], allowed: dict) -> Allocation:
+    """Registers for a block scheduled step after step (:func:`step_schedule` without overlap),
+    chosen so that repeated steps get identical words (module docstring).  ``allowed``: value -> the banks that may hold it
+    (:func:`~pairhw.program.regalloc.allowed_banks`)."""
+    ops = flow.pre
+    written, step, last, readers = _lives(flow, sched.pre, steps)
     bank_order = dp.bank_names()
 
     def bank_of(v):
@@ -404,22 +410,9 @@ def allocate_replay(flow, dp: Datapath, sched: Schedule, steps: list[int], start
     Every register is checked free over each value's whole life, so the allocation is valid whatever
     the templates give (:meth:`~pairhw.program.microcode.Microcode.run` checks the words)."""
     ops, block = flow.pre, sched.pre
-    written = {x: 0 for x in flow.inputs}
-    at_step = {x: -1 for x in flow.inputs}
-    last: dict = {}
-    last_step: dict = {}
-    for r in block.records():
-        op = ops[r.op]
-        written[op.dst] = r.ready
-        at_step[op.dst] = steps[r.op]
-        for s, _ in op.srcs:
-            last[s] = max(last.get(s, -1), r.start)
-            last_step[s] = max(last_step.get(s, -1), steps[r.op])
-    for o in flow.outputs:
-        last[o] = block.length
-    outputs = set(flow.outputs)
-    far = {v for v in written
-           if v in outputs or at_step[v] < 0 or last_step.get(v, at_step[v]) - at_step[v] > NEAR}
+    written, at_step, last, readers = _lives(flow, block, steps)
+    far = {v for v in written  # an output, a loaded value, or one read more than NEAR steps on
+           if None in readers.get(v, ()) or at_step[v] < 0 or max(readers.get(v, {at_step[v]})) - at_step[v] > NEAR}
     bank_order = dp.bank_names()
     size = {b.name: b.size for b in dp.banks}
     # a register is (bank, region, k): region 1 holds the far values, placed above region 0 at the end
