@@ -139,7 +139,8 @@ class Sequencer:
                 m.d.comb += self.wait.eq(rd.data[o:o + n])
         self.cnt = Signal(range((mc.loop.count if mc.loop else 0) + 2))  # the loop's trips left
         self.table = mc.table
-        if self.table:  # calls: the run table, a LUT ROM of (start, end, count) read at the next entry
+        self.entry_next = None  # the entry of the next cycle, for a run table read at the clock edge
+        if self.table:  # calls: the run table of (start, end, count), read at the next entry
             cnt_max = max(r.count for r in self.table)
             self.cnt = Signal(range(cnt_max + 2), name="run_left")
             self.entry = Signal(range(len(self.table) + 1), name="run_next")
@@ -147,8 +148,16 @@ class Sequencer:
             pw, cw = len(pc), len(self.cnt)
             tbl = m.submodules.runs = Memory(shape=2 * pw + cw, depth=len(self.table),
                                              init=[r.start | r.end << pw | r.count << 2 * pw for r in self.table])
-            trd = _read_port(tbl, "run", "comb")
-            m.d.comb += trd.addr.eq(self.entry)
+            if dp.rom == "sync-registered":
+                # block RAM like the words, addressed by the next cycle's entry so that its output is
+                # the current entry's: a LUT ROM of thousands of entries (ate-bn254-small's 2,429) is
+                # thousands of LUTs of a 12-input function per bit
+                trd = _read_port(tbl, "run", "sync")
+                self.entry_next = Signal.like(self.entry)
+                m.d.comb += [self.entry_next.eq(self.entry), trd.addr.eq(self.entry_next)]
+            else:
+                trd = _read_port(tbl, "run", "comb")
+                m.d.comb += trd.addr.eq(self.entry)
             self.next_run = (trd.data[:pw], trd.data[pw:2 * pw], trd.data[2 * pw:])
 
         # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
@@ -175,14 +184,20 @@ class Sequencer:
         if self.pc_next is not None:
             self.m.d.comb += self.pc_next.eq(value)
 
+    def set_entry(self, value):
+        """The run-table entry of the next cycle."""
+        self.m.d.sync += self.entry.eq(value)
+        if self.entry_next is not None:
+            self.m.d.comb += self.entry_next.eq(value)
+
     def start(self):
         """Begin a run (the cycle after the last input word): word 0, the loop's count."""
         loop = self.mc.loop
         if self.table:
             first = self.table[0]
             self.set_pc(first.start)
-            self.m.d.sync += [self.cnt.eq(first.count), self.start_r.eq(first.start), self.end_r.eq(first.end),
-                              self.entry.eq(1)]
+            self.m.d.sync += [self.cnt.eq(first.count), self.start_r.eq(first.start), self.end_r.eq(first.end)]
+            self.set_entry(1)
             return
         self.set_pc(0)
         self.m.d.sync += self.cnt.eq(loop.count if loop else 0)
@@ -213,8 +228,8 @@ class Sequencer:
                     to_unload()
                 with m.Else():
                     self.set_pc(start)
-                    m.d.sync += [self.start_r.eq(start), self.end_r.eq(end), cnt.eq(count),
-                                 self.entry.eq(self.entry + 1)]
+                    m.d.sync += [self.start_r.eq(start), self.end_r.eq(end), cnt.eq(count)]
+                    self.set_entry(self.entry + 1)
             with m.Else():
                 self.set_pc(pc + 1)
         elif loop:

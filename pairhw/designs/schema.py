@@ -54,7 +54,8 @@ SCHEMA = {
                             "flip-flops, not a block RAM's slow output; one cycle more per run) or "
                             "sync-registered (block RAM into a word register: one cycle more per run, "
                             "and a bank read at the clock edge takes the next word's address fields from "
-                            "the block RAM, not from a LUT copy of them; for ROMs of thousands of words)"),
+                            "the block RAM, not from a LUT copy of them, and the run table of calls is block RAM "
+                            "too; for ROMs of thousands of words)"),
         "waits": (bool, False, "true: a run of idle microcode words outside the loop is one word with a "
                                "wait count (for slow multipliers; default false)"),
         "connect": (str, False, "the register file's multiplexers: any (default; every register to every "

@@ -315,22 +315,29 @@ def test_a_run_table_that_runs_shared_words_is_bit_exact():
 
 def test_a_block_ram_rom_into_a_word_register_is_bit_exact_a_cycle_later():
     """``"rom": "sync-registered"`` on ate-bn-tiny-calls with its bank read at the clock edge (a run
-    table, idle runs held by a wait count, ate-bls12-381-small's datapath at test size): the same
-    pairings in one cycle more (Verilator, against the model), and the next word's address fields
-    come from the block RAM's output, with no LUT ROM copy of them (``rom_next``, which ``sync``
-    builds)."""
+    table, idle runs held by a wait count, ate-bls12-381-small's datapath at test size), with
+    ``"share": 2``, so that an entry of one word is followed by another (its next entry is read in
+    the cycle it begins): the same pairings in one cycle more
+    (Verilator, against the model); the next word's address fields come from the block RAM's output,
+    with no LUT ROM copy of them (``rom_next``, which ``sync`` builds), and the run table is read at
+    the clock edge too, addressed by the next cycle's entry (``sync`` reads it as a LUT ROM)."""
     from pairhw.flow import verilog
 
     def variant(rom):
         data = json.loads(json.dumps(designs.get("ate-bn-tiny-calls").data))
         data["name"] = f"ate-bn-tiny-calls-{rom}"
         data["datapath"]["rom"] = rom
+        data["datapath"]["share"] = 2
         data["datapath"]["banks"][0]["read"] = "sync"
         return designs.from_data(data)
 
     sync, d = variant("sync"), variant("sync-registered")
+    table = d.compile().microcode.table
+    assert any(r.start == r.end and r.count == 1 for r in table[:-1])
     assert d.compile().cycles == sync.compile().cycles + 1
     assert "rom_next" not in verilog(d) and "rom_next" in verilog(sync)
+    comb_table = "assign run__data = runs[run__addr];"
+    assert comb_table not in verilog(d) and comb_table in verilog(sync)
     res = simulate(d, rows=pairings(d, 4, seed=16))
     assert (res.verified, res.failed, res.timeout) == (4, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
