@@ -162,8 +162,9 @@ class Sequencer:
 
         # the address fields of the next word for the sync banks' ports: a small LUT ROM of those
         # fields alone, read at pc_next
-        early = [key for p, u in instances(dp) for port in range(u.ports)
-                 if (key := Key.read(p, port)) in offsets and sync & set(dp.read_banks(u, port))]
+        early = list(dict.fromkeys(key for p, u in instances(dp) for port in range(u.ports)
+                                   if (key := read_key(dp, u, p, port)) in offsets
+                                   and sync & set(dp.read_banks(u, port))))
         self.fld_next = {}
         if early and dp.word_stages:  # the next word is the ROM's output, ahead of the word register
             self.fld_next = {key: rd.data[offsets[key][0]:sum(offsets[key])] for key in early}
@@ -332,7 +333,7 @@ class RegisterFile:
             fld = self.seq.fld
             self.shared_addr[key] = Signal(len(fld[key]), name=f"{b}_rd{k}_addr")
             self.m.d.comb += self.shared_addr[key].eq(fld[key])
-            self.shared_rd[key] = self.bank_read(b, self.shared_addr[key], f"{b}_rd{k}")
+            self.shared_rd[key] = self.bank_read(b, self.shared_addr[key], f"{b}_rd{k}", key=key)
         return self.shared_rd[key]
 
     def read(self, u, p, port):
@@ -429,11 +430,13 @@ class StreamIO:
         self.unloading = Signal() if any(b.read_ports for b in rf.rams.values()) else None
         for b in rf.mems:
             idx = [k if ob == b else 0 for ob, k in mc.outputs]
-            if rf.rams[b].read_ports:  # no unit issues while unloading: port 0 reads the outputs then
+            if rf.rams[b].read_ports and b not in rf.sync:  # no unit issues while unloading: port 0 reads the outputs then
                 unload[b] = rf.shared_read(b, 0)
                 with m.If(self.unloading):
                     m.d.comb += rf.shared_addr[Key.shared_read(b, 0)].eq(Array(idx)[elem] if len(idx) > 1 else idx[0])
             elif b in rf.sync:  # the first read port, addressed by the next output while unloading
+                if rf.rams[b].read_ports:  # a shared port, not a block RAM copy of its own
+                    rf.shared_read(b, 0)
                 if b not in rf.first:
                     rf.first[b] = (*rf.sync_read(b, f"unload_{b}"), 0)
                 rp, data, a = rf.first[b]

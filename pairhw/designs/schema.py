@@ -93,8 +93,9 @@ SCHEMA = {
         "write_ports": (int, False, "write ports per cycle; set, the bank is a RAM (LUTRAM/BRAM)"),
         "read": (str, False, "a RAM bank's reads: comb (default; LUTRAM) or sync (at the clock edge, "
                              "addressed by the next word: block RAM; same schedule and cycles)"),
-        "read_ports": (int, False, "a comb RAM bank's read ports, shared by the units (default: one per unit "
-                                   "input port; each is a copy of the LUT RAM); a shared port reads one "
+        "read_ports": (int, False, "a RAM bank's read ports, shared by the units (default: one per unit "
+                                   "input port; each is a copy of the LUT RAM, or of the block RAMs of a "
+                                   "sync bank); a shared port reads one "
                                    "register a cycle, a scheduling resource"),
     },
     "unit": {

@@ -20,10 +20,10 @@ RAM): the core presents the next word's read addresses a cycle early and bypasse
 address read at that edge, so a read sees the same state as a combinational read one cycle later and
 the schedule does not change (:class:`pairhw.cores.core.PairingCore`).
 
-A comb RAM bank with ``read_ports`` set has that many read ports shared by the units, rather than one
-per unit input port: on an FPGA each read port is a copy of the LUT RAM, so a register file read by
-six unit ports (a multiplier's two, an adder's two, a squarer and a square root) is six copies, and
-with ``read_ports: 2`` two.  Input port j of a unit reads through the bank's port ``read_via[j]``
+A RAM bank with ``read_ports`` set has that many read ports shared by the units, rather than one
+per unit input port: on an FPGA each read port is a copy of the LUT RAM (or of the block RAMs, read
+``sync``), so a register file read by six unit ports (a multiplier's two, an adder's two, a squarer
+and a square root) is six copies, and with ``read_ports: 2`` two.  Input port j of a unit reads through the bank's port ``read_via[j]``
 (default j mod ``read_ports``), fixed in hardware: the port's data goes to each of its units' inputs
 without a multiplexer, and the microcode word addresses each shared port once (``r.rd0``, ...).  A
 shared port reads one register a cycle, so it is a scheduling resource like a write port; a unit
@@ -180,8 +180,8 @@ class Datapath:
         for b in self.banks:
             if b.read_ports is None:
                 continue
-            if b.read_ports < 1 or not b.write_ports or b.read != "comb":
-                raise DatapathError(f"bank {b.name}: read_ports (≥ 1) is for a RAM bank read comb (LUTRAM)")
+            if b.read_ports < 1 or not b.write_ports:
+                raise DatapathError(f"bank {b.name}: read_ports (≥ 1) is for a RAM bank (set write_ports)")
         for u in self.units:
             ported = [p for p in range(u.ports) if any(self.bank(b).read_ports for b in self.read_banks(u, p))]
             if u.read_via and not ported:

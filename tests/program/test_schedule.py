@@ -211,8 +211,6 @@ def test_shared_read_port_limits_are_checked():
     F = curve("f2-17").F
     with pytest.raises(DatapathError, match="read_ports"):  # registers, not a RAM
         dp_shared(F, 2, banks=(Bank("r", read_ports=2),))
-    with pytest.raises(DatapathError, match="read_ports"):  # block RAM: not built with shared ports
-        dp_shared(F, 2, banks=(Bank("r", write_ports=1, read="sync", read_ports=2),))
     with pytest.raises(DatapathError, match="read_ports"):
         dp_shared(F, 0)
     with pytest.raises(DatapathError, match="distinct read port"):  # only ports 0 and 1

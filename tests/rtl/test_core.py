@@ -274,6 +274,39 @@ def test_shared_read_ports_are_two_lut_ram_copies():
     assert cells["f2-79-etat-tmvp3"] > 2 * cells["f2-79-etat-tmvp3-rp2"]
 
 
+@pytest.mark.parametrize("name,datapath", [
+    ("f2-79-etat-tmvp3", {}),
+    # F_p with calls, a run table and a block-RAM ROM into a word register (ate-bn254-small's datapath)
+    ("ate-bn-tiny-calls", {"rom": "sync-registered"}),
+])
+def test_shared_read_ports_of_a_block_ram_bank_are_bit_exact(name, datapath):
+    """``"read_ports": 2`` on a bank read ``sync``: the same words as the LUT RAM bank with two shared
+    ports (each shared port's address is presented a cycle early from the next word, port 0 also
+    the unloader's), and the pairings in Verilator against the model, in the scheduled cycles."""
+    def variant(read):
+        data = json.loads(json.dumps(designs.get(name).data))
+        data["name"] = f"{name}-rp2-{read}"
+        data["datapath"].update(datapath)
+        data["datapath"]["banks"][0].update(read=read, read_ports=2)
+        return designs.from_data(data)
+
+    comb, sync = variant("comb"), variant("sync")
+    assert sync.compile().microcode.packed() == comb.compile().microcode.packed()
+    res = simulate(sync, rows=pairings(sync, 4, seed=17))
+    assert (res.verified, res.failed, res.timeout) == (4, 0, False)
+    assert {p["cycles"] for p in res.runs} == {sync.compile().cycles}
+
+
+def test_shared_read_ports_of_a_block_ram_bank_are_two_copies():
+    """Yosys' synth_ecp5 (native, up to its LUT mapping) builds a sync bank read through two shared
+    ports as two block RAM copies (⌈79/36⌉ = 3 DP16KD each), against six with a port per unit input."""
+    d = _ram_read("f2-79-etat-tmvp3", "sync")
+    data = json.loads(json.dumps(d.data))
+    data["name"] = "f2-79-etat-tmvp3-sync-rp2"
+    data["datapath"]["banks"][0]["read_ports"] = 2
+    assert _ecp5_cells(designs.from_data(data)).get("DP16KD", 0) == 2 * 3
+
+
 def test_verilog_names_what_the_core_carries():
     """Readable Verilog: a power network's output is one port named ``c`` (not a ``port_NNNN_0``
     per bit), the microcode word's fields and the register file's read ports are named after what
