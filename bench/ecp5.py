@@ -84,7 +84,7 @@ DESIGNS = [
     "ate-bn-tiny-small", "ate-bn-tiny", "ate-bn-tiny-ram", "ate-bn-tiny-p2", "ate-bn-tiny-check2", "ate-bn-tiny-check2v", "ate-bn-tiny-b2", "ate-bn-tiny-calls", "etat3-97-small", "ate-bn-chavez11-toy", "asip-1223-lsb77",
     "asip-1223-lsb153", "asip-1223-lsd7", "asip-1223-lsd9", "asip-1223-lsd11", "asip-1223-k77", "asip-1223-k153",
     "etat3-97-fast", "etat3-193-small", "tate2-239-d16", "tate1-239-d16", "tate1-239-d16-piped", "tate1-283-d16", "tate2-283-d16",
-    "tate1-239-d32", "tate1-283-d32", "ate-bn-chavez11", "ate-bn254-fast", "ate-bn254-fast-p2", "ate-bn254-fast-check4", "etat3-313-small", "ate-bls12-381-fast", "ate-bls12-381-fast-ram", "ate-bls12-381-fast-p2", "ate-bls12-381-fast-check2", "ate-bls12-381-fast-check2v", "ate-bls12-381-fast-check4", "ate-bls12-381-fast-b2", "ate-bls12-381-small", "ate-bn254-small", "ate-bn254-fast-calls", "ate-bls12-381-fast-calls", "ate-bn254-fast-d8", "ate-bls12-381-fast-d8",
+    "tate1-239-d32", "tate1-283-d32", "ate-bn-chavez11", "ate-bn-chavez11-small", "ate-bn254-fast", "ate-bn254-fast-p2", "ate-bn254-fast-check4", "etat3-313-small", "ate-bls12-381-fast", "ate-bls12-381-fast-ram", "ate-bls12-381-fast-p2", "ate-bls12-381-fast-check2", "ate-bls12-381-fast-check2v", "ate-bls12-381-fast-check4", "ate-bls12-381-fast-b2", "ate-bls12-381-small", "ate-bn254-small", "ate-bn254-fast-calls", "ate-bls12-381-fast-calls", "ate-bn254-fast-d8", "ate-bls12-381-fast-d8",
     "etat3-193-fast", "etat3-313-fast", "etat3-509-fast", "etat2-1223-tmvp2", "etat2-1223-tmvp2-bram",
     "etat2-1223-kara306", "etat2-1223-tmvp3", "etat2-1223-tmvp3-bram", "etat2-1223-tmvp3-2ram",
     "etat2-1223-tmvp2-rp2", "etat2-1223-kara306-rp2", "etat2-1223-tmvp2-rp2-k1", "etat2-1223-tmvp3-p3", "etat2-1223-tmvp3-p3f",
