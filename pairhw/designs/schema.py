@@ -117,6 +117,11 @@ SCHEMA = {
                                    "datapath's pipeline (a constant table has none)"),
         "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),
         "inv": ("inv", False, "inv units (F_p): options of the inverter"),
+        "add": ("add", False, "add units: options of the adder (F_p in seed 002's coefficient form only)"),
+    },
+    "add": {
+        "stages": (int, False, "F_p in seed 002's coefficient form: registers in the adder's chain of ten "
+                               "carry-chain steps, its latency (0 to 10; default 0)"),
     },
     "inv": {
         "per_cycle": (int, False, "Kaliski steps chained in one cycle (default 1): 2·log2(R)/k cycles "
@@ -152,7 +157,7 @@ MOST = {
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
-    ("inv", "per_cycle"): 64,
+    ("inv", "per_cycle"): 64, ("add", "stages"): 10,
     ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64,
     ("mul", "registers"): 64, ("mul", "core"): 1_000,
     ("design", "pairs"): 16, ("design", "batch"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
@@ -246,6 +251,8 @@ def validate(data) -> None:
                                                               else f"only a mul unit has one, not {u['kind']}"))
         if "inv" in u and u["kind"] != "inv":
             raise SchemaError(f"datapath.units[{i}].inv: only an inv unit has one, not {u['kind']}")
+        if "add" in u and u["kind"] != "add":
+            raise SchemaError(f"datapath.units[{i}].add: only an add unit has one, not {u['kind']}")
     if not any(u["kind"] == "mul" for u in units):
         raise SchemaError("datapath.units: a design needs a mul unit")
 

@@ -294,6 +294,9 @@ class PrimeFieldInterface(BaseField):
         from pairhw.rtl.prime.inverter import InvP
 
         if spec.kind == "add":
+            if spec.options:
+                raise FieldInterfaceError(f"the adder of {self.name} takes no options "
+                                          f"({', '.join(k for k, _ in spec.options)})")
             return AddSubP(self.F)
         if spec.kind == "inv":  # 2·log2(R) steps: Montgomery form in, Montgomery form out
             try:
@@ -371,6 +374,9 @@ class PolyMontField(PrimeFieldInterface):
         from pairhw.rtl.prime.polyadd import PolyAddSub
 
         if spec.kind == "add":
-            return PolyAddSub(self.F, self.pm)
+            try:
+                return PolyAddSub(self.F, self.pm, **dict(spec.options))
+            except TypeError as e:  # an option the adder does not take
+                raise FieldInterfaceError(f"add: {e}") from None
         raise FieldInterfaceError(f"no {spec.kind} units for {self.name} (the inverter works on canonical "
                                   f"words; inversion is Fermat's a^(p-2) on the multiplier)")

@@ -403,6 +403,13 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             kw.update(latency=built.latency, ii=built.initiation_interval,
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                              for k, v in u["mul"].items())))
+        elif u["kind"] == "add" and "add" in u:  # the adder's options: its latency is the built unit's
+            kw.update(options=tuple(sorted(u["add"].items())))
+            try:
+                built = F.build_unit(UnitSpec(**kw))
+            except (FieldInterfaceError, ValueError) as e:
+                raise DatapathError(f"unit {u['name']}: {e}") from None
+            kw.update(latency=built.latency, ii=built.initiation_interval)
         elif u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].started:  # e.g. an F_p inverter
             kw.update(options=tuple(sorted(u.get(u["kind"], {}).items())))  # "inv": {"per_cycle": 2}
             try:

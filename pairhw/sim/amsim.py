@@ -74,17 +74,24 @@ def simulate_mul(unit, pairs, gaps=None, vcd: str | None = None, progress=None) 
 
 
 def simulate_comb(unit, cases) -> list:
-    """Drive a combinational unit (latency 0) with ``cases``, each a dict port name -> value, and
-    read its output ``c`` after each."""
+    """Drive a unit that computes every cycle with ``cases``, each a dict port name -> value, one a
+    cycle, and read its output ``c`` for each: at once (latency 0), or ``unit.latency`` cycles later
+    (a pipelined unit, its cases back to back)."""
     out = []
+    lat = getattr(unit, "latency", 0)
 
     async def bench(ctx):
-        for case in cases:
-            for port, v in case.items():
+        for i, case in enumerate(list(cases) + [None] * lat):
+            for port, v in (case or {}).items():
                 ctx.set(getattr(unit, port), v)
-            out.append(ctx.get(unit.c))
+            if i >= lat:
+                out.append(ctx.get(unit.c))
+            if lat:
+                await ctx.tick()
 
     sim = Simulator(unit)
+    if lat:
+        sim.add_clock(1e-8)
     sim.add_testbench(bench)
     sim.run()
     return out

@@ -3,6 +3,7 @@ a·b·R⁻¹ mod p; seed 002's Alg. 2 with the DSP product, coefficient for coef
 ``latency`` cycles after its start, back to back every ``ii`` cycles.  Small and odd primes in the
 default run, the real ones (bn254, bls12-381, bn-chavez11) too: the Amaranth simulator is quick here."""
 
+import json
 import random
 
 import pytest
@@ -214,14 +215,17 @@ def test_result_holds_until_the_next_one(kind, curve):
     assert all(v == c for _, v in seen[unit.latency - 2:])
 
 
-def test_coefficient_form_adder_equals_the_model():
+@pytest.mark.parametrize("stages", [0, 1, 5, 10])
+def test_coefficient_form_adder_equals_the_model(stages):
     """The adder of a core in seed 002's form: a + b, a − b and −a as the model's add_norm, word for
-    word, on the domain's corners and random words, and the values are the field's."""
+    word, on the domain's corners and random words, and the values are the field's; with ``stages``
+    its results come that many cycles after their operands, one a cycle."""
     from pairhw.rtl.prime.polyadd import PolyAddSub
 
     C = params.curve("bn-chavez11")
     pm = PolyMont(*bn_t(C.p))
-    unit = PolyAddSub(C.F, pm)
+    unit = PolyAddSub(C.F, pm, stages=stages)
+    assert unit.latency == stages and len(unit.cuts()) == stages and (not stages or unit.cuts()[-1] == 10)
     D = pm.arith_domain
     rng = random.Random(21)
     words = [[d.lo for d in D], [d.hi for d in D], [0] * 5, pm.to_mont(1), pm.to_mont(C.p - 1)]
@@ -234,3 +238,25 @@ def test_coefficient_form_adder_equals_the_model():
         want = (pm.value(a) + pm.value(b)) if op == 0 else (pm.value(a) - pm.value(b)) if op == 1 else -pm.value(a)
         assert pm.value(unit.unpack(c)) == want % C.p
         assert all(d.contains(x) for d, x in zip(D, unit.unpack(c)))
+
+
+def test_coefficient_form_adder_stages_are_checked():
+    """A stage count the adder's ten-step chain cannot hold is refused, naming it; the other fields'
+    adders take no options (one line naming the unit, through the datapath)."""
+    from pairhw.program.datapath import DatapathError
+    from pairhw.rtl.prime.polyadd import PolyAddSub
+
+    C = params.curve("bn-chavez11")
+    pm = PolyMont(*bn_t(C.p))
+    for bad in (-1, 11, True, 2.5):
+        with pytest.raises(ValueError, match="stages must be 0 to 10"):
+            PolyAddSub(C.F, pm, stages=bad)
+    from pairhw import designs
+
+    for name, stages, match in (("ate-bn-chavez11-toy", 11, "stages must be 0 to 10"),
+                                ("ate-bn-tiny", 2, "takes no options"), ("f2-79-etat-tmvp3", 2, "takes no options"),
+                                ("etat3-97-small", 2, "takes no options")):
+        data = json.loads(json.dumps(designs.get(name).data))
+        next(u for u in data["datapath"]["units"] if u["kind"] == "add")["add"] = {"stages": stages}
+        with pytest.raises(DatapathError, match=match):
+            designs.from_data(data).datapath()
