@@ -294,10 +294,10 @@ class PrimeFieldInterface(BaseField):
         from pairhw.rtl.prime.inverter import InvP
 
         if spec.kind == "add":
-            if spec.options:
-                raise FieldInterfaceError(f"the adder of {self.name} takes no options "
-                                          f"({', '.join(k for k, _ in spec.options)})")
-            return AddSubP(self.F)
+            try:
+                return AddSubP(self.F, **dict(spec.options))
+            except TypeError as e:  # an option the adder does not take
+                raise FieldInterfaceError(f"add: {e}") from None
         if spec.kind == "inv":  # 2·log2(R) steps: Montgomery form in, Montgomery form out
             try:
                 return InvP(self.F, steps=2 * (self.R.bit_length() - 1), **dict(spec.options))

@@ -14,19 +14,24 @@ OPS = ("add", "sub", "neg")
 
 
 class AddSubP(wiring.Component):
-    """c = a + b (op 0), a − b (op 1) or −a (op 2) mod p, latency 0.
+    """c = a + b (op 0), a − b (op 1) or −a (op 2) mod p, latency ``stages`` (default 0).
 
     Negation is 0 − a.  The sum is corrected by one conditional subtraction of p, the difference by
-    one conditional addition (both exact for operands in [0, p)).
+    one conditional addition (both exact for operands in [0, p)).  That is two carry chains of p's
+    width one after the other; ``stages`` 1 registers the sum and the difference between them, 2
+    also the result, so that no path holds more than one chain (at 381 bits a chain is about what
+    the iterative multiplier's cycle holds on the ECP5).
     """
 
-    latency = 0
     initiation_interval = 1
     _MustUse__silence = True
 
-    def __init__(self, F: PrimeField):
-        self.F = F
-        self.name = f"AddSubP_p{F.bits}"
+    def __init__(self, F: PrimeField, stages: int = 0):
+        if not isinstance(stages, int) or isinstance(stages, bool) or not 0 <= stages <= 2:
+            raise ValueError(f"stages must be 0, 1 (the sum registered before its correction) or 2 (the "
+                             f"result registered too), not {stages!r}")
+        self.F, self.stages, self.latency = F, stages, stages
+        self.name = f"AddSubP_p{F.bits}" + (f"_s{stages}" if stages else "")
         w = F.bits
         super().__init__({"a": In(w), "b": In(w), "op": In(2), "c": Out(w)})
 
@@ -42,11 +47,23 @@ class AddSubP(wiring.Component):
         y = Mux(neg, self.a, self.b)
         s, s_p = Signal(w + 1, name="sum"), Signal(w + 2, name="sum_minus_p")
         d, d_p = Signal(w + 1, name="diff"), Signal(w + 1, name="diff_plus_p")
-        m.d.comb += [s.eq(x + y), s_p.eq(s - p), d.eq(x - y), d_p.eq(d + p)]
+        m.d.comb += [s.eq(x + y), d.eq(x - y)]
+        is_add = self.op == 0
+        if self.stages:  # the first chains registered, with the op that picks between them
+            s, d, is_add = self._reg(m, s, "sum_q"), self._reg(m, d, "diff_q"), self._reg(m, is_add, "add_q")
+        m.d.comb += [s_p.eq(s - p), d_p.eq(d + p)]
         add = Mux(s_p[-1], s, s_p)  # s − p < 0: keep s
         sub = Mux(d[-1], d_p, d)  # x − y < 0: add p
-        m.d.comb += self.c.eq(Mux(self.op == 0, add, sub))
+        res = Signal(w, name="res")
+        m.d.comb += res.eq(Mux(is_add, add, sub))
+        m.d.comb += self.c.eq(self._reg(m, res, "res_q") if self.stages == 2 else res)
         return m
+
+    @staticmethod
+    def _reg(m, value, name):
+        r = Signal(len(value), name=name)
+        m.d.sync += r.eq(value)
+        return r
 
 
 class MulSmallP(wiring.Component):

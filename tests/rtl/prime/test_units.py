@@ -85,17 +85,24 @@ def test_pipelined_pieces_fit_a_dsp48e1():
             assert max(xws) <= 24 and max(yws) <= 17 and pieces
 
 
-def test_adder_unit_adds_subtracts_negates():
+@pytest.mark.parametrize("stages", [0, 1, 2])
+def test_adder_unit_adds_subtracts_negates(stages):
+    """a + b, a − b and −a mod p on corners and random values; with ``stages`` each result comes that
+    many cycles after its operands, one a cycle; a stage count it does not have is refused."""
     rng = random.Random(5)
     for p in (101, 2**127 - 1, params.curve("bls12-381").p):
         F = PrimeField(p)
-        unit = AddSubP(F)
+        unit = AddSubP(F, stages=stages)
+        assert unit.latency == stages
         vals = [0, 1, p - 1, p - 2, p >> 1] + [rng.randrange(p) for _ in range(10)]
         cases = [{"a": a, "b": b, "op": op} for op in range(3) for a in vals for b in vals[:6]]
         got = simulate_comb(unit, cases)
         want = [(a + b) % p if c["op"] == 0 else (a - b) % p if c["op"] == 1 else -a % p
                 for c in cases for a, b in [(c["a"], c["b"])]]
         assert got == want
+    for bad in (3, -1, True):
+        with pytest.raises(ValueError, match="stages must be 0, 1"):
+            AddSubP(PrimeField(101), stages=bad)
 
 
 def test_small_constant_products():
@@ -241,8 +248,9 @@ def test_coefficient_form_adder_equals_the_model(stages):
 
 
 def test_coefficient_form_adder_stages_are_checked():
-    """A stage count the adder's ten-step chain cannot hold is refused, naming it; the other fields'
-    adders take no options (one line naming the unit, through the datapath)."""
+    """A stage count the adder's ten-step chain cannot hold is refused, naming it, as is one the
+    canonical F_p adder does not have; the binary and ternary adders take no options (one line
+    naming the unit, through the datapath)."""
     from pairhw.program.datapath import DatapathError
     from pairhw.rtl.prime.polyadd import PolyAddSub
 
@@ -254,7 +262,7 @@ def test_coefficient_form_adder_stages_are_checked():
     from pairhw import designs
 
     for name, stages, match in (("ate-bn-chavez11-toy", 11, "stages must be 0 to 10"),
-                                ("ate-bn-tiny", 2, "takes no options"), ("f2-79-etat-tmvp3", 2, "takes no options"),
+                                ("ate-bn-tiny", 3, "stages must be 0, 1"), ("f2-79-etat-tmvp3", 2, "takes no options"),
                                 ("etat3-97-small", 2, "takes no options")):
         data = json.loads(json.dumps(designs.get(name).data))
         next(u for u in data["datapath"]["units"] if u["kind"] == "add")["add"] = {"stages": stages}
