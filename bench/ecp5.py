@@ -154,6 +154,8 @@ STATIC = {
                                "router2 did not route as etat2-1223-tmvp2",
     "asip-1223-k153": "HeAP: not tried; asip-1223-k77's datapath with a 153-bit core (gates: 170,334 GE against "
                       "166,386), which neither router routed after HeAP",
+    "ate-bn-chavez11-small": "HeAP: router1 had 73,442 arcs left after 3,060 s (29.7 MHz estimated after "
+                             "placement); its multiplier alone (polymont-chavez11 bn-chavez11) is placed static",
 }
 #: entries synthesized by native Yosys (``--yosys native``: pyosys, the same Yosys version as machine
 #: code), and why: the WebAssembly Yosys' ABC9 had not mapped them in hours.  Its netlist may differ from
