@@ -89,8 +89,6 @@ class BinaryField(BaseField):
         from pairhw.rtl.binary.powers import PowerUnit
 
         if spec.kind == "add":
-            if spec.options:
-                raise FieldInterfaceError(f"the adder of {self.name} takes no options "
-                                          f"({', '.join(k for k, _ in spec.options)})")
+            self.no_options(spec)
             return Adder(self.F)
         return PowerUnit(self.F, spec.kind, spec.ks)

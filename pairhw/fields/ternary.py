@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pairhw.math.ternary.curve import Curve3
 from pairhw.math.ternary.field import itoh_tsujii3
-from pairhw.program.field import BaseField, FieldInterfaceError, UnitKind
+from pairhw.program.field import BaseField, UnitKind
 from pairhw.program.trace import Tracer
 
 
@@ -130,9 +130,7 @@ class TernaryField(BaseField):
         from pairhw.rtl.ternary.powers import PowerUnit3
 
         if spec.kind == "add":
-            if spec.options:
-                raise FieldInterfaceError(f"the adder of {self.name} takes no options "
-                                          f"({', '.join(k for k, _ in spec.options)})")
+            self.no_options(spec)
             return AddSub3(self.F)
         return PowerUnit3(self.F, spec.kind, spec.ks)
 

@@ -221,6 +221,12 @@ class BaseField:
         """The Amaranth component of a non-multiplier, non-constant unit ``spec`` (a UnitSpec)."""
         raise FieldInterfaceError(f"no {spec.kind} units for {self.name} yet")
 
+    def no_options(self, spec) -> None:
+        """Refuse options for a unit built without any (``spec.options``, e.g. ``"add": {...}``)."""
+        if spec.options:
+            raise FieldInterfaceError(f"the {'adder' if spec.kind == 'add' else spec.kind + ' unit'} of "
+                                      f"{self.name} takes no options ({', '.join(k for k, _ in spec.options)})")
+
 
 class Batched:
     """``k`` independent pairings of the interface ``inner`` as one program (a design's ``batch``).

@@ -9,6 +9,8 @@ from amaranth.lib.wiring import In, Out
 
 from pairhw.math.prime.field import PrimeField
 
+from .dsp import Pipe
+
 #: the op selected by ``op`` (the field interface's order for unit kind ``add``)
 OPS = ("add", "sub", "neg")
 
@@ -49,21 +51,16 @@ class AddSubP(wiring.Component):
         d, d_p = Signal(w + 1, name="diff"), Signal(w + 1, name="diff_plus_p")
         m.d.comb += [s.eq(x + y), d.eq(x - y)]
         is_add = self.op == 0
+        pipe = Pipe(m, "")
         if self.stages:  # the first chains registered, with the op that picks between them
-            s, d, is_add = self._reg(m, s, "sum_q"), self._reg(m, d, "diff_q"), self._reg(m, is_add, "add_q")
+            s, d, is_add = pipe.reg(s, w + 1, "sum_q"), pipe.reg(d, w + 1, "diff_q"), pipe.reg(is_add, 1, "add_q")
         m.d.comb += [s_p.eq(s - p), d_p.eq(d + p)]
         add = Mux(s_p[-1], s, s_p)  # s − p < 0: keep s
         sub = Mux(d[-1], d_p, d)  # x − y < 0: add p
         res = Signal(w, name="res")
         m.d.comb += res.eq(Mux(is_add, add, sub))
-        m.d.comb += self.c.eq(self._reg(m, res, "res_q") if self.stages == 2 else res)
+        m.d.comb += self.c.eq(pipe.reg(res, w, "res_q") if self.stages == 2 else res)
         return m
-
-    @staticmethod
-    def _reg(m, value, name):
-        r = Signal(len(value), name=name)
-        m.d.sync += r.eq(value)
-        return r
 
 
 class MulSmallP(wiring.Component):

@@ -12,8 +12,8 @@ model's range analysis (:meth:`~pairhw.math.prime.polymont.PolyMont.add_ranges`)
 computed modulo 2^width, exact because the final value fits.  Products by the constants s and p_k
 are shift-adds of their signed digits (no multiplier).
 
-Unstaged, the chain is ten dependent carry chains of about n = 63 bits each: a core on it clocks at
-15 MHz on the ECP5 (``ate-bn-chavez11-small``'s placement).  With ``stages`` the unit computes every
+Unstaged, the chain is ten dependent carry chains of about n = 63 bits each: nextpnr estimated
+``ate-bn-chavez11-small`` on it at 15 MHz after placement on the ECP5.  With ``stages`` the unit computes every
 cycle, each result ``stages`` cycles after its operands, as the schedulers count (the datapath key
 ``"add": {"stages": k}``).
 """
@@ -27,6 +27,7 @@ from amaranth.lib.wiring import In, Out
 from pairhw.math.prime.field import PrimeField
 from pairhw.math.prime.polymont import P_COEFFS, PolyMont
 
+from .dsp import Pipe
 from .polymont import const_mul, pack_coeffs, unpack_coeffs
 
 #: the op selected by ``op`` (the field interface's order for unit kind ``add``)
@@ -78,7 +79,7 @@ class PolyAddSub(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         pm, R, n = self.pm, self.ranges, self.pm.n
-        cuts, step = self.cuts(), [0]
+        cuts, step, pipe = self.cuts(), [0], Pipe(m, "")
 
         def sig(name, value):
             s = Signal(signed(R[name].bits), name=name.replace(".", "_"))
@@ -90,9 +91,7 @@ class PolyAddSub(wiring.Component):
             step[0] += 1
             if step[0] not in cuts:
                 return c
-            out = [Signal(signed(len(v)), name=f"stage{cuts.index(step[0])}_c{k}") for k, v in enumerate(c)]
-            m.d.sync += [o.eq(v) for o, v in zip(out, c)]
-            return out
+            return [pipe.reg(v, len(v), f"stage{cuts.index(step[0])}_c{k}", sign=True) for k, v in enumerate(c)]
 
         def coeffs(word):
             out, o = [], 0
