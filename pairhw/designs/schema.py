@@ -117,11 +117,12 @@ SCHEMA = {
                                    "datapath's pipeline (a constant table has none)"),
         "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),
         "inv": ("inv", False, "inv units (F_p): options of the inverter"),
-        "add": ("add", False, "add units: options of the adder (F_p in seed 002's coefficient form only)"),
+        "add": ("add", False, "add units (F_p): options of the adder"),
     },
     "add": {
-        "stages": (int, False, "F_p in seed 002's coefficient form: registers in the adder's chain of ten "
-                               "carry-chain steps, its latency (0 to 10; default 0)"),
+        "stages": (int, False, "registers in the adder, its latency (default 0): 0 to 2 for F_p (1: the sum "
+                               "before its correction by p, 2: the result too); 0 to 10 in seed 002's "
+                               "coefficient form (over its chain of ten carry-chain steps)"),
     },
     "inv": {
         "per_cycle": (int, False, "Kaliski steps chained in one cycle (default 1): 2·log2(R)/k cycles "
