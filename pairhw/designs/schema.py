@@ -135,7 +135,9 @@ SCHEMA = {
         "digit": (int, False, "digit size of lsd / msd"),
         "stages": (int, False, "pipeline stages (latency; default 1): F_3^m karatsuba, 1 to 11; F_2^m schoolbook, "
                                "karatsuba, tmvp, 1 or 2; F_2^m hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: 1 to 3 "
-                               "(2: the core's base products registered; 3: their operands too)"),
+                               "(2: the core's base products registered; 3: their operands too); F_2^m msd, 1 to 3 "
+                               "(2: a step's digit-product sum registered before it is accumulated, a cycle more "
+                               "latency; 3: its x^i·b array registered too, D·m flip-flops)"),
         "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1; "
                               "with segment: counter levels, default 5)"),
         "segment": (int, False, "F_p montgomery-pipelined: counter trees and carry chains of this many bits "

@@ -151,8 +151,10 @@ LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2",
 
 
 #: the kinds that take a stage count and the most they take (``stages``: 1 or 2, :class:`ParallelMul`;
-#: 1 to 3, the hybrid kinds' core, :class:`SequentialMul`)
-MOST_STAGES = {"schoolbook": 2, "karatsuba": 2, "tmvp": 2, "hybrid-tmvp3": 3, "hybrid-tmvp2": 3, "hybrid-kara306": 3}
+#: 1 to 3, the hybrid kinds' core, :class:`SequentialMul`; 1 to 3, msd's digit-product sum and
+#: x^i·b array, :class:`DigitSerialMul`)
+MOST_STAGES = {"schoolbook": 2, "karatsuba": 2, "tmvp": 2, "hybrid-tmvp3": 3, "hybrid-tmvp2": 3, "hybrid-kara306": 3,
+               "msd": 3}
 STAGED_KINDS = tuple(MOST_STAGES)
 
 
@@ -166,7 +168,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     k > 1: k ``msd`` multipliers sharing the operand b and its x^i·b array (:class:`MsdGroup`, seed
     001 Fig. 3), a datapath unit whose lanes the scheduler starts together.  ``stages`` (1 or 2, the
     latency; :data:`STAGED_KINDS` only) cuts a parallel multiplier's network (a hybrid one's core)
-    with a register.
+    with a register; msd's 2 registers a step's digit-product sum before it is accumulated (a cycle more
+    latency), 3 its x^i·b array too.
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
@@ -175,6 +178,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
             raise KindError(f"lanes must be a positive integer, not {lanes}")
         if kind != "msd":
             raise KindError(f"lanes sharing an operand are msd multipliers (Shu–Kwon–Gaj's groups), not {kind}")
+        if stages not in (None, 1):
+            raise KindError("msd lanes (one shared x^i·b array, one step a cycle) take no stages")
     if schedule is not None and any(k not in (2, 3) for k in schedule):
         raise KindError(f"schedule splits must be 2 or 3, not {','.join(map(str, schedule))}")
     if kind in DIGIT_KINDS and digit is None:
@@ -190,7 +195,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     if stages is not None and kind not in STAGED_KINDS:
         raise KindError(f"--stages applies to {', '.join(STAGED_KINDS)} over F_2^m (and F_3^m karatsuba), not {kind}")
     if stages is not None and not 1 <= stages <= MOST_STAGES[kind]:
-        what, counts = ("hybrid", "1 to 3") if MOST_STAGES[kind] == 3 else ("parallel", "1 or 2")
+        what, counts = (("msd", "1 to 3") if kind == "msd" else ("hybrid", "1 to 3") if MOST_STAGES[kind] == 3
+                        else ("parallel", "1 or 2"))
         raise KindError(f"a {what} F_2^m multiplier has {counts} stages, not {stages} (the F_3^m karatsuba "
                         "multiplier takes 1 to 11)")
     try:
@@ -234,4 +240,4 @@ def _build(kind, F, digit, schedule, core, lut6=False, stages=1):
         return DigitSerialMul(F, 1, "lsd")
     if kind in ("ca1", "ca2"):
         return CAMul(F, digit, int(kind[-1]))
-    return DigitSerialMul(F, digit, kind)
+    return DigitSerialMul(F, digit, kind, stages=stages)

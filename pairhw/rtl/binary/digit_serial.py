@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Module, Mux, Signal
 
 from pairhw.math.binary import mulalg
 from pairhw.math.binary.field import GF2m
@@ -34,16 +34,28 @@ class DigitSerialMul(MulUnit):
     C of m + D - 1 bits reduced at the end); D = 1 is the bit-serial LSB multiplier.
     ``order="msd"``: seed 001 §5.1.2 (most significant digit first, C ← C·x^D mod f + Σ a_j x^j B,
     the x^j B mod f shared XOR array).
+
+    Parameters
+    ----------
+    stages : {1, 2, 3}
+        ``msd`` only. 1: a step is C·x^D mod f plus the digit products' XOR tree, in one cycle.
+        2: the sum of a step's digit products (it does not depend on C) is registered and accumulated
+        a cycle later, so the tree and the accumulation C ← C·x^D mod f + P are separate cycles (a cycle
+        more latency, the same initiation interval). 3: as 2, and the x^j·B array is computed from the
+        input b at start and registered instead of b (D·m flip-flops instead of m; no further cycle).
     """
 
-    def __init__(self, F: GF2m, digit: int, order: str = "lsd"):
+    def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1):
         if digit < 1 or digit > F.m:
             raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
         if order not in ("lsd", "msd"):
             raise ValueError(f"unknown digit order {order!r}")
+        if stages not in (1, 2, 3) or (stages > 1 and order != "msd"):
+            raise ValueError(f"a digit-serial multiplier has 1 stage (msd: 1 to 3), not {stages}")
         self.digit = digit
         self.order = order
-        self.name = f"{order.capitalize()}Mul_m{F.m}_d{digit}"
+        self.stages = stages
+        self.name = f"{order.capitalize()}Mul_m{F.m}_d{digit}" + (f"_p{stages}" if stages > 1 else "")
         super().__init__(F)
 
     @property
@@ -52,7 +64,7 @@ class DigitSerialMul(MulUnit):
 
     @property
     def latency(self) -> int:
-        return self.initiation_interval + 1
+        return self.initiation_interval + (1 if self.stages == 1 else 2)
 
     def emulate(self, a: int, b: int) -> int:
         fn = mulalg.lsd if self.order == "lsd" else mulalg.msd
@@ -82,17 +94,50 @@ class DigitSerialMul(MulUnit):
                 m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
         else:
             areg = Signal(T * D, name="areg")
-            breg = Signal(F.m, name="breg")
             creg = Signal(F.m, name="creg")
-            cnext = msd_step(m, F, creg, areg[T * D - D:T * D], shared_xb(m, F, breg, D), D)
+            if self.stages == 3:
+                # the x^j·B array is a function of b alone: computed once, from the input, at start
+                xb = [Signal(F.m, name=f"xbreg{j}") for j in range(D)]
+                with m.If(self.start):
+                    m.d.sync += [r.eq(v) for r, v in zip(xb, shared_xb(m, F, self.b, D, "xbin"))]
+            else:
+                breg = Signal(F.m, name="breg")
+                xb = shared_xb(m, F, breg, D)
+                with m.If(self.start):
+                    m.d.sync += breg.eq(self.b)
+            digit = areg[T * D - D:T * D]
             with m.If(busy):
-                m.d.sync += [creg.eq(cnext), areg.eq(areg << D)]
-            with m.If(last):
-                m.d.sync += c.eq(cnext)
+                m.d.sync += areg.eq(areg << D)
             with m.If(self.start):
-                m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
+                m.d.sync += areg.eq(self.a)
+            if self.stages == 1:
+                cnext = msd_step(m, F, creg, digit, xb, D)
+                with m.If(busy):
+                    m.d.sync += creg.eq(cnext)
+                with m.If(last):
+                    m.d.sync += c.eq(cnext)
+                with m.If(self.start):
+                    m.d.sync += creg.eq(0)
+                m.d.sync += done.eq(last)
+            else:
+                # P_t = Σ digit_i·(x^i·B mod f) needs no C: registered, it is accumulated a cycle later
+                # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
+                psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
+                m.d.comb += psum.eq(nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
+                acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
+                with m.If(busy):
+                    m.d.sync += preg.eq(psum)
+                m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
+                cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, "cxd")
+                cnext = Signal(F.m, name="cnext")
+                m.d.comb += cnext.eq(Mux(first, 0, cx) ^ preg)
+                with m.If(acc):
+                    m.d.sync += creg.eq(cnext)
+                with m.If(final):
+                    m.d.sync += c.eq(cnext)
         with m.If(self.start):
             m.d.sync += [busy.eq(1), cnt.eq(0)]
-        m.d.sync += done.eq(last)
+        if self.order == "lsd":
+            m.d.sync += done.eq(last)
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m

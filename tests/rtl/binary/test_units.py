@@ -200,7 +200,25 @@ def test_a_hybrid_multiplier_with_a_staged_core_is_bit_exact_back_to_back(kind, 
     _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
 
 
-@pytest.mark.parametrize("options,why", [({"kind": "msd", "digit": 2, "stages": 2}, "--stages applies to"),
+@pytest.mark.parametrize("m,digit", [(17, 5), (17, 17), (47, 3), (47, 24)])
+@pytest.mark.parametrize("stages", [2, 3])
+def test_an_msd_multiplier_with_stages_is_bit_exact_back_to_back(m, digit, stages):
+    """msd ``stages`` 2: a step's digit-product sum registered and accumulated a cycle later (latency
+    + 1, the same II); 3: its x^i·b array registered too. The same products, back to back and with
+    gaps; D = m is one step a product."""
+    F = binary_field(m)
+    one, unit = make_unit("msd", F, digit=digit), make_unit("msd", F, digit=digit, stages=stages)
+    assert (unit.latency, unit.initiation_interval) == (one.latency + 1, one.initiation_interval)
+    assert unit.name == one.name + f"_p{stages}"
+    rng = random.Random(91 + m + digit + stages)
+    pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
+    _check(unit, pairs)
+    _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
+
+
+@pytest.mark.parametrize("options,why", [({"kind": "lsd", "digit": 2, "stages": 2}, "--stages applies to"),
+                                         ({"kind": "msd", "digit": 2, "stages": 4}, "msd F_2.m multiplier has 1 to 3"),
+                                         ({"kind": "msd", "digit": 2, "stages": 2, "lanes": 2}, "take no stages"),
                                          ({"kind": "tmvp", "stages": 3}, "1 or 2 stages"),
                                          ({"kind": "hybrid-tmvp3", "stages": 4}, "1 to 3 stages"),
                                          ({"kind": "hybrid-tmvp2", "stages": 2, "lut6": True}, "not built with lut6")])
