@@ -19,6 +19,9 @@ from ..conftest import curve, random_point
 #: covers their kind at a small size (issue 49: the default run in ten minutes)
 SLOW_CORES = {
     "etat3-97-fast": "test_a_small_pipelined_karatsuba_f3_core_is_bit_exact (its datapath on f3-19)",
+    "f2-79-etat-karatsuba-compact": "f2-79-etat-karatsuba-ram (the same banks and units, with forwarding)",
+    "etat3-97-fast-ram": "f3-19-etat-schoolbook-ram (the same LUT RAM banks, operand stage, forwarding and "
+                         "block-RAM word) and test_a_small_pipelined_karatsuba_f3_core_is_bit_exact",
     "asip-79-k5": "asip-79-k10 (the same iterative Karatsuba ASIP, another core size)",
     "asip-79-lsb5": "asip-79-lsb10 (the same bit-serial ASIP, another memory width)",
     "asip-79-lsd2": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
