@@ -52,6 +52,9 @@ def synth_text(name: str, res: dict, target: str) -> str:
     else:
         fmax = f"{res['fmax_mhz']} MHz" if res["fmax_mhz"] else res.get("note", "no Fmax")
         body = f"LUT4 {res['lut4']}, FFs {res['ffs']}, LFE5U-85F Fmax {fmax}"
+        if cp := res.get("critical_path"):
+            body += (f"\ncritical path {cp['ns']} ns ({cp['routing_ns']} ns of it routing, {cp['levels']} logic "
+                     f"cells): {cp['from']} -> {cp['to']}")
     return head + "\n" + body
 
 

@@ -492,12 +492,35 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
     fmax = rep.get("fmax", {})
     if fmax:
         out["fmax_mhz"] = round(min(v["achieved"] for v in fmax.values()), 2)
+        if (path := ecp5_critical_path(rep)) is not None:
+            out["critical_path"] = path
     else:  # e.g. a unit whose only registers are its outputs: out of context, ports are not timed
         out["note"] = ECP5_NO_CLOCKED_PATH
     # placed utilisation of the resources the design uses (slices, DSPs, block RAM, ...)
     out["utilisation"] = {k: [v["used"], v["available"]] for k, v in sorted(rep.get("utilization", {}).items())
                           if v.get("used")}
     return out
+
+
+def ecp5_critical_path(report: dict) -> dict | None:
+    """The longest register-to-register path of a routed nextpnr ``--report``: ``ns`` (its delay),
+    ``routing_ns`` (the part spent in wires), ``levels`` (the logic cells it crosses), and ``from`` and
+    ``to`` (cell.port where it starts and ends); None without one.  Where the time goes decides the
+    fix: a deep network wants a register stage, a long wire placement or fewer sinks."""
+    best = None
+    for p in report.get("critical_paths") or []:
+        segs = p.get("path") or []
+        if segs and (best is None or sum(s["delay"] for s in segs) > sum(s["delay"] for s in best)):
+            best = segs
+    if best is None:
+        return None
+
+    def at(end):
+        return f"{end['cell']}.{end['port']}"
+
+    return {"ns": round(sum(s["delay"] for s in best), 2),
+            "routing_ns": round(sum(s["delay"] for s in best if s["type"] == "routing"), 2),
+            "levels": sum(s["type"] == "logic" for s in best), "from": at(best[0]["from"]), "to": at(best[-1]["to"])}
 
 
 _FMAX_LINE = re.compile(r"Max frequency for clock '[^']*': ([\d.]+) MHz")

@@ -96,6 +96,27 @@ def test_synth_ecp5_fmax(small_unit):
     # the fit check's LUT4 sites are the slices' LUT4s nextpnr placed, give or take a few feed-throughs
     from pairhw.synth.flows import ecp5_lut_sites
     assert 0 <= r["utilisation"]["TRELLIS_COMB"][0] - ecp5_lut_sites(r["cells"]) <= 40
+    # the critical path behind that Fmax: its delay is the clock period nextpnr reports
+    cp = r["critical_path"]
+    assert 1000 / cp["ns"] == pytest.approx(r["fmax_mhz"], rel=0.01)
+    assert 0 < cp["routing_ns"] < cp["ns"] and cp["levels"] >= 1 and cp["from"] and cp["to"]
+
+
+def test_ecp5_critical_path_is_the_longest_path_of_the_report():
+    """From nextpnr's --report: the longest of its paths, summed by segment type."""
+    from pairhw.synth.flows import ecp5_critical_path
+
+    def seg(kind, delay, cell, port):
+        end = {"cell": cell, "loc": [1, 1], "port": port}
+        return {"type": kind, "delay": delay, "from": end, "to": end}
+
+    short = [seg("clk-to-q", 0.5, "a", "Q"), seg("routing", 1.0, "b", "A"), seg("setup", 0.1, "b", "D")]
+    long = [seg("clk-to-q", 0.52, "ff", "Q"), seg("routing", 7.13, "lut1", "D"), seg("logic", 0.24, "lut1", "F"),
+            seg("routing", 2.0, "lut2", "C"), seg("logic", 0.24, "lut2", "F"), seg("routing", 11.35, "ram", "WAD2"),
+            seg("setup", 0.0, "ram", "WAD2")]
+    rep = {"critical_paths": [{"from": "posedge clk", "to": "posedge clk", "path": p} for p in (short, long)]}
+    assert ecp5_critical_path(rep) == {"ns": 21.48, "routing_ns": 20.48, "levels": 2, "from": "ff.Q", "to": "ram.WAD2"}
+    assert ecp5_critical_path({"critical_paths": []}) is None and ecp5_critical_path({}) is None
 
 
 def test_synth_ecp5_router2_is_its_own_result(small_unit):
