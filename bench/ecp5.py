@@ -112,8 +112,8 @@ ROUTER2 = {
     "tate1-47-d4": "router1: not routed in 720 s after the static placer (96,060 arcs left, about 550 fewer a "
                    "minute; 25,594 LUT4); before, 145,521 arcs left after 900 s (38,960 LUT4)",
     "etat3-97-fast": "router1: not routed in 1,200 s",
-    "etat3-97-fast-ram": "router1: 200,318 arcs left after 540 s of routing, about 2,000 fewer a minute (44.2 MHz "
-                         "estimated after placement)",
+    "etat3-97-fast-ram": "router1: not routed in 540 s of routing (200,318 arcs left, about 2,000 fewer a minute; "
+                         "44.2 MHz estimated after placement)",
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s; after the static placer, 302,856 arcs left after 2,460 s",
     "ate-bn-tiny": "router1: not tried (an hour a try); 58 % of the part's LUT4s, more than tate1-47-d4 (31 %), "
                    "which router1 did not route",
