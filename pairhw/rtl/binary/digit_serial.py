@@ -92,6 +92,17 @@ class DigitSerialMul(MulUnit):
                 m.d.sync += c.eq(red)
             with m.If(self.start):
                 m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
+        elif self.stages == 1:
+            areg = Signal(T * D, name="areg")
+            breg = Signal(F.m, name="breg")
+            creg = Signal(F.m, name="creg")
+            cnext = msd_step(m, F, creg, areg[T * D - D:T * D], shared_xb(m, F, breg, D), D)
+            with m.If(busy):
+                m.d.sync += [creg.eq(cnext), areg.eq(areg << D)]
+            with m.If(last):
+                m.d.sync += c.eq(cnext)
+            with m.If(self.start):
+                m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
         else:
             areg = Signal(T * D, name="areg")
             creg = Signal(F.m, name="creg")
@@ -110,34 +121,24 @@ class DigitSerialMul(MulUnit):
                 m.d.sync += areg.eq(areg << D)
             with m.If(self.start):
                 m.d.sync += areg.eq(self.a)
-            if self.stages == 1:
-                cnext = msd_step(m, F, creg, digit, xb, D)
-                with m.If(busy):
-                    m.d.sync += creg.eq(cnext)
-                with m.If(last):
-                    m.d.sync += c.eq(cnext)
-                with m.If(self.start):
-                    m.d.sync += creg.eq(0)
-                m.d.sync += done.eq(last)
-            else:
-                # P_t = Σ digit_i·(x^i·B mod f) needs no C: registered, it is accumulated a cycle later
-                # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
-                psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
-                m.d.comb += psum.eq(nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
-                acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
-                with m.If(busy):
-                    m.d.sync += preg.eq(psum)
-                m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
-                cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, "cxd")
-                cnext = Signal(F.m, name="cnext")
-                m.d.comb += cnext.eq(Mux(first, 0, cx) ^ preg)
-                with m.If(acc):
-                    m.d.sync += creg.eq(cnext)
-                with m.If(final):
-                    m.d.sync += c.eq(cnext)
+            # P_t = Σ digit_i·(x^i·B mod f) needs no C: registered, it is accumulated a cycle later
+            # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
+            psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
+            m.d.comb += psum.eq(nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
+            acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
+            with m.If(busy):
+                m.d.sync += preg.eq(psum)
+            m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
+            cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, "cxd")
+            cnext = Signal(F.m, name="cnext")
+            m.d.comb += cnext.eq(Mux(first, 0, cx) ^ preg)
+            with m.If(acc):
+                m.d.sync += creg.eq(cnext)
+            with m.If(final):
+                m.d.sync += c.eq(cnext)
         with m.If(self.start):
             m.d.sync += [busy.eq(1), cnt.eq(0)]
-        if self.order == "lsd":
+        if self.stages == 1:  # (the staged msd registers done with its accumulation)
             m.d.sync += done.eq(last)
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m
