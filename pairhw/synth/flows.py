@@ -507,13 +507,10 @@ def ecp5_critical_path(report: dict) -> dict | None:
     ``routing_ns`` (the part spent in wires), ``levels`` (the logic cells it crosses), and ``from`` and
     ``to`` (cell.port where it starts and ends); None without one.  Where the time goes decides the
     fix: a deep network wants a register stage, a long wire placement or fewer sinks."""
-    best = None
-    for p in report.get("critical_paths") or []:
-        segs = p.get("path") or []
-        if segs and (best is None or sum(s["delay"] for s in segs) > sum(s["delay"] for s in best)):
-            best = segs
-    if best is None:
+    paths = [p["path"] for p in report.get("critical_paths") or [] if p.get("path")]
+    if not paths:
         return None
+    best = max(paths, key=lambda segs: sum(s["delay"] for s in segs))
 
     def at(end):
         return f"{end['cell']}.{end['port']}"

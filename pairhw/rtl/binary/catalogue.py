@@ -195,8 +195,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     if stages is not None and kind not in STAGED_KINDS:
         raise KindError(f"--stages applies to {', '.join(STAGED_KINDS)} over F_2^m (and F_3^m karatsuba), not {kind}")
     if stages is not None and not 1 <= stages <= MOST_STAGES[kind]:
-        what, counts = (("msd", "1 to 3") if kind == "msd" else ("hybrid", "1 to 3") if MOST_STAGES[kind] == 3
-                        else ("parallel", "1 or 2"))
+        counts = "1 to 3" if MOST_STAGES[kind] == 3 else "1 or 2"
+        what = "msd" if kind == "msd" else "hybrid" if MOST_STAGES[kind] == 3 else "parallel"
         raise KindError(f"a {what} F_2^m multiplier has {counts} stages, not {stages} (the F_3^m karatsuba "
                         "multiplier takes 1 to 11)")
     try:

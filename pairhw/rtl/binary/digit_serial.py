@@ -19,11 +19,21 @@ def shared_xb(m, F: GF2m, b, D: int, prefix: str = "xb") -> list:
             for i in range(D)]
 
 
+def times_xd(m, F: GF2m, creg, D: int, name: str = "cxd"):
+    """C·x^D mod f: the shift-and-fold of an MSD step's accumulator."""
+    return nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, name)
+
+
+def digit_products(F: GF2m, digit, xb, D: int):
+    """Σ_i digit_i·(x^i·B mod f): an MSD step's digit products, which do not depend on C."""
+    return nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)])
+
+
 def msd_step(m, F: GF2m, creg, digit, xb, D: int, cx_name: str = "cxd", next_name: str = "cnext") -> Signal:
     """One MSD step: C·x^D mod f + Σ_i digit_i·(x^i·B mod f) (seed 001 §5.1.2, structure 1)."""
-    cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, cx_name)
+    cx = times_xd(m, F, creg, D, cx_name)
     nxt = Signal(F.m, name=next_name)
-    m.d.comb += nxt.eq(cx ^ nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
+    m.d.comb += nxt.eq(cx ^ digit_products(F, digit, xb, D))
     return nxt
 
 
@@ -124,12 +134,12 @@ class DigitSerialMul(MulUnit):
             # P_t = Σ digit_i·(x^i·B mod f) needs no C: registered, it is accumulated a cycle later
             # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
             psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
-            m.d.comb += psum.eq(nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)]))
+            m.d.comb += psum.eq(digit_products(F, digit, xb, D))
             acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
             with m.If(busy):
                 m.d.sync += preg.eq(psum)
             m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
-            cx = nets.linear_net(m, creg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, "cxd")
+            cx = times_xd(m, F, creg, D)
             cnext = Signal(F.m, name="cnext")
             m.d.comb += cnext.eq(Mux(first, 0, cx) ^ preg)
             with m.If(acc):
