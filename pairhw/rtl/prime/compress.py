@@ -61,6 +61,30 @@ def count_bits(bits: list) -> list:
     return [s0, b1, b2]
 
 
+def count_lut6(m, bits: list, name: str, wanted=None) -> list:
+    """:func:`count_bits` as one Xilinx ``LUT6`` primitive an output bit (INIT: that bit of the count
+    of the inputs I0…, the unused inputs tied to 0), so that no mapper re-cuts a counter level
+    (:data:`pairhw.rtl.binary.nets.LUT6_MODEL` is its model elsewhere); only the outputs ``wanted``
+    (all by default) are built, the others are 0."""
+    from amaranth.hdl import Instance
+
+    n = len(bits)
+    if n == 1:
+        return [bits[0]]
+    outs = []
+    for w in range(n.bit_length()):
+        if wanted is not None and w not in wanted:  # an output nothing reads: no cell
+            outs.append(Const(0, 1))
+            continue
+        init = sum(((bin(j & ((1 << n) - 1)).count("1") >> w) & 1) << j for j in range(64))
+        o = Signal(name=f"{name}_b{w}")
+        ins = list(bits) + [Const(0, 1)] * (6 - n)
+        m.submodules[f"{name}_lut{w}"] = Instance("LUT6", p_INIT=Const(init, 64), o_O=o,
+                                                  **{f"i_I{i}": ins[i] for i in range(6)})
+        outs.append(o)
+    return outs
+
+
 def counter_level(cols: dict, width: int, target: int, make=count_bits) -> dict:
     """One level of counters that leaves at most ``target`` bits in each column where it can:
     columns are taken from the least significant up, knowing how many carries the lower columns'
@@ -119,51 +143,117 @@ def reduce_stages(heights: dict, width: int, levels: int) -> int:
     return -(-plan(heights, width) // levels)
 
 
-def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str, last: bool = True):
+def _tagged(cols: dict) -> tuple[dict, int]:
+    """Each bit of ``cols`` with an id, column by column from the least significant, bottom up."""
+    out, n = {}, 0
+    for c in sorted(cols):
+        out[c] = [(n + r, v) for r, v in enumerate(cols[c])]
+        n += len(cols[c])
+    return out, n
+
+
+def live_bits(heights: dict, width: int, read_from: int = 0) -> tuple[set, set]:
+    """The bits of :func:`reduce`'s counter levels over ``heights`` that the two rows' columns at or
+    above ``read_from`` depend on: (their ids, as :func:`reduce` numbers them; the (column, row)
+    positions of the live bits of the first level).  A counter output depends on all its inputs."""
+    cols, n = _tagged({c: [None] * h for c, h in heights.items() if h})
+    first = {i: (c, r) for c, bits in cols.items() for r, (i, _) in enumerate(bits)}
+    deps: dict = {}
+
+    def make(group):
+        nonlocal n
+        outs = []
+        for _ in range(len(group).bit_length()):
+            deps[n] = [i for i, _ in group]
+            outs.append((n, None))
+            n += 1
+        return outs
+
+    while height(cols) > 2:
+        cols = counter_level(cols, width, next_target(height(cols)), make=make)
+    live = {i for c, bits in cols.items() if c >= read_from for i, _ in bits}
+    todo = list(live)
+    while todo:
+        for j in deps.get(todo.pop(), ()):
+            if j not in live:
+                live.add(j)
+                todo.append(j)
+    return live, {first[i] for i in live if i in first}
+
+
+def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str, last: bool = True,
+           read_from: int = 0, lut6: bool = False):
     """Counter levels over ``cols`` (column -> list of 1-bit values) until every column has at most
     two bits, a register after every ``levels`` levels and after the last (unless not ``last``: the
     caller registers the rows, after a level of its own); returns the two rows (``width``-bit
-    Signals, their sum ≡ the columns' sum mod 2^width) and the register stages taken."""
+    Signals, their sum ≡ the columns' sum mod 2^width; only their columns from ``read_from`` up
+    are read: the bits no such column depends on are 0, no logic) and the register stages taken.
+
+    Every level's bits are kept wires (a Yosys boundary), so that ABC maps each level to one LUT an
+    output bit, each a function of at most six bits of the level below, instead of re-cutting the
+    levels between two registers into a deeper network (bn254: 9 LUT levels for 5); ``lut6``: each
+    counter output is a ``LUT6`` primitive (:func:`count_lut6`), which ABC9, whose mapping may still
+    cross kept wires, leaves as it is."""
+    live, _ = live_bits({c: len(v) for c, v in cols.items()}, width, read_from)
+    cols, n = _tagged(cols)
+
+    def make(group):
+        nonlocal n
+        values = [v for _, v in group]
+        if lut6:
+            wanted = {w for w in range(len(values).bit_length()) if n + w in live}
+            counted = count_lut6(m, values, f"{pipe.prefix}{name}_n{n}", wanted)
+        else:
+            counted = count_bits(values)
+        outs = [(n + w, bit) for w, bit in enumerate(counted)]
+        n += len(outs)
+        return outs
+
     stage, level = 0, 0
     while height(cols) > 2:
-        cols = counter_level(cols, width, next_target(height(cols)))
+        cols = counter_level(cols, width, next_target(height(cols)), make=make)
         level += 1
         if (level % levels == 0 or height(cols) <= 2) and (last or height(cols) > 2):
-            cols = register_columns(pipe, cols, width, f"{name}_c{stage}")
+            cols = register_columns(pipe, cols, width, f"{name}_c{stage}", live=live)
             stage += 1
         else:  # named wires between levels: each level's bits are written once, not inlined in the next
-            cols = register_columns(pipe, cols, width, f"{name}_w{level}", m=m)
+            cols = register_columns(pipe, cols, width, f"{name}_w{level}", m=m, live=live)
     rows = []
     for r in range(2):
         s = Signal(width, name=f"{pipe.prefix}{name}_row{r}")
-        m.d.comb += s.eq(Cat(*[cols[c][r] if len(cols.get(c, ())) > r else Const(0, 1) for c in range(width)]))
+        m.d.comb += s.eq(Cat(*[cols[c][r][1] if len(cols.get(c, ())) > r and cols[c][r][0] in live
+                               else Const(0, 1) for c in range(width)]))
         rows.append(s)
     return rows, stage
 
 
-def register_columns(pipe: Pipe, cols: dict, width: int, name: str, m=None) -> dict:
-    """The bit matrix registered row by row (row r: the r-th bit of every column that has one); with
-    ``m``, put on combinational Signals of module ``m`` instead (no register)."""
+def register_columns(pipe: Pipe, cols: dict, width: int, name: str, m=None, live=None) -> dict:
+    """The bit matrix of (id, bit) pairs registered row by row (row r: the r-th bit of every column
+    that has one; a bit whose id is not in ``live`` is 0); with ``m``, put on kept combinational
+    Signals of module ``m`` instead (no register)."""
     out: dict = {}
     for r in range(height(cols)):
         present = [c for c in range(width) if len(cols.get(c, ())) > r]
         lo, hi = present[0], present[-1] + 1
-        value = Cat(*[cols[c][r] if len(cols.get(c, ())) > r else Const(0, 1) for c in range(lo, hi)])
+        bits = {c: cols[c][r] for c in present}
+        value = Cat(*[bits[c][1] if c in bits and (live is None or bits[c][0] in live) else Const(0, 1)
+                      for c in range(lo, hi)])
         if m is None:
             reg = pipe.reg(value, hi - lo, f"{name}r{r}")
         else:
-            reg = Signal(hi - lo, name=f"{pipe.prefix}{name}r{r}")
+            reg = Signal(hi - lo, name=f"{pipe.prefix}{name}r{r}", attrs={"keep": 1})
             m.d.comb += reg.eq(value)
         for c in present:
-            out.setdefault(c, []).append(reg[c - lo])
+            out.setdefault(c, []).append((bits[c][0], reg[c - lo]))
     return out
 
 
-def product_heights(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None) -> dict:
+def product_heights(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None,
+                    pre_add: bool = False) -> dict:
     """Column -> bits of the piece products of :func:`product_columns` (no logic: for planning)."""
     yd = digits(y, yw, -(-ybits // yw)) if isinstance(y, int) else None
-    pieces = product_pieces(xbits, ybits, xw, yw, yd, trunc)[0]
-    width = trunc if trunc is not None else xbits + ybits
+    pieces = product_pieces(xbits, ybits, xw, yw, yd, trunc, pre_add)[0]
+    width = trunc if trunc is not None else xbits + ybits + pre_add
     h: dict = {}
     for _i, _j, off, pw in pieces:
         for c in range(off, min(off + pw, width)):
@@ -172,19 +262,40 @@ def product_heights(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int
 
 
 def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int = 24, yw: int = 17,
-                    trunc: int | None = None) -> dict:
+                    trunc: int | None = None, live: set | None = None) -> dict:
     """The piece products of x·y (``y`` a Value or an int constant), each registered (one stage:
-    the DSP's M register), as columns of bits (mod 2^trunc with ``trunc``)."""
+    the DSP's M register), as columns of bits (mod 2^trunc with ``trunc``).  ``x`` may be a pair of
+    ``xbits``-bit rows: each piece then multiplies the sum of their digits (a DSP48E1's pre-adder
+    where Yosys packs it, else one short carry chain before the DSP), and no carry runs across x.
+
+    ``live``: the (column, row) positions read (:func:`live_bits`); a piece with none of them is not
+    built (its bits are 0).  A piece's register is kept whole, so that Yosys does not narrow a piece
+    of a few read bits to a multiplier of LUTs (a deep network behind the previous sum's carry
+    select, where a DSP48E1 takes the operands as they are)."""
     const = isinstance(y, int)
+    pre_add = isinstance(x, tuple)
     yd = digits(y, yw, -(-ybits // yw)) if const else None
-    pieces, xws, yws = product_pieces(xbits, ybits, xw, yw, yd, trunc)
-    width = trunc if trunc is not None else xbits + ybits
+    pieces, xws, yws = product_pieces(xbits, ybits, xw, yw, yd, trunc, pre_add)
+    width = trunc if trunc is not None else xbits + ybits + pre_add
+    sums: dict = {}  # a pre-added digit, once for all its pieces (kept: a carry chain of its own)
     cols: dict = {}
     for i, j, off, pw in pieces:
-        xi = x[xw * i: xw * i + xws[i]]
-        yj = Const(yd[j], pw - xws[i]) if yd is not None else y[yw * j: yw * j + yws[j]]
+        span = range(off, min(off + pw, width))
+        if live is not None and not any((c, len(cols.get(c, ()))) in live for c in span):
+            for c in span:
+                cols.setdefault(c, []).append(Const(0, 1))
+            continue
+        if pre_add:
+            if i not in sums:
+                sums[i] = Signal(xws[i] + 1, name=f"{pipe.prefix}{name}_xsum{i}", attrs={"keep": 1})
+                pipe.m.d.comb += sums[i].eq(x[0][xw * i: xw * i + xws[i]] + x[1][xw * i: xw * i + xws[i]])
+            xi = sums[i]
+        else:
+            xi = x[xw * i: xw * i + xws[i]]
+        yj = Const(yd[j], pw - xws[i] - pre_add) if yd is not None else y[yw * j: yw * j + yws[j]]
         prod = pipe.reg(xi * yj, pw, f"{name}_x{i}y{j}")
-        for c in range(off, min(off + pw, width)):
+        prod.attrs["keep"] = 1
+        for c in span:
             cols.setdefault(c, []).append(prod[c - off])
     return cols
 
@@ -225,6 +336,38 @@ def segmented_add(m, pipe: Pipe, x, y, width: int, seg: int, name: str, cin=None
                  into.eq(tot[:n] ^ gp ^ gen),
                  total.eq(Cat(s0[0][:-1], *[Mux(into[j], s1[j], s0[j][:-1]) for j in range(1, n)]))]
     return total, tot[n]
+
+
+def carry_out(m, x, y, width: int, name: str):
+    """The carry out of x + y (``width`` bits each) without a carry chain: generate and propagate
+    bits of groups of three bits (one LUT6 each), then of three groups at a time (g2 | p2·g1 |
+    p2·p1·g0: five inputs), each level on kept wires (one LUT an output bit): ⌈log3(width)⌉ + 1 LUT
+    levels, 7 at 391 bits.  Returns a 1-bit Signal."""
+    def kept(value, label):
+        s = Signal(len(value), name=label, attrs={"keep": 1})
+        m.d.comb += s.eq(value)
+        return s
+
+    gs, ps = [], []
+    for lo in range(0, width, 3):  # the first level straight from the operands
+        g, p = Const(0, 1), Const(1, 1)
+        for i in range(lo, min(lo + 3, width)):
+            g, p = (x[i] & y[i]) | ((x[i] ^ y[i]) & g), p & (x[i] ^ y[i])
+        gs.append(g)
+        ps.append(p)
+    level = 0
+    while True:
+        G, P = kept(Cat(*gs), f"{name}_g{level}"), kept(Cat(*ps), f"{name}_p{level}")
+        if len(gs) == 1:
+            return G
+        gs, ps = [], []
+        for lo in range(0, len(G), 3):
+            g, p = Const(0, 1), Const(1, 1)
+            for i in range(lo, min(lo + 3, len(G))):
+                g, p = G[i] | (P[i] & g), p & P[i]
+            gs.append(g)
+            ps.append(p)
+        level += 1
 
 
 #: register stages of :func:`segmented_add` (its second half is logic after the register)

@@ -44,10 +44,12 @@ class Pipe:
         return value
 
 
-def product_pieces(xbits: int, ybits: int, xw: int, yw: int, ydigits=None, trunc: int | None = None):
+def product_pieces(xbits: int, ybits: int, xw: int, yw: int, ydigits=None, trunc: int | None = None,
+                   pre_add: bool = False):
     """The piece products (i, j, offset, width) of an ``xbits`` × ``ybits`` product in ``xw`` × ``yw``
     digits; pieces of a zero constant digit (``ydigits``) and, with ``trunc``, pieces at or above bit
-    ``trunc`` are left out."""
+    ``trunc`` are left out.  ``pre_add``: x is the sum of two ``xbits``-bit rows, each piece taking
+    the sum of their digits (a bit wider: a DSP48E1's pre-adder)."""
     nx, ny = -(-xbits // xw), -(-ybits // yw)
     xws = [min(xw, xbits - xw * i) for i in range(nx)]
     yws = [min(yw, ybits - yw * j) for j in range(ny)]
@@ -57,7 +59,7 @@ def product_pieces(xbits: int, ybits: int, xw: int, yw: int, ydigits=None, trunc
             off = xw * i + yw * j
             if (ydigits is not None and ydigits[j] == 0) or (trunc is not None and off >= trunc):
                 continue
-            pw = xws[i] + (ydigits[j].bit_length() if ydigits is not None else yws[j])
+            pw = xws[i] + pre_add + (ydigits[j].bit_length() if ydigits is not None else yws[j])
             out.append((i, j, off, pw))
     return out, xws, yws
 

@@ -161,30 +161,49 @@ class MontgomeryCounters(MontgomeryPipelined):
     pieces are summed by counter levels and segmented adders (:mod:`.compress`), ``seg``-bit carry
     chains at most, a register after every ``levels`` counter levels.
 
-    T = a·b is reduced to two rows and its low half made binary (it feeds q's DSPs); q is made
-    binary (it feeds U's).  U = q·p is reduced together with ⌊T/R⌋ (T's high rows and the carry out
-    of its low half) and [T mod R ≠ 0], placed at column k, to two rows X, Y whose sum is t·R + U mod R,
-    t = ⌊T/R⌋ + ⌊U/R⌋ + [T mod R ≠ 0].  Their low halves are not added: U mod R = −(T mod R) mod R is
-    known, so the carry out of X's and Y's low halves is maj(x, y, x ⊕ y ⊕ u) of their bits k − 1 and
-    that bit u of −(T mod R) (a sum bit is x ⊕ y ⊕ its carry in), the carry in of t = X_hi + Y_hi.
-    d = t − p is X_hi + Y_hi − p after one level of counters with the constant; d's sign picks t or d.
+    T = a·b is reduced to two rows X_T, Y_T, and no carry runs across them before the next product:
+    q = (T mod R)·p' mod R is taken from their low halves, each of q's pieces multiplying the sum of
+    their 23-bit digits (a DSP48E1's pre-adder), and U = q'·p likewise from q's two rows, whose sum
+    q' is q or q + R.  U' = q'·p is reduced together with ⌊T/R⌋ (T's high rows and the carry out of
+    their low halves) and [T mod R ≠ 0], placed at column k, to two rows X, Y whose sum is
+    t'·R + U mod R, t' = ⌊T/R⌋ + ⌊U'/R⌋ + [T mod R ≠ 0] = t + c·p, c = (q' − q)/R the carry out of
+    q's rows (a carry tree beside U's product).  Their low halves are not added: U' mod R =
+    −(T mod R) mod R is known, so the carry out of X's and Y's low halves is maj(x, y, x ⊕ y ⊕ u)
+    of their bits k − 1 and that bit u of −(T mod R) (a sum bit is x ⊕ y ⊕ its carry in), the carry
+    in of X_hi + Y_hi.  t = X_hi + Y_hi − c·p and d = t − p are each the rows plus a constant row
+    that c picks, after one level of counters; d's sign picks t or d.  Latency: the input, two
+    stages a product (its pieces, its counters) and two for the sum.
     """
 
-    def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 5, seg: int = 23):
+    #: the x digits of a pre-added piece: their sum, a bit wider, fits a DSP48E1's 25-bit signed port
+    PRE_DIGIT = 23
+
+    def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 5, seg: int = 23,
+                 lut6: bool = False):
         if seg < 2:
             raise ValueError(f"segment (bits of a carry-chain segment) must be at least 2, not {seg}")
-        self.seg = seg
+        self.seg, self.lut6 = seg, lut6
         super().__init__(F, word, xw, yw, levels)
-        self.name = f"MontCnt_p{F.bits}_w{word}_s{seg}_l{levels}"
+        self.name = f"MontCnt_p{F.bits}_w{word}_s{seg}_l{levels}" + ("_lut6" if lut6 else "")
         from .compress import ADD_STAGES, product_heights, reduce_stages
 
         k, bits, lv = self.k, F.bits, levels
         self.reduce_stages = (
             reduce_stages(product_heights(bits, bits, xw, yw), 2 * bits, lv),
-            reduce_stages(product_heights(k, k, xw, yw, self.pprime, k), k, lv),
+            reduce_stages(product_heights(k, k, self.PRE_DIGIT, yw, self.pprime, k, pre_add=True), k, lv),
             reduce_stages(self._u_heights(), k + bits + 2, lv))
-        # input register; for each of T, q and U: its pieces, its rows, its segments; the result
-        self._latency = 1 + (1 + ADD_STAGES) * 3 + sum(self.reduce_stages) + 1
+        # input register; for each of T, q and U: its pieces and its counters; the sum t' and the result
+        self._latency = 1 + 3 + sum(self.reduce_stages) + ADD_STAGES + 1
+
+    @property
+    def pieces(self) -> int:
+        """The piece products of T = a·b, q and U = q'·p (q's and U's on pre-added digits)."""
+        from .dsp import digits, product_pieces
+
+        k, bits, xw, yw, pw = self.k, self.F.bits, self.xw, self.yw, self.PRE_DIGIT
+        return (len(product_pieces(bits, bits, xw, yw)[0])
+                + len(product_pieces(k, k, pw, yw, digits(self.pprime, yw, -(-k // yw)), k, True)[0])
+                + len(product_pieces(k, bits, pw, yw, digits(self.F.p, yw, -(-bits // yw)), None, True)[0]))
 
     @property
     def _t_width(self) -> int:
@@ -192,11 +211,11 @@ class MontgomeryCounters(MontgomeryPipelined):
         return min(2 * self.F.bits - self.k, self.F.bits + 2)
 
     def _u_heights(self) -> dict:
-        """Columns of U + (⌊T/R⌋ + [T mod R ≠ 0])·R: U's pieces, T's two high rows and two bits."""
+        """Columns of U' + (⌊T/R⌋ + [T mod R ≠ 0])·R: U's pieces, T's two high rows and two bits."""
         from .compress import product_heights
 
         k = self.k
-        h = product_heights(k, self.F.bits, self.xw, self.yw, self.F.p)
+        h = product_heights(k, self.F.bits, self.PRE_DIGIT, self.yw, self.F.p, pre_add=True)
         for c in range(max(self._t_width, 0)):
             h[k + c] = h.get(k + c, 0) + 2
         h[k] = h.get(k, 0) + 2
@@ -207,53 +226,66 @@ class MontgomeryCounters(MontgomeryPipelined):
         return self._latency
 
     def describe(self) -> dict:
-        return {**super().describe(), "seg": self.seg}
+        return {**super().describe(), "seg": self.seg, "lut6": self.lut6}
 
     def elaborate(self, platform):
-        from .compress import product_columns, reduce, segmented_add
+        from .compress import carry_out, live_bits, product_columns, reduce, segmented_add
 
         m = Module()
-        p, k, bits, lv, seg = self.F.p, self.k, self.F.bits, self.levels, self.seg
+        p, k, bits, lv, seg, pd = self.F.p, self.k, self.F.bits, self.levels, self.seg, self.PRE_DIGIT
         r1, r2, r3 = self.reduce_stages
+        assert r3 >= 1  # U's column k holds at least a piece, two rows of ⌊T/R⌋ and two bits
         W = bits + 2  # t < 2p and d = t − p > −p: both fit W bits, d's sign in its top bit
         pipe = Pipe(m, "")
         a = pipe.reg(self.a, bits, "a_in")
         b = pipe.reg(self.b, bits, "b_in")
         (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw),
-                             2 * bits, lv, "ab")  # T's rows at 2 + r1
-        tlo, ct = segmented_add(m, pipe, xt[:k], yt[:k], k, seg, "tlo")  # at 3 + r1
-        (xq, yq), _ = reduce(m, pipe, product_columns(pipe, tlo, k, self.pprime, k, "q", self.xw, self.yw,
-                                                      trunc=k), k, lv, "q")
-        q, _ = segmented_add(m, pipe, xq, yq, k, seg, "q")  # at 5 + r1 + r2
-        ucols = product_columns(pipe, q, k, p, bits, "qp", self.xw, self.yw)  # at 6 + r1 + r2
-        # ⌊T/R⌋ (T's high rows and the carry out of its low half) and [T mod R ≠ 0] at column k
+                             2 * bits, lv, "ab", lut6=self.lut6)  # T's rows at 2 + r1
+        x0, y0 = Signal(k, name="t_row0_lo"), Signal(k, name="t_row1_lo")  # (T below R for a tiny p)
+        m.d.comb += [x0.eq(xt[:k]), y0.eq(yt[:k])]
+        (xq, yq), _ = reduce(m, pipe, product_columns(pipe, (x0, y0), k, self.pprime, k, "q", pd,
+                                                      self.yw, trunc=k), k, lv, "q", lut6=self.lut6)  # at 3 + r1 + r2
+        # only the rows' columns from k − 1 up are read (U mod R is known): the pieces the counters
+        # below them need are built, the others not
+        _, ulive = live_bits(self._u_heights(), k + W, k - 1)
+        ucols = product_columns(pipe, (xq, yq), k, p, bits, "qp", pd, self.yw, live=ulive)  # at 4 + r1 + r2
+        # ⌊T/R⌋ (T's high rows and the carry out of their low halves) and [T mod R ≠ 0] at column k,
+        # off the products' path: the low halves' sum (one segmented adder) and, without it, whether
+        # it is 0 mod R (x + y ≡ 0 mod 2^k iff x_0 = y_0 and x_i ⊕ y_i = x_(i−1) | y_(i−1) above:
+        # the carry that a 0 sum bit needs, no carry chain)
+        tlo, ct = segmented_add(m, pipe, x0, y0, k, seg, "tlo")  # at 3 + r1
+        zero = Signal(k, name="tlo_zero_bits")
+        m.d.comb += zero.eq(Cat(~(x0[0] ^ y0[0]), *[~(x0[i] ^ y0[i] ^ (x0[i - 1] | y0[i - 1])) for i in range(1, k)]))
+        nz = pipe.delay(pipe.reg(~zero.all(), 1, "tlo_nz"), 1, 1 + r2, "nz")
         held = pipe.reg(tlo, k, "tlo_held")  # at 4 + r1
         low = ~held[:k - 1].any() if k > 1 else Const(1, 1)  # no bit below the top
-        nz = pipe.delay(pipe.reg(held.any(), 1, "tlo_nz"), 1, 1 + r2, "nz")
-        u = pipe.delay(pipe.reg(~held[k - 1] ^ low, 1, "ulo_top"), 1, 1 + r2 + r3, "u")
+        u = pipe.delay(pipe.reg(~held[k - 1] ^ low, 1, "ulo_top"), 1, r2 + r3 - 1, "u")
         hw = self._t_width
         for i, r in enumerate((xt, yt)) if hw > 0 else ():
-            row = pipe.delay(r[k:k + hw], hw, 4 + r2, f"th{i}")
+            row = pipe.delay(r[k:k + hw], hw, 2 + r2, f"th{i}")
             for c in range(hw):
                 ucols.setdefault(k + c, []).append(row[c])
-        ucols.setdefault(k, []).extend([pipe.delay(ct, 1, 3 + r2, "tcarry"), nz])
-        # the rows' last counter level and d's rows (X + Y + (2^W − p): one more level, with the
-        # constant, a half or full adder a bit) share a stage, registered together
-        (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp", last=r3 == 0)
-        K = Const((1 << W) - p, W)
-        ds, dc = Signal(W, name="d_sum"), Signal(W, name="d_carry")
+        ucols.setdefault(k, []).extend([pipe.delay(ct, 1, 1 + r2, "tcarry"), nz])
+        # q' = q + c·R with c the carry out of q's rows, so t = t' − c·p: t and d = t − p are X + Y + a
+        # constant row that c picks (0 or 2^W − p; 2^W − p or 2^W − 2p), one level of counters each
+        # that shares a stage with the rows' last level; c by a carry tree, registered before it
+        cq = pipe.delay(pipe.reg(carry_out(m, xq, yq, k, "q_carry"), 1, "q_c"), 1, r3 - 1, "q_cd")
+        (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp", last=False, read_from=k - 1, lut6=self.lut6)
         X, Y = xs[k:], ys[k:]
-        m.d.comb += [ds.eq(X ^ Y ^ K), dc.eq(Cat(Const(0, 1), ((X & Y) | (K & (X ^ Y)))[:W - 1]))]
-        if r3:
-            xs, ys, ds, dc = (pipe.reg(v, len(v), f"qp_last{i}") for i, v in enumerate((xs, ys, ds, dc)))
-            X, Y = xs[k:], ys[k:]
-            got += 1
-        assert got == r3
+        rows = [xs, ys]
+        for name, k0, k1 in (("t", 0, (1 << W) - p), ("d", (1 << W) - p, (1 << W) - 2 * p)):
+            K = Signal(W, name=f"{name}_const")
+            m.d.comb += K.eq(Mux(cq, Const(k1, W), Const(k0, W)))
+            s_, c_ = Signal(W, name=f"{name}_sum"), Signal(W, name=f"{name}_carry")
+            m.d.comb += [s_.eq(X ^ Y ^ K), c_.eq(Cat(Const(0, 1), ((X & Y) | (K & (X ^ Y)))[:W - 1]))]
+            rows += [s_, c_]
+        xs, ys, ts, tc, ds, dc = (pipe.reg(v, len(v), f"qp_last{i}") for i, v in enumerate(rows))
+        assert got + 1 == r3
         x, y = xs[k - 1], ys[k - 1]
         cu = Signal(name="u_carry")  # the carry out of the rows' low halves
         m.d.comb += cu.eq((x & y) | ((x ^ y ^ u) & (x ^ y)))
         d, _ = segmented_add(m, pipe, ds, dc, W, seg, "d", cin=cu)
-        t, _ = segmented_add(m, pipe, X, Y, W, seg, "t", cin=cu)
+        t, _ = segmented_add(m, pipe, ts, tc, W, seg, "t", cin=cu)
         valid = pipe.delay(self.start, 1, self.latency - 1, "valid")
         c = pipe.reg(Mux(d[-1], t, d), bits, "c_out", en=valid)  # holds until the next result
         done = pipe.reg(valid, 1, "done")
