@@ -206,6 +206,21 @@ class MontgomeryCounters(MontgomeryPipelined):
                 + len(product_pieces(k, bits, pw, yw, digits(self.F.p, yw, -(-bits // yw)), None, True)[0]))
 
     @property
+    def final_segment(self) -> int:
+        """The segment of the last sums t and d (``bits`` + 2 bits each): of ``seg`` to ``seg`` + 7, the
+        first whose deeper half is shallowest.  Their first half is one chain of a segment (a LUT and
+        ⌈s/4⌉ CARRY4); the second is a LUT, the chain over the segments' generate and propagate bits
+        (⌈(n + 1)/4⌉ CARRY4 for n segments), then three LUT levels to the result (the carry into a
+        segment, its sum, the choice by d's sign): at bls12-381 23 bits give 7 and 9, 26 give 8 and 8."""
+        W = self.F.bits + 2
+
+        def depth(s):
+            n = 1 + max(0, -(-(W - (s - 1)) // s))
+            return max(1 + -(-s // 4), 4 + -(-(n + 1) // 4))
+
+        return min(range(self.seg, self.seg + 8), key=lambda s: (depth(s), s))
+
+    @property
     def _t_width(self) -> int:
         """Bits of ⌊T/R⌋'s rows that can be set: ⌊T/R⌋ < p, so none at or above bits + 2."""
         return min(2 * self.F.bits - self.k, self.F.bits + 2)
@@ -226,7 +241,7 @@ class MontgomeryCounters(MontgomeryPipelined):
         return self._latency
 
     def describe(self) -> dict:
-        return {**super().describe(), "seg": self.seg, "lut6": self.lut6}
+        return {**super().describe(), "seg": self.seg, "final_seg": self.final_segment, "lut6": self.lut6}
 
     def elaborate(self, platform):
         from .compress import carry_out, live_bits, product_columns, reduce, segmented_add
@@ -284,8 +299,8 @@ class MontgomeryCounters(MontgomeryPipelined):
         x, y = xs[k - 1], ys[k - 1]
         cu = Signal(name="u_carry")  # the carry out of the rows' low halves
         m.d.comb += cu.eq((x & y) | ((x ^ y ^ u) & (x ^ y)))
-        d, _ = segmented_add(m, pipe, ds, dc, W, seg, "d", cin=cu)
-        t, _ = segmented_add(m, pipe, ts, tc, W, seg, "t", cin=cu)
+        d, _ = segmented_add(m, pipe, ds, dc, W, self.final_segment, "d", cin=cu)
+        t, _ = segmented_add(m, pipe, ts, tc, W, self.final_segment, "t", cin=cu)
         valid = pipe.delay(self.start, 1, self.latency - 1, "valid")
         c = pipe.reg(Mux(d[-1], t, d), bits, "c_out", en=valid)  # holds until the next result
         done = pipe.reg(valid, 1, "done")
