@@ -287,12 +287,6 @@ endmodule
 """ + (LUT6_MODEL if unit.lut6 else "")
 
 
-def cell_models(verilog_text: str) -> str:
-    """The models of the vendor cells ``verilog_text`` instantiates (a ``LUT6`` of a ``lut6`` unit),
-    for a simulator's test bench; empty when it instantiates none."""
-    return "\n" + LUT6_MODEL if re.search(r"^\s*LUT6\b", verilog_text, re.M) else ""
-
-
 def core_vectors_text(fi, rows) -> str:
     """The count of pairings on the first line, then one line per pairing: ``xP yP xQ yQ e0 e1 …``
     as the field's hardware words (``fi``, a field interface) in hex, ⌈width/4⌉ digits each (for

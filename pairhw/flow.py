@@ -186,7 +186,8 @@ def simulate(d: str | Design, n: int | None = None, seed: int = 1, rows: list | 
     """Build the core's Verilator test bench (cached) and run ``n`` random pairings of ``seed`` (or
     ``rows`` from :func:`pairings`) through it; with ``trace`` (a ``.vcd`` path) the bench is built
     with tracing and dumps the waveform there."""
-    from pairhw.emit import cell_models, core_testbench, core_vectors_text
+    from pairhw.emit import core_testbench, core_vectors_text
+    from pairhw.rtl.binary.nets import cell_models
     from pairhw.sim import verilator
 
     d = design(d)
@@ -265,8 +266,9 @@ def build(d: str | Design, n: int = 20, seed: int = 1, wrap: str | None = None, 
     with ``n`` random pairings of ``seed``, the microcode and program listings, a FuseSoC core, a
     Makefile, optionally a bus wrapper (``wrap``: axis, axil or wishbone) and a cocotb test, and the
     manifest."""
-    from pairhw.emit import (LINT_WAIVERS, cell_models, core_testbench, core_vectors_text, dropin_make, fusesoc_core,
+    from pairhw.emit import (LINT_WAIVERS, core_testbench, core_vectors_text, dropin_make, fusesoc_core,
                                  fusesoc_vlnv, makefile)
+    from pairhw.rtl.binary.nets import cell_models
 
     d = design(d)
     _runs(d, n)  # before the minutes of Verilog

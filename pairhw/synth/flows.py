@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from pairhw.errors import SynthError  # noqa: F401 - defined low so the command catches it without importing the flows
 from pairhw.cache import cache_dir, digest
-from pairhw.rtl.binary.nets import LUT6_MODEL
+from pairhw.rtl.binary.nets import cell_models
 from pairhw.scratch import held_stops, scratch_dir
 
 TARGETS = ("xc7", "xc7-hier", "gates", "gates-ram", "ecp5")
@@ -600,8 +600,8 @@ _TARGET_VERSION = {"gates-ram": "2", "ecp5": "2", "xc7": "2"}  # xc7 2: depth_ds
 
 def _with_cell_models(verilog: str, target: str) -> str:
     """``verilog`` plus the LUT6 model when ``target`` has no LUT6 cell and the design uses one."""
-    if target != "xc7" and re.search(r"^\s*LUT6\b", verilog, re.M) and "module LUT6" not in verilog:
-        return verilog + "\n" + LUT6_MODEL
+    if target != "xc7" and "module LUT6" not in verilog:
+        return verilog + cell_models(verilog)
     return verilog
 
 

@@ -8,6 +8,8 @@ so each net computes exactly the model function of the same name.
 
 from __future__ import annotations
 
+import re
+
 from functools import reduce
 from operator import xor
 
@@ -93,6 +95,12 @@ LUT6_MODEL = """module LUT6 #(parameter [63:0] INIT = 64'h0) (output O, input I0
   assign O = INIT[{I5, I4, I3, I2, I1, I0}];
 endmodule
 """
+
+
+def cell_models(verilog_text: str) -> str:
+    """The models of the vendor cells ``verilog_text`` instantiates (a ``LUT6`` of a ``lut6`` unit),
+    for a simulator's test bench or a flow without the cell; empty when it instantiates none."""
+    return "\n" + LUT6_MODEL if re.search(r"^\s*LUT6\b", verilog_text, re.M) else ""
 
 
 _SHAPES = {"p": (1, 1), "s": (1, 0)}

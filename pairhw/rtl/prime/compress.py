@@ -182,19 +182,21 @@ def live_bits(heights: dict, width: int, read_from: int = 0) -> tuple[set, set]:
 
 
 def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str, last: bool = True,
-           read_from: int = 0, lut6: bool = False):
+           live: set | None = None, lut6: bool = False):
     """Counter levels over ``cols`` (column -> list of 1-bit values) until every column has at most
     two bits, a register after every ``levels`` levels and after the last (unless not ``last``: the
     caller registers the rows, after a level of its own); returns the two rows (``width``-bit
-    Signals, their sum ≡ the columns' sum mod 2^width; only their columns from ``read_from`` up
-    are read: the bits no such column depends on are 0, no logic) and the register stages taken.
+    Signals, their sum ≡ the columns' sum mod 2^width) and the register stages taken.  ``live``: the
+    ids of :func:`live_bits` over these columns' heights, when only some of the rows' columns are
+    read: the other bits are 0, no logic (default: all are read).
 
     Every level's bits are kept wires (a Yosys boundary), so that ABC maps each level to one LUT an
     output bit, each a function of at most six bits of the level below, instead of re-cutting the
     levels between two registers into a deeper network (bn254: 9 LUT levels for 5); ``lut6``: each
     counter output is a ``LUT6`` primitive (:func:`count_lut6`), which ABC9, whose mapping may still
     cross kept wires, leaves as it is."""
-    live, _ = live_bits({c: len(v) for c, v in cols.items()}, width, read_from)
+    if live is None and lut6:  # a counter output above the width is dropped: no LUT6 for it
+        live, _ = live_bits({c: len(v) for c, v in cols.items()}, width)
     cols, n = _tagged(cols)
 
     def make(group):
@@ -221,7 +223,7 @@ def reduce(m, pipe: Pipe, cols: dict, width: int, levels: int, name: str, last: 
     rows = []
     for r in range(2):
         s = Signal(width, name=f"{pipe.prefix}{name}_row{r}")
-        m.d.comb += s.eq(Cat(*[cols[c][r][1] if len(cols.get(c, ())) > r and cols[c][r][0] in live
+        m.d.comb += s.eq(Cat(*[cols[c][r][1] if len(cols.get(c, ())) > r and (live is None or cols[c][r][0] in live)
                                else Const(0, 1) for c in range(width)]))
         rows.append(s)
     return rows, stage
@@ -300,15 +302,20 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
     return cols
 
 
+def segment_count(width: int, seg: int, cin: bool) -> tuple[int, int]:
+    """(the first segment's bits, the number of segments) of :func:`segmented_add`: with a carry
+    in, the first segment is a bit shorter, so that its chain (the carry in below, the carry out
+    above) is as long as the others'."""
+    first = seg - 1 if cin else seg
+    return first, 1 + max(0, -(-(width - first) // seg))
+
+
 def segmented_add(m, pipe: Pipe, x, y, width: int, seg: int, name: str, cin=None):
     """x + y (+ ``cin``, a bit) for ``width``-bit x, y: one register stage of ``seg``-bit carry chains, then logic of
     one carry chain of a bit per segment (see the module docstring); returns (the sum mod 2^width,
     its carry out), combinational after the register: the caller registers them, or feeds them
     to the next product's DSPs."""
-    # with a carry in, the first segment is a bit shorter: its chain (the carry in below, the carry
-    # out above) is then as long as the others'
-    first = seg - 1 if cin is not None else seg
-    n = 1 + max(0, -(-(width - first) // seg))
+    first, n = segment_count(width, seg, cin is not None)
     spans = [(0, min(first, width))] + [(first + seg * j, min(first + seg * (j + 1), width)) for j in range(n - 1)]
     # (A) each segment's sum with a carry in of 0 and of 1, and whether it propagates a carry
     # the first segment takes the carry in (no carry comes into it from below).  A carry in is an
@@ -348,25 +355,23 @@ def carry_out(m, x, y, width: int, name: str):
         m.d.comb += s.eq(value)
         return s
 
-    gs, ps = [], []
-    for lo in range(0, width, 3):  # the first level straight from the operands
-        g, p = Const(0, 1), Const(1, 1)
-        for i in range(lo, min(lo + 3, width)):
-            g, p = (x[i] & y[i]) | ((x[i] ^ y[i]) & g), p & (x[i] ^ y[i])
-        gs.append(g)
-        ps.append(p)
+    # the first level combines the operands' own generate and propagate bits, unkept (one LUT6 a
+    # group of three bits); the next levels the kept bits of the level below
+    gs, ps = [x[i] & y[i] for i in range(width)], [x[i] ^ y[i] for i in range(width)]
     level = 0
     while True:
-        G, P = kept(Cat(*gs), f"{name}_g{level}"), kept(Cat(*ps), f"{name}_p{level}")
-        if len(gs) == 1:
-            return G
-        gs, ps = [], []
-        for lo in range(0, len(G), 3):
+        groups = [range(lo, min(lo + 3, len(gs))) for lo in range(0, len(gs), 3)]
+        cg, cp = [], []
+        for grp in groups:
             g, p = Const(0, 1), Const(1, 1)
-            for i in range(lo, min(lo + 3, len(G))):
-                g, p = G[i] | (P[i] & g), p & P[i]
-            gs.append(g)
-            ps.append(p)
+            for i in grp:
+                g, p = gs[i] | (ps[i] & g), p & ps[i]
+            cg.append(g)
+            cp.append(p)
+        G, P = kept(Cat(*cg), f"{name}_g{level}"), kept(Cat(*cp), f"{name}_p{level}")
+        if len(cg) == 1:
+            return G
+        gs, ps = [G[i] for i in range(len(cg))], [P[i] for i in range(len(cp))]
         level += 1
 
 

@@ -212,10 +212,12 @@ class MontgomeryCounters(MontgomeryPipelined):
         ⌈s/4⌉ CARRY4); the second is a LUT, the chain over the segments' generate and propagate bits
         (⌈(n + 1)/4⌉ CARRY4 for n segments), then three LUT levels to the result (the carry into a
         segment, its sum, the choice by d's sign): at bls12-381 23 bits give 7 and 9, 26 give 8 and 8."""
+        from .compress import segment_count
+
         W = self.F.bits + 2
 
         def depth(s):
-            n = 1 + max(0, -(-(W - (s - 1)) // s))
+            n = segment_count(W, s, True)[1]
             return max(1 + -(-s // 4), 4 + -(-(n + 1) // 4))
 
         return min(range(self.seg, self.seg + 8), key=lambda s: (depth(s), s))
@@ -262,7 +264,7 @@ class MontgomeryCounters(MontgomeryPipelined):
                                                       self.yw, trunc=k), k, lv, "q", lut6=self.lut6)  # at 3 + r1 + r2
         # only the rows' columns from k − 1 up are read (U mod R is known): the pieces the counters
         # below them need are built, the others not
-        _, ulive = live_bits(self._u_heights(), k + W, k - 1)
+        uids, ulive = live_bits(self._u_heights(), k + W, k - 1)
         ucols = product_columns(pipe, (xq, yq), k, p, bits, "qp", pd, self.yw, live=ulive)  # at 4 + r1 + r2
         # ⌊T/R⌋ (T's high rows and the carry out of their low halves) and [T mod R ≠ 0] at column k,
         # off the products' path: the low halves' sum (one segmented adder) and, without it, whether
@@ -285,7 +287,7 @@ class MontgomeryCounters(MontgomeryPipelined):
         # constant row that c picks (0 or 2^W − p; 2^W − p or 2^W − 2p), one level of counters each
         # that shares a stage with the rows' last level; c by a carry tree, registered before it
         cq = pipe.delay(pipe.reg(carry_out(m, xq, yq, k, "q_carry"), 1, "q_c"), 1, r3 - 1, "q_cd")
-        (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp", last=False, read_from=k - 1, lut6=self.lut6)
+        (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp", last=False, live=uids, lut6=self.lut6)
         X, Y = xs[k:], ys[k:]
         rows = [xs, ys]
         for name, k0, k1 in (("t", 0, (1 << W) - p), ("d", (1 << W) - p, (1 << W) - 2 * p)):
