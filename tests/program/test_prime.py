@@ -166,7 +166,8 @@ def test_fast_cores_are_within_ten_percent_of_their_multiplier_bound(name):
 
 
 @pytest.mark.parametrize("name,ref", [("ate-bn-tiny-ram", "ate-bn-tiny"),
-                                      pytest.param("ate-bls12-381-fast-ram", "ate-bls12-381-fast", marks=pytest.mark.slow)])
+                                      pytest.param("ate-bls12-381-fast-ram", "ate-bls12-381-fast", marks=pytest.mark.slow),
+                                      pytest.param("ate-bls12-381-fast-d8", "ate-bls12-381-fast-calls", marks=pytest.mark.slow)])
 def test_a_prime_core_with_ram_banks_keeps_its_schedule_and_cuts_its_multiplexers(name, ref):
     """The prime cores' values in LUT RAM banks of one write port (the multiplier's, one per adder,
     one for the rest) instead of one flip-flop bank: the same cycles (one more with ate-bn-tiny-ram's
@@ -183,3 +184,12 @@ def test_a_prime_core_with_ram_banks_keeps_its_schedule_and_cuts_its_multiplexer
     fi, C, mc = d.field, d.curve(), d.compile().microcode
     P, Q = fi.vector_points(C, 3, 0)
     assert mc.run(fi.point_values(P, Q)) == (d.model(P, Q), mc.cycles)
+
+
+@pytest.mark.slow
+def test_the_bls12_381_d8_core_is_within_issue_52s_microcode_and_cycle_bounds():
+    """ate-bls12-381-fast-d8: at most 4,096 microcode words and 16,500 cycles a pairing (the
+    straight-line ate-bls12-381-fast: 16,359 words and cycles), on the counter unit whose depth
+    between registers is bounded (tests/rtl/prime/test_compress.py)."""
+    rep = designs.get("ate-bls12-381-fast-d8").report()
+    assert rep["microcode"]["words"] <= 4096 and rep["cycles"] <= 16500

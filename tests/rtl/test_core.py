@@ -349,6 +349,33 @@ def test_a_run_table_that_runs_shared_words_is_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+def test_the_d8_recipe_at_test_size_is_bit_exact():
+    """ate-bls12-381-fast-d8's datapath on bn-tiny: the counter unit with LUT6 counters, its values in
+    LUT RAM banks of one write port each (the multiplier's, one per adder, one for the rest), calls
+    that overlap and share runs of 4 words; in Verilator against the model, in the scheduled cycles,
+    with no flip-flop register and each unit input choosing among the banks alone."""
+    full = designs.get("ate-bls12-381-fast-d8").data["datapath"]
+    data = json.loads(json.dumps(designs.get("ate-bn-tiny").data))
+    data["name"] = "ate-bn-tiny-d8"
+    dp = data["datapath"]
+    adders = next(u for u in dp["units"] if u["kind"] == "add")["count"]
+    dp.update({k: full[k] for k in ("calls", "share", "waits")})
+    dp["banks"] = [{"name": b, "write_ports": 1} for b in ["m", *(f"a{i}" for i in range(adders)), "k"]]
+    for u in dp["units"]:
+        u["writes"] = ["m"] if u["kind"] == "mul" else ["k"]
+        if u["kind"] == "mul":
+            u["mul"] = {"kind": "montgomery-pipelined", "segment": 5, "levels": 1, "lut6": True}
+        if u["kind"] == "add":
+            u["writes_each"] = [f"a{i}" for i in range(adders)]
+    d = designs.from_data(data)
+    rep, mc = d.report(), d.compile().microcode
+    assert rep["interconnect"]["registers"] == 0 and rep["interconnect"]["read_inputs_max"] == len(dp["banks"])
+    assert len(mc.table) > 1 and len(mc.words) < mc.cycles  # the run table repeats stored words
+    res = simulate(d, rows=pairings(d, 4, seed=18))
+    assert (res.verified, res.failed, res.timeout) == (4, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
 def test_a_block_ram_rom_into_a_word_register_is_bit_exact_a_cycle_later():
     """``"rom": "sync-registered"`` on ate-bn-tiny-calls with its bank read at the clock edge (a run
     table, idle runs held by a wait count, ate-bls12-381-small's datapath at test size), with
