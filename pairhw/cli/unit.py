@@ -43,9 +43,11 @@ def synth_text(name: str, res: dict, target: str) -> str:
                 + (f" ({res['depth_dsp_cut']} between registers: the DSP48E1s' own registers cut the path)"
                    if res.get("depth_dsp_cut") not in (None, res["depth"]) else ""))
     elif target == "xc7-hier":
+        ram = res.get("luts_incl_ram", res["luts"]) - res["luts"]
         body = (f"LUTs {res['luts']} (not flattened): {res['core_luts']} ({res['core_share']:.1%}) in the core around "
-                f"the units (register file, its multiplexers, sequencer, stream), {res['unit_luts']} in the units; "
-                f"FFs {res['ffs']}")
+                f"the units (register file, its multiplexers, sequencer, stream), {res['unit_luts']} in the units"
+                + (f"; + {ram} as LUT RAM = {res['luts_incl_ram']}, {res['core_share_incl_ram']:.1%} of them in the core"
+                   if ram else "") + f"; FFs {res['ffs']}")
     elif target == "gates":
         body = (f"{res['ge']} GE ({res['ge_logic']} logic + {res['ge_ff']} flip-flops; {res['ffs']} FFs, "
                 f"{res['xor']} XOR/XNOR), depth {res['depth']} gates; NAND2 = 1 GE")
@@ -92,6 +94,9 @@ def add_unit_args(p) -> None:
                    "register (default 1; more: shorter latency, deeper logic)")
     p.add_argument("--segment", type=number(2, 64), help="F_p montgomery-pipelined: counter trees and carry chains of "
                    "S bits (a logic depth that does not grow with p; --levels then counts counter levels, default 5)")
+    p.add_argument("--per-cycle", type=number(1, 1_000), help="F_p montgomery-iterative: K digits of a per cycle "
+                   "(2K DSP pieces; a product every s(1 + L/K) + 1 cycles, L = s + 1 rounded up to a multiple of K; "
+                   "default 1)")
     p.add_argument("--core", type=number(1, 1_000), help="iter-karatsuba core: 153 (three steps) or 77 (four steps)")
     p.add_argument("--lanes", type=number(1, 64), help="F_2^m msd: K multipliers sharing operand b and its x^i*b array "
                    "(Shu-Kwon-Gaj's group, MsdGroup; K*m-bit a and c words, b in the low m bits)")
@@ -146,7 +151,7 @@ def _unit_from_args(args, UsageError):
             raise UsageError("--schedule, --stages, --registers, --core and --lanes are F_2^m / F_3^m options")
         try:
             return makep(current(args.kind), F, digit=args.digit, levels=args.levels, segment=args.segment,
-                         lut6=args.lut6)
+                         lut6=args.lut6, per_cycle=args.per_cycle)
         except KindErrorP as e:
             raise UsageError(str(e)) from None
     if char == 3:
@@ -159,6 +164,8 @@ def _unit_from_args(args, UsageError):
             raise UsageError("--core, --lanes and --lut6 are F_2^m options")
         if args.levels is not None or args.segment is not None:
             raise UsageError("--levels and --segment are options of the F_p montgomery-pipelined multiplier")
+        if args.per_cycle is not None:
+            raise UsageError("--per-cycle is an option of the F_p montgomery-iterative multiplier")
         try:
             F = F or ternary_field(args.m)
             regs = None if args.registers is None else tuple(r.strip() for r in args.registers.split(",") if r.strip())
@@ -173,6 +180,8 @@ def _unit_from_args(args, UsageError):
         raise UsageError("--registers is an option of the F_3^m karatsuba multiplier")
     if args.levels is not None or args.segment is not None:
         raise UsageError("--levels and --segment are options of the F_p montgomery-pipelined multiplier")
+    if args.per_cycle is not None:
+        raise UsageError("--per-cycle is an option of the F_p montgomery-iterative multiplier")
     if schedule:
         try:
             schedule = tuple(int(x) for x in schedule)

@@ -145,6 +145,8 @@ SCHEMA = {
         "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
                                     "(in, pre0…, base, post…0)"),
         "core": (int, False, "iter-karatsuba core width: 153 or 77"),
+        "per_cycle": (int, False, "F_p montgomery-iterative: digits of a per cycle (default 1; K: 2K DSP pieces, "
+                                  "a product every s(1 + L/K) + 1 cycles, L = s + 1 rounded up to a multiple of K)"),
         "lut6": (bool, False, "hand-packed LUT6 base products (F_2^m); F_p montgomery-pipelined with segment: "
                               "each counter output a LUT6 primitive"),
     },
@@ -163,7 +165,7 @@ MOST = {
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
     ("inv", "per_cycle"): 64, ("add", "stages"): 10,
     ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64,
-    ("mul", "registers"): 64, ("mul", "core"): 1_000,
+    ("mul", "registers"): 64, ("mul", "core"): 1_000, ("mul", "per_cycle"): 1_000,
     ("design", "pairs"): 16, ("design", "batch"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
 }
 

@@ -312,10 +312,12 @@ def _xc7_hier(verilog: str, top: str, workdir: Path, log, yosys: str = "wasm") -
     mods = json.loads((workdir / "stat.json").read_text()).get("modules", {})
 
     def own(cells: dict, kind: str) -> int:
+        if kind == "ram_luts":  # LUT RAM, in the LUTs its primitives take (a register file's RAM banks)
+            return sum(LUTRAM_LUTS.get(k, 0) * int(v) for k, v in cells.items())
         pat = r"LUT[1-6]" if kind == "luts" else r"FD[A-Z]*"
         return sum(int(v) for k, v in cells.items() if re.fullmatch(pat, k))
 
-    per = {name.lstrip("\\"): {k: own(m.get("num_cells_by_type", {}), k) for k in ("luts", "ffs")}
+    per = {name.lstrip("\\"): {k: own(m.get("num_cells_by_type", {}), k) for k in ("luts", "ffs", "ram_luts")}
            for name, m in mods.items()}
 
     def total(name: str, kind: str) -> int:  # the module and every instance below it
@@ -324,8 +326,12 @@ def _xc7_hier(verilog: str, top: str, workdir: Path, log, yosys: str = "wasm") -
         return per[name][kind] + subs
 
     luts, core = total(top, "luts"), per[top]["luts"]
+    ram = total(top, "ram_luts")
+    # the LUT RAM counted apart (``luts`` is logic, as the xc7 flow's), and the core's share with it
+    core_ram = core + per[top]["ram_luts"]
     return {"script": script, "luts": luts, "ffs": total(top, "ffs"), "core_luts": core, "unit_luts": luts - core,
-            "core_share": round(core / luts, 4) if luts else 0.0,
+            "core_share": round(core / luts, 4) if luts else 0.0, "luts_incl_ram": luts + ram,
+            "core_share_incl_ram": round(core_ram / (luts + ram), 4) if luts + ram else 0.0,
             "modules": {n: v for n, v in sorted(per.items())}}
 
 

@@ -376,6 +376,24 @@ def test_the_d8_recipe_at_test_size_is_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+def test_the_mid_recipe_at_test_size_is_bit_exact():
+    """ate-bn254-mid's datapath on bn-tiny: two iterative multipliers of two digits a cycle (a product
+    every 3 cycles where one digit a cycle takes 4), one block-RAM bank with two shared read ports,
+    calls; in Verilator against the model, in the scheduled cycles."""
+    def variant(k):
+        data = json.loads(json.dumps(designs.get("ate-bn254-mid").data))
+        data.update(name=f"ate-bn-tiny-mid-k{k}", curve="bn-tiny")
+        data["datapath"]["io_width"] = 16
+        next(u for u in data["datapath"]["units"] if u["kind"] == "mul")["mul"]["per_cycle"] = k
+        return designs.from_data(data)
+
+    d = variant(2)
+    assert d.report()["multiplier"] == {"latency": 4, "ii": 3, "count": 2}
+    res = simulate(d, rows=pairings(d, 4, seed=19))
+    assert (res.verified, res.failed, res.timeout) == (4, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
 def test_a_block_ram_rom_into_a_word_register_is_bit_exact_a_cycle_later():
     """``"rom": "sync-registered"`` on ate-bn-tiny-calls with its bank read at the clock edge (a run
     table, idle runs held by a wait count, ate-bls12-381-small's datapath at test size), with

@@ -857,4 +857,21 @@ def test_xc7_hier_counts_each_modules_luts_and_the_cores_share(tmp_path, monkeyp
                "  sub s0(.a(a[3:0]), .y(y[0]));\n  sub s1(.a(a[7:4]), .y(y[1]));\n  assign y[2] = &b;\nendmodule\n")
     r = synthesize(verilog, "top", "xc7-hier")
     assert (r["luts"], r["core_luts"], r["unit_luts"], r["core_share"]) == (3, 1, 2, 0.3333)
-    assert r["modules"]["sub"] == {"luts": 1, "ffs": 0} and r["modules"]["top"]["luts"] == 1
+    assert r["modules"]["sub"] == {"luts": 1, "ffs": 0, "ram_luts": 0} and r["modules"]["top"]["luts"] == 1
+    assert r["luts_incl_ram"] == 3 and r["core_share_incl_ram"] == r["core_share"]
+
+
+def test_xc7_hier_counts_a_register_files_lut_ram_in_the_core(tmp_path, monkeypatch):
+    """A top with a LUT RAM bank (16 x 8 bits, a write port and a read port) beside a one-LUT
+    submodule: its RAM primitives counted as the LUTs they take, apart from the logic LUTs, and in
+    the core's share."""
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    verilog = ("module sub(input [3:0] a, output y);\n  assign y = ^a;\nendmodule\n"
+               "module top(input clk, input we, input [3:0] wa, input [3:0] ra, input [7:0] d, input [3:0] a,\n"
+               "           output [7:0] q, output y);\n"
+               "  reg [7:0] mem [0:15];\n  always @(posedge clk) if (we) mem[wa] <= d;\n"
+               "  assign q = mem[ra];\n  sub s0(.a(a), .y(y));\nendmodule\n")
+    r = synthesize(verilog, "top", "xc7-hier")
+    ram = r["modules"]["top"]["ram_luts"]
+    assert ram >= 2 and r["luts_incl_ram"] == r["luts"] + ram and r["unit_luts"] == 1
+    assert r["core_share_incl_ram"] == round((r["core_luts"] + ram) / r["luts_incl_ram"], 4) > r["core_share"]

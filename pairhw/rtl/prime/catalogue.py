@@ -19,13 +19,15 @@ KINDS = {
                             "instead of the adder tree (a depth that does not grow with p; --levels: counter "
                             "levels per register, default 5; --lut6: each counter output a LUT6 primitive)",
     "montgomery-iterative": "Montgomery by FIOS (Koc et al. 1996): one digit of --digit W bits (default 17) "
-                            "per cycle, s(s + 2) + 1 cycles per product, output in [0, p)",
+                            "per cycle, s(s + 2) + 1 cycles per product, output in [0, p); with --per-cycle K, "
+                            "K digits a cycle on 2K DSP pieces, a product every s(1 + L/K) + 1 cycles "
+                            "(L: s + 1 rounded up to a multiple of K)",
     "polymont-chavez11": "Chavez Corona et al.: polynomial (t-adic) Montgomery, five-term Karatsuba on one "
                         "64 x 64 multiplier of 12 DSP pieces; BN primes p(t) only",
 }
 
 #: kind -> the options it takes
-OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6"), "montgomery-iterative": ("digit",), "polymont-chavez11": ()}
+OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6"), "montgomery-iterative": ("digit", "per_cycle"), "polymont-chavez11": ()}
 
 #: most bits of p the units are built for (the issue's "~400 bits", with room)
 MAX_BITS = 1024
@@ -77,7 +79,7 @@ def make_unit(kind: str, F: PrimeField, **options):
         if kind == "montgomery-pipelined":
             return MontgomeryPipelined(F, levels=int(options.get("levels", 1)))
         if kind == "montgomery-iterative":
-            return MontgomeryIterative(F, int(options.get("digit", 17)))
+            return MontgomeryIterative(F, int(options.get("digit", 17)), int(options.get("per_cycle", 1)))
         return PolyMontMul(F, polymont_of(F))
     except KindError:
         raise

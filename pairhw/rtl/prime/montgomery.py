@@ -311,78 +311,94 @@ class MontgomeryCounters(MontgomeryPipelined):
 
 
 class MontgomeryIterative(MontgomeryBase):
-    """c = a·b·R⁻¹ mod p by FIOS, one w-bit digit per cycle (see :mod:`the module docstring
-    <.montgomery>`).
+    """c = a·b·R⁻¹ mod p by FIOS, ``per_cycle`` w-bit digits of a per cycle (see :mod:`the module
+    docstring <.montgomery>`).
 
     Per digit b_i of b: one cycle computes m = (t_0 + a_0·b_i)·p' mod 2^w (and pushes the previous
-    digit's carry into t), then s + 1 cycles each add a_j·b_i + m·p_j + carry to digit t_j, shifting
-    t down a digit (the low digit, 0 by the choice of m, falls out).  II = s(s + 2) + 1 (the last
-    cycle pushes the final carry and subtracts p), latency II + 1.
+    digit's carry into t), then ⌈(s + 1)/K⌉ cycles each add a_J·b_i + m·p_J + carry to the K digits
+    t_J, J = j … j + K − 1 (K = ``per_cycle``: K·w × w bits of a·b_i and of m·p a cycle, K DSP
+    pieces each), shifting t down K digits (the low digit, 0 by the choice of m, falls out at the
+    push).  a, p and t are padded with zero digits to L = K·⌈(s + 1)/K⌉: t < 2p < 2R keeps the
+    digits above s zero after each digit of b (Koç et al. §5's bound), so the padding changes no
+    value.  II = s(1 + L/K) + 1 (K = 1: s(s + 2) + 1; the last cycle pushes the final carry and
+    subtracts p), latency II + 1.
     """
 
-    def __init__(self, F: PrimeField, word: int = 17):
+    def __init__(self, F: PrimeField, word: int = 17, per_cycle: int = 1):
         super().__init__(F, word)
-        self.name = f"MontIter_p{F.bits}_w{word}"
+        if not 1 <= per_cycle <= self.digits + 1:
+            raise ValueError(f"per_cycle must be between 1 and s + 1 = {self.digits + 1} digits, not {per_cycle}")
+        self.per_cycle = per_cycle
+        self.name = f"MontIter_p{F.bits}_w{word}" + (f"_k{per_cycle}" if per_cycle > 1 else "")
+
+    @property
+    def padded(self) -> int:
+        """L: the digits of a, p and t, s + 1 rounded up to a multiple of ``per_cycle``."""
+        K = self.per_cycle
+        return -(-(self.digits + 1) // K) * K
 
     @property
     def initiation_interval(self) -> int:
-        s = self.digits
-        return s * (s + 2) + 1
+        return self.digits * (1 + self.padded // self.per_cycle) + 1
 
     @property
     def latency(self) -> int:
         return self.initiation_interval + 1
 
+    def describe(self) -> dict:
+        return {**super().describe(), "per_cycle": self.per_cycle}
+
     def fios(self, a: int, b: int) -> int:
-        """The unit's algorithm digit by digit (the same cycles as the hardware)."""
-        w, s, p = self.word, self.digits, self.F.p
-        W = 1 << w
-        pd = digits(p, w, s) + [0]
-        ad = digits(a, w, s) + [0]
+        """The unit's algorithm step by step (the same cycles and K-digit windows as the hardware)."""
+        w, s, p, K, L = self.word, self.digits, self.F.p, self.per_cycle, self.padded
+        W, WK = 1 << w, 1 << (w * K)
+        pd = digits(p, w, L)
+        ad = digits(a, w, L)
         bd = digits(b, w, s)
         pp = self.model.pinv % W
-        T, C = [0] * (s + 1), 0
+        T, C = [0] * L, 0
         for i in range(s):
             T, C, mm = T[1:] + [C], 0, ((T[1] + ad[0] * bd[i]) % W) * pp % W  # push / m cycle
-            for j in range(s + 1):
-                x = T[0] + ad[j] * bd[i] + mm * pd[j] + C
-                T, C = T[1:] + [x % W], x >> w
+            for j in range(0, L, K):
+                x = _join(T[:K], w) + _join(ad[j:j + K], w) * bd[i] + mm * _join(pd[j:j + K], w) + C
+                T, C = T[K:] + digits(x % WK, w, K), x >> (w * K)
         T = T[1:] + [C]
-        t = sum(d << (w * i) for i, d in enumerate(T))
+        t = _join(T, w)
         return t - p if t >= p else t
 
     def elaborate(self, platform):
         m = Module()
-        w, s, p, bits = self.word, self.digits, self.F.p, self.F.bits
-        W = 1 << w
-        A = Signal((s + 1) * w, name="A")  # a, digit s = 0; rotates a digit per accumulate cycle
+        w, s, p, bits, K, L = self.word, self.digits, self.F.p, self.F.bits, self.per_cycle, self.padded
+        W, steps = 1 << w, L // K
+        A = Signal(L * w, name="A")  # a, digits s … L − 1 = 0; rotates K digits per accumulate cycle
         B = Signal(s * w, name="B")  # b, shifts a digit per iteration
-        T = Signal((s + 1) * w, name="T")
+        T = Signal(L * w, name="T")
         C = Signal(w + 1, name="carry")
         mm = Signal(w, name="m")
         i = Signal(range(s + 1), name="i")
-        k = Signal(range(s + 2), name="k")
+        k = Signal(range(steps + 1), name="k")
         busy = Signal(name="busy")
         last = Signal(name="last")
         m.d.comb += last.eq(busy & (i == s))
-        pj = Array(Const(d, w) for d in digits(p, w, s) + [0])
-        ab = Signal(2 * w, name="ab")
-        mp = Signal(2 * w, name="mp")
-        m.d.comb += [ab.eq(A[:w] * B[:w]), mp.eq(mm * pj[k - 1])]
-        x = Signal(2 * w + 2, name="x")
-        m.d.comb += x.eq(T[:w] + ab + mp + C)
+        pj = Array(Const(_join(digits(p, w, L)[j:j + K], w), K * w) for j in range(0, L, K))
+        ab = Signal((K + 1) * w, name="ab")
+        mp = Signal((K + 1) * w, name="mp")
+        m.d.comb += [ab.eq(A[:K * w] * B[:w]), mp.eq(mm * pj[k - 1])]
+        x = Signal((K + 1) * w + 2, name="x")
+        m.d.comb += x.eq(T[:K * w] + ab + mp + C)
         u = Signal(w, name="u")
         m.d.comb += u.eq(T[w:2 * w] + ab[:w])
         mnext = Signal(2 * w, name="m_next")
         m.d.comb += mnext.eq(u * Const(self.model.pinv % W, w))
-        pushed = Signal((s + 1) * w, name="pushed")
+        pushed = Signal(L * w, name="pushed")
         m.d.comb += pushed.eq(Cat(T[w:], C, Const(0, w - 1)))
         with m.If(busy):
             with m.If(k == 0):  # push the carry, compute m
                 m.d.sync += [T.eq(pushed), C.eq(0), mm.eq(mnext[:w]), k.eq(1)]
-            with m.Else():  # digit j = k − 1
-                m.d.sync += [T.eq(Cat(T[w:], x[:w])), C.eq(x[w:]), A.eq(Cat(A[w:], A[:w])), k.eq(k + 1)]
-                with m.If(k == s + 1):
+            with m.Else():  # digits J = K·(k − 1) …
+                m.d.sync += [T.eq(Cat(T[K * w:], x[:K * w])), C.eq(x[K * w:]), A.eq(Cat(A[K * w:], A[:K * w])),
+                             k.eq(k + 1)]
+                with m.If(k == steps):
                     m.d.sync += [B.eq(B >> w), k.eq(0), i.eq(i + 1)]
             with m.If(last):
                 m.d.sync += busy.eq(0)
@@ -397,3 +413,8 @@ class MontgomeryIterative(MontgomeryBase):
             m.d.sync += [A.eq(self.a), B.eq(self.b), T.eq(0), C.eq(0), i.eq(0), k.eq(0), busy.eq(1)]
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m
+
+
+def _join(ds, w: int) -> int:
+    """The integer of little-endian w-bit digits ``ds``."""
+    return sum(d << (w * n) for n, d in enumerate(ds))

@@ -8,14 +8,17 @@ from pairhw.emit import mul_testbench, unit_verilog, unit_vectors, unit_width, v
 from pairhw.rtl.prime.catalogue import make_unit
 from pairhw.sim import verilator
 
-CASES = [("polymont-chavez11", "bn-chavez11")] + [(k, c) for k in ("montgomery-pipelined", "montgomery-iterative")
-                                                for c in ("bn254", "bls12-381", "bn-chavez11")]
+CASES = [("polymont-chavez11", "bn-chavez11", {})] + [(k, c, {}) for k in ("montgomery-pipelined", "montgomery-iterative")
+                                                    for c in ("bn254", "bls12-381", "bn-chavez11")]
+# the middle kind as the -mid cores use it
+CASES += [("montgomery-iterative", "bn254", {"per_cycle": 16}), ("montgomery-iterative", "bls12-381", {"per_cycle": 24})]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind,curve", CASES)
-def test_full_size_verilator(kind, curve, tmp_path):
-    unit = make_unit(kind, params.curve(curve).F)
+@pytest.mark.parametrize("kind,curve,options", CASES,
+                         ids=[f"{k}-{c}" + "".join(f"-{o}{v}" for o, v in opts.items()) for k, c, opts in CASES])
+def test_full_size_verilator(kind, curve, options, tmp_path):
+    unit = make_unit(kind, params.curve(curve).F, **options)
     binary = verilator.build({f"{unit.name}.v": unit_verilog(unit), "tb.v": mul_testbench(unit)})
     vecs = unit_vectors(unit, 40, seed=7)
     path = tmp_path / "vectors.txt"

@@ -73,6 +73,36 @@ def test_montgomery_iterative_cycles_and_word_sizes():
         MontgomeryIterative(F, 1)
 
 
+@pytest.mark.parametrize("p,K", [(65521, 2), ((1 << 61) - 1, 3), (2**89 - 1, 2), (2**89 - 1, 6),
+                                 ("bn254", 16), ("bls12-381", 7), ("bls12-381", 24)])
+def test_montgomery_iterative_per_cycle_equals_the_model(p, K):
+    """K digits of a per cycle (the middle kind): the same products as the model, in the unit's
+    cycles, back to back; K that does not divide s + 1 pads a, p and t with zero digits."""
+    F = _field(p)
+    unit = MontgomeryIterative(F, 17, K)
+    s, L = unit.digits, unit.padded
+    assert L % K == 0 and s + 1 <= L < s + 1 + K
+    assert unit.initiation_interval == s * (1 + L // K) + 1 < MontgomeryIterative(F).initiation_interval
+    vecs = unit.vectors(20, seed=K)
+    assert all(unit.fios(a, b) == c for a, b, c in vecs)
+    _check(unit, vecs)
+
+
+def test_montgomery_iterative_per_cycle_bounds_and_catalogue():
+    """per_cycle goes from 1 (the word-serial unit, its name and Verilog unchanged) to s + 1 (a whole
+    row a cycle); the catalogue and the CLI take it for montgomery-iterative only."""
+    F = params.curve("bn254").F
+    assert make_unit("montgomery-iterative", F, per_cycle=16).initiation_interval == 15 * 2 + 1
+    assert make_unit("montgomery-iterative", F, per_cycle=1).name == MontgomeryIterative(F).name
+    assert unit_verilog(make_unit("montgomery-iterative", PrimeField(65521), per_cycle=1)) == \
+        unit_verilog(MontgomeryIterative(PrimeField(65521)))
+    for bad in (0, 17):
+        with pytest.raises(KindError, match="per_cycle"):
+            make_unit("montgomery-iterative", F, per_cycle=bad)
+    with pytest.raises(KindError, match="per_cycle"):
+        make_unit("montgomery-pipelined", F, per_cycle=2)
+
+
 def test_pipelined_pieces_fit_a_dsp48e1():
     """Every piece product is at most 24 × 17 bits (a DSP48E1 takes 25 × 18 signed)."""
     for p in REAL:
