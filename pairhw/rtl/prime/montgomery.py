@@ -13,6 +13,7 @@ ends the product (Montgomery 1985; Koç, Acar, Kaliski, IEEE Micro 1996, §2).
 * :class:`MontgomeryIterative` — finely integrated operand scanning (FIOS, Koç et al. §5): for each
   digit b_i of b, m = (t_0 + a_0·b_i)·p' mod 2^w, then t ← (t + a·b_i + m·p)/2^w one digit per cycle
   with two w × w products (a_j·b_i, m·p_j) per cycle; s(s + 2) + 1 cycles per product for s digits.
+  With ``per_cycle`` K, K digits a cycle on 2K products (the middle kind between the two).
 """
 
 from __future__ import annotations
