@@ -20,6 +20,11 @@ def digits(value: int, width: int, count: int) -> list[int]:
     return [(value >> (width * i)) & ((1 << width) - 1) for i in range(count)]
 
 
+def from_digits(ds, width: int) -> int:
+    """The int of ``width``-bit digits ``ds``, least significant first (:func:`digits` undone)."""
+    return sum(d << (width * i) for i, d in enumerate(ds))
+
+
 class Pipe:
     """Pipeline registers with names under a prefix."""
 

@@ -26,7 +26,7 @@ from amaranth.lib import wiring
 from pairhw.rtl.ports import mul_signature
 from pairhw.math.prime.field import Montgomery, PrimeField
 
-from .dsp import Pipe, digits, dsp_product, product_cycles
+from .dsp import Pipe, digits, dsp_product, from_digits, product_cycles
 
 
 class PrimeMul(wiring.Component):
@@ -361,10 +361,10 @@ class MontgomeryIterative(MontgomeryBase):
         for i in range(s):
             T, C, mm = T[1:] + [C], 0, ((T[1] + ad[0] * bd[i]) % W) * pp % W  # push / m cycle
             for j in range(0, L, K):
-                x = _join(T[:K], w) + _join(ad[j:j + K], w) * bd[i] + mm * _join(pd[j:j + K], w) + C
+                x = from_digits(T[:K], w) + from_digits(ad[j:j + K], w) * bd[i] + mm * from_digits(pd[j:j + K], w) + C
                 T, C = T[K:] + digits(x % WK, w, K), x >> (w * K)
         T = T[1:] + [C]
-        t = _join(T, w)
+        t = from_digits(T, w)
         return t - p if t >= p else t
 
     def elaborate(self, platform):
@@ -381,7 +381,8 @@ class MontgomeryIterative(MontgomeryBase):
         busy = Signal(name="busy")
         last = Signal(name="last")
         m.d.comb += last.eq(busy & (i == s))
-        pj = Array(Const(_join(digits(p, w, L)[j:j + K], w), K * w) for j in range(0, L, K))
+        pd = digits(p, w, L)
+        pj = Array(Const(from_digits(pd[j:j + K], w), K * w) for j in range(0, L, K))
         ab = Signal((K + 1) * w, name="ab")
         mp = Signal((K + 1) * w, name="mp")
         m.d.comb += [ab.eq(A[:K * w] * B[:w]), mp.eq(mm * pj[k - 1])]
@@ -414,8 +415,3 @@ class MontgomeryIterative(MontgomeryBase):
             m.d.sync += [A.eq(self.a), B.eq(self.b), T.eq(0), C.eq(0), i.eq(0), k.eq(0), busy.eq(1)]
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m
-
-
-def _join(ds, w: int) -> int:
-    """The integer of little-endian w-bit digits ``ds``."""
-    return sum(d << (w * n) for n, d in enumerate(ds))
