@@ -154,6 +154,8 @@ def _unit_from_args(args, UsageError):
                          lut6=args.lut6, per_cycle=args.per_cycle)
         except KindErrorP as e:
             raise UsageError(str(e)) from None
+    if args.per_cycle is not None:
+        raise UsageError("--per-cycle is an option of the F_p montgomery-iterative multiplier")
     if char == 3:
         from pairhw.rtl.ternary.catalogue import KINDS as KINDS3, KindError as KindError3, make_unit as make3
         from pairhw.rtl.ternary.catalogue import ternary_field
@@ -164,8 +166,6 @@ def _unit_from_args(args, UsageError):
             raise UsageError("--core, --lanes and --lut6 are F_2^m options")
         if args.levels is not None or args.segment is not None:
             raise UsageError("--levels and --segment are options of the F_p montgomery-pipelined multiplier")
-        if args.per_cycle is not None:
-            raise UsageError("--per-cycle is an option of the F_p montgomery-iterative multiplier")
         try:
             F = F or ternary_field(args.m)
             regs = None if args.registers is None else tuple(r.strip() for r in args.registers.split(",") if r.strip())
@@ -180,8 +180,6 @@ def _unit_from_args(args, UsageError):
         raise UsageError("--registers is an option of the F_3^m karatsuba multiplier")
     if args.levels is not None or args.segment is not None:
         raise UsageError("--levels and --segment are options of the F_p montgomery-pipelined multiplier")
-    if args.per_cycle is not None:
-        raise UsageError("--per-cycle is an option of the F_p montgomery-iterative multiplier")
     if schedule:
         try:
             schedule = tuple(int(x) for x in schedule)

@@ -106,6 +106,7 @@ def test_unit_build_prime_bench_decides(capsys, tmp_path):
     (["--kind", "montgomery-iterative", "--curve", "bn254", "--per-cycle", "0"], "--per-cycle"),
     (["--kind", "montgomery-pipelined", "--curve", "bn254", "--per-cycle", "2"], "takes levels, segment, lut6 (got per_cycle)"),
     (["--kind", "msd", "--m", "29", "--digit", "3", "--per-cycle", "2"], "--per-cycle is an option of the F_p montgomery-iterative"),
+    (["--kind", "karatsuba", "--curve", "f3-97", "--per-cycle", "2"], "--per-cycle is an option of the F_p montgomery-iterative"),
     (["--kind", "montgomery-iterative", "--curve", "bn254", "--stages", "3"], "F_3^m options"),
     (["--kind", "montgomery-iterative", "--p", "101", "--char", "3"], "--char goes with --m"),
     (["--kind", "msd", "--curve", "bn254", "--digit", "4"], "F_p kinds: montgomery-pipelined"),
