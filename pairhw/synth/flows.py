@@ -485,6 +485,10 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
         if log and (workdir / "nextpnr.log").exists():
             log(ecp5_stopped_text(ecp5_progress((workdir / "nextpnr.log").read_text(errors="replace"))))
         raise
+    if proc.returncode < 0:  # killed by a signal from outside: no verdict on the design, nothing to cache
+        if log:
+            log(ecp5_stopped_text(ecp5_progress((workdir / "nextpnr.log").read_text(errors="replace"))))
+        raise SynthError(f"nextpnr-ecp5 was stopped by signal {-proc.returncode} before it finished")
     if proc.returncode != 0 or not (workdir / "report.json").exists():
         err = proc.stderr.strip().splitlines()
         # the ERROR line says what failed (the last line only counts warnings and errors)

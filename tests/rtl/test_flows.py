@@ -201,6 +201,26 @@ def test_synth_ecp5_a_failed_nextpnr_does_not_fit_only_when_placement_failed(sma
         assert r["fits"] is fits and r["fmax_mhz"] is None and said in r["note"], r
 
 
+def test_synth_ecp5_a_nextpnr_killed_from_outside_is_no_result(small_unit, monkeypatch, tmp_path):
+    """A nextpnr a signal ended (its return code negative: someone killed it) has said nothing about
+    the design: the run fails, and no "nextpnr failed" result is cached for the next run to find."""
+    import subprocess
+
+    from pairhw.errors import SynthError
+    from pairhw.synth import flows
+
+    monkeypatch.setenv("PAIRHW_CACHE", str(tmp_path))
+
+    def killed(cmd, cwd, **kw):
+        (Path(cwd) / "nextpnr.log").write_text("Info: at iteration #60: temp = 0.000000, timing cost = 4732\n")
+        return subprocess.CompletedProcess(cmd, -15, "", "Info:   at iteration #60: temp = 0.000000\n")
+
+    monkeypatch.setattr(flows, "_nextpnr", killed)
+    with pytest.raises(SynthError, match="stopped by signal 15"):
+        synthesize(unit_verilog(small_unit), small_unit.name, "ecp5")
+    assert not list((tmp_path / "synth").glob("*.json"))  # nothing cached
+
+
 def test_synth_ecp5_says_its_figures_before_place_and_route(small_unit, monkeypatch, tmp_path, bench_ecp5):
     """Before nextpnr runs (hours for a large design), the flow's progress line gives the synthesis
     figures; bench/ecp5.py reads them back from an entry it stopped in place and route."""
