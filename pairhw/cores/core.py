@@ -116,9 +116,11 @@ class Sequencer:
             m.d.comb += self.pc_next.eq(pc)
 
         offsets = mc.offsets()
+        self.offsets = offsets
         # a registered word: the ROM's output (the pc's word) into flip-flops, executed a cycle later,
         # so the fields leave flip-flops placed near their multiplexers
         word = rd.data
+        self.word_next = rd.data if dp.word_stages else None  # the word of the next cycle (ram_control local)
         if dp.word_stages:
             word = Signal(len(rd.data), name="word_q")
             m.d.sync += word.eq(rd.data)
@@ -178,6 +180,14 @@ class Sequencer:
             erd = _read_port(erom, "word_next", "comb")
             m.d.comb += erd.addr.eq(self.pc_next)
             self.fld_next = {f.name: erd.data[a:a + f.width] for f, a in cols}
+
+    def next_field(self, key):
+        """Field ``key`` of the word the next cycle executes (a registered word's ROM output), or
+        None when the words have no such field."""
+        if key not in self.offsets:
+            return None
+        o, n = self.offsets[key]
+        return self.word_next[o:o + n]
 
     def set_pc(self, value):
         """The word of the next cycle."""
@@ -274,10 +284,15 @@ class RegisterFile:
         # (f3-19-etat-schoolbook-ram: 8,167 LUT4 and 260 DPR16X4 without the attribute, 6,335 and
         # 340 with it); the attribute keeps every such bank LUT RAM
         staged = any("operands" in u.pipeline for u in dp.units)
-        self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[],
-                                      attrs={"ram_style": "block", "no_rw_check": 1} if b in sync
-                                      else {"ram_style": "distributed"} if staged else None)
-                            for b in rams}
+        self.attrs = {b: {"ram_style": "block", "no_rw_check": 1} if b in sync
+                      else {"ram_style": "distributed"} if staged else None for b in rams}
+        # ram_control local: the comb-read banks without shared read ports are a Memory per reading
+        # port (a copy), each written through registers of its own (build_writes, bank_read)
+        self.local = {b for b, bank in rams.items()
+                      if dp.ram_control == "local" and b not in sync and not bank.read_ports}
+        self.copies: dict = {b: [] for b in self.local}  # bank -> [(write port, registers it holds or None)]
+        self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[], attrs=self.attrs[b])
+                            for b in rams if b not in self.local}
         for b, mem in mems.items():
             m.submodules[f"bank_{b}"] = mem
         self.wps, self.wdata = {}, {}  # a sync bank's write port (before its read ports) and what it wrote at the last edge
@@ -306,11 +321,15 @@ class RegisterFile:
         m.d.comb += data.eq(Mux(hit, self.wdata[b], rp.data))
         return rp, data
 
-    def bank_read(self, b, addr, name, only=None, key=None):
-        """Bank ``b`` read at ``addr`` into a Signal ``name`` (``only``: the registers the words read)."""
+    def bank_read(self, b, addr, name, only=None, key=None, index=0):
+        """Bank ``b`` read at ``addr`` into a Signal ``name`` (``only``: the registers the words read;
+        ``key``: the word's address field, ``index``: ``b``'s place among the banks the port reads)."""
         m = self.m
         s = Signal(self.mm, name=name)
-        if b in self.sync:  # addressed by the next word: the state a comb read sees a cycle later
+        if b in self.local:
+            if only is None or only:
+                m.d.comb += s.eq(self.local_read(b, addr, name, only, key, index))
+        elif b in self.sync:  # addressed by the next word: the state a comb read sees a cycle later
             rp, data = self.sync_read(b, name)
             m.d.comb += s.eq(data)
             if b in self.first:
@@ -325,6 +344,26 @@ class RegisterFile:
         elif only:
             m.d.comb += s.eq(_read_tree(m, self.regs[b], only, addr, name))
         return s  # (a port that never reads the bank reads 0)
+
+    def local_read(self, b, addr, name, only, key, index):
+        """A copy of bank ``b`` of its own (ram_control local) holding the registers ``only`` (None:
+        all), read at a register loaded from the next word's field ``key`` (in the cycles the next word
+        has the port read ``b``, its ``index``-th bank), or at ``addr`` without a ``key`` (the unloader)."""
+        m, seq = self.m, self.seq
+        mem = m.submodules[f"bank_{name}"] = Memory(shape=self.mm, depth=self.mc.sizes[b], init=[], attrs=self.attrs[b])
+        self.copies[b].append((mem.write_port(), only))
+        rp = _read_port(mem, f"{name}_rd", "comb")
+        nxt = None if key is None else seq.next_field(key)
+        if nxt is None:
+            m.d.comb += rp.addr.eq(addr)
+        else:
+            # a register per copy, not the word register's field: the field's net would reach every
+            # copy the port reads; the load enable keeps the registers of one port's copies distinct
+            # (Yosys would merge flip-flops of the same input into one)
+            sel = seq.next_field(Key.bank(key))
+            with m.If(1 if sel is None else sel == index):
+                m.d.sync += rp.addr.eq(nxt)
+        return rp.data
 
     def shared_read(self, b, k):
         """The data of bank ``b``'s shared read port ``k``."""
@@ -345,8 +384,9 @@ class RegisterFile:
             return self.shared_read(*rp)
         key = read_key(dp, u, p, port)
         outs = [self.bank_read(b, fld[key], f"{p}_{pn}_{b}",
-                               None if self.used_r is None else sorted(k for c, k in self.used_r[key] if c == b), key)
-                for b in banks]
+                               None if self.used_r is None else sorted(k for c, k in self.used_r[key] if c == b),
+                               key, i)
+                for i, b in enumerate(banks)]
         if len(outs) == 1:
             return outs[0]
         s = Signal(self.mm, name=f"{p}_{pn}")
@@ -360,6 +400,8 @@ class RegisterFile:
         m, mm = self.m, self.mm
         used_w = self.used_w
         bank_writers = None if used_w is None else {(c, p) for (c, _), ps in used_w.items() for p in ps}
+        for b in sorted(self.local):
+            self.local_writes(b, loads, load_data, writers, bank_writers)
         for b, mem in self.mems.items():
             wp = self.wps[b] if b in self.wps else mem.write_port()
             # the loader, then the units: the scheduler allows one unit write per cycle
@@ -381,6 +423,42 @@ class RegisterFile:
                 for n, (c, v) in enumerate(conds):
                     with (m.If if n == 0 else m.Elif)(c):
                         m.d.sync += r.eq(v)
+
+
+    def local_writes(self, b, loads, load_data, writers, bank_writers):
+        """The writes of bank ``b``'s copies (ram_control local): the write of the next cycle chosen
+        now from the next word's fields (a unit's result then arrives on its output), or the loader's
+        write of this cycle, which lands in the next with its data held; each copy registers the enable
+        of the writes to the registers it holds, and the address under that enable."""
+        m, seq, mm = self.m, self.seq, self.mm
+        srcs = []  # (enable, address, data in the write's cycle)
+        if any(ib == b for _, (ib, _) in loads):
+            if not hasattr(self, "ld_q"):
+                self.ld_q = Signal(mm, name="load_data_q")
+                m.d.sync += self.ld_q.eq(load_data[:mm])
+            srcs += [(c, k, self.ld_q) for c, (ib, k) in loads if ib == b]
+        for p, _, bsel, _, data, banks in writers:
+            if b in banks and (bank_writers is None or (b, p) in bank_writers):
+                en = seq.run & seq.next_field(Key.we(p))
+                if bsel is not None:
+                    en &= seq.next_field(Key.w_bank(p)) == banks.index(b)
+                srcs.append((en, seq.next_field(Key.w(p)), data))
+        if not srcs:
+            return
+        depth = self.mc.sizes[b]
+        wen, waddr = Signal(name=f"{b}_wen_next"), Signal(range(max(depth, 2)), name=f"{b}_waddr_next")
+        wsel, wdata = Signal(range(len(srcs)), name=f"{b}_wsel"), Signal(mm, name=f"{b}_wdata")
+        for n, (c, a, _) in enumerate(srcs):
+            with (m.If if n == 0 else m.Elif)(c):
+                m.d.comb += [wen.eq(1), waddr.eq(a)]
+                m.d.sync += wsel.eq(n)
+        m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
+        for wp, regs in self.copies[b]:
+            en = wen if regs is None else wen & Cat(*(waddr == k for k in regs)).any()
+            m.d.sync += wp.en.eq(en)
+            with m.If(en):
+                m.d.sync += wp.addr.eq(waddr)
+            m.d.comb += wp.data.eq(wdata)
 
 
 class StreamIO:
@@ -428,7 +506,7 @@ class StreamIO:
         m, mc, rf, elem = self.m, self.mc, self.rf, self.elem
         unload = {}  # RAM bank -> data of its unload read port (addressed by the output index)
         self.unloading = Signal() if any(b.read_ports for b in rf.rams.values()) else None
-        for b in rf.mems:
+        for b in rf.rams:
             idx = [k if ob == b else 0 for ob, k in mc.outputs]
             if rf.rams[b].read_ports and b not in rf.sync:  # no unit issues while unloading: port 0 reads the outputs then
                 unload[b] = rf.shared_read(b, 0)
@@ -443,7 +521,8 @@ class StreamIO:
                 m.d.comb += rp.addr.eq(Mux(self.unl_next, Array(idx)[self.elem_next] if len(idx) > 1 else idx[0], a))
                 unload[b] = data
             else:
-                unload[b] = rf.bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}")
+                unload[b] = rf.bank_read(b, Array(idx)[elem] if len(idx) > 1 else idx[0], f"unload_{b}",
+                                         sorted({k for ob, k in mc.outputs if ob == b}))
         if self.check is not None:
             # a check core: the outputs (flip-flop registers, the schema's rule) against the value 1's
             # words, one comparator each; one element out per pairing (a batch has several), the word
@@ -461,7 +540,7 @@ class StreamIO:
                 words.append(Mux(ok, fi.encode(1), 0))
             m.d.comb += self.osel.eq(words[0] if self.n_out == 1 else Array(words)[elem])
         else:
-            m.d.comb += self.osel.eq(Array([unload[b] if b in rf.mems else rf.regs[b][k]
+            m.d.comb += self.osel.eq(Array([unload[b] if b in rf.rams else rf.regs[b][k]
                                             for b, k in mc.outputs])[elem])
         m.d.comb += self.core.o.payload.eq(self.osel.word_select(self.beat, self.w))
 

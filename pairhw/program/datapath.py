@@ -54,6 +54,15 @@ PIPELINE_STAGES = ("operands", "results")
 #: edge needs no copy of its address fields in LUTs: for a ROM of thousands of words)
 ROM_READS = ("comb", "sync", "registered", "sync-registered")
 
+#: how the core controls its LUT RAM banks, which it builds as one copy per port that reads the bank:
+#: ``shared``, one write port (enable, address, data) for all the copies, driven from the word's
+#: fields in the write's cycle, and each copy read at its port's field; or ``local``, each copy's
+#: write enable and address, and its read address, in registers of its own, loaded a cycle early
+#: from the next word (the ROM's output ahead of the word register), so a control net reaches one
+#: copy, not every copy over the die (the loader's writes land a cycle later, before the first word
+#: runs).  The same words and cycles: only the RTL differs.
+RAM_CONTROLS = ("shared", "local")
+
 
 class DatapathError(ValueError):
     """A datapath configuration that cannot work (unknown kind, missing unit, bad connectivity)."""
@@ -139,6 +148,7 @@ class Datapath:
     max_sources: int | None = None  # at most this many sources a unit input port's multiplexer chooses among
     calls: str | None = None  # "steps" or "overlap": the model's steps scheduled one by one, identical ones stored once
     share: int | None = None  # calls: a new step's words reuse stored runs of at least this many words
+    ram_control: str = "shared"  # "local": each LUT RAM copy its own write and read-address registers (RAM_CONTROLS)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -228,6 +238,17 @@ class Datapath:
             raise DatapathError(f"max_sources must be a positive integer, not {self.max_sources!r}")
         if self.connect not in ("any", "program"):
             raise DatapathError(f"connect must be any or program, not {self.connect!r}")
+        if self.ram_control not in RAM_CONTROLS:
+            raise DatapathError(f"ram_control must be {' or '.join(RAM_CONTROLS)}, not {self.ram_control!r}")
+        if self.ram_control == "local":
+            # the registers are loaded from the next word, which only a registered word has ahead of it
+            if not self.word_stages:
+                raise DatapathError("ram_control local takes the next word's fields from the ROM's output "
+                                    "ahead of the word register: set rom to registered or sync-registered, "
+                                    f"not {self.rom}")
+            if not any(b.write_ports and b.read == "comb" for b in self.banks):
+                raise DatapathError("ram_control local is for LUT RAM banks (write_ports, read comb); "
+                                    "the datapath has none")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
                                                              for u in self.units]:
             if len(set(stages)) != len(stages) or set(stages) - set(PIPELINE_STAGES):
@@ -363,7 +384,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     words of identical steps stored once and run from a table (:mod:`pairhw.program.calls`):
     ``steps`` (each step after the previous one's last result) or ``overlap`` (a step's head fills
     the previous one's tail), and ``spec["share"]`` the fewest words a step reuses from the words
-    stored before it (:func:`~pairhw.program.calls.fragments`; default: only whole steps).
+    stored before it (:func:`~pairhw.program.calls.fragments`; default: only whole steps), and
+    ``spec["ram_control"]`` how the core drives its LUT RAM banks' copies (:data:`RAM_CONTROLS`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -424,4 +446,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
-                    bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share)
+                    bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
+                    spec.get("ram_control", "shared"))

@@ -283,6 +283,11 @@ def test_user_design_with_an_extra_adder_schedules_differently(capsys, tmp_path)
     (lambda d: d["datapath"]["units"].append({"name": "add", "kind": "add"}), "names two units"),
     (lambda d: d["datapath"]["units"].append({"name": "q", "kind": "cube"}), "unknown kind 'cube'"),
     (lambda d: d["datapath"].update(connect="some"), "connect must be any or program, not 'some'"),
+    (lambda d: d["datapath"].update(ram_control="near"), "ram_control must be shared or local, not 'near'"),
+    (lambda d: d["datapath"].update(ram_control="local"), "ram_control local takes the next word's fields "
+                                                          "from the ROM's output ahead of the word register"),
+    (lambda d: d["datapath"].update(ram_control="local", rom="registered"),
+     "ram_control local is for LUT RAM banks (write_ports, read comb); the datapath has none"),
     (lambda d: d["datapath"]["banks"][0].update(read="edge"), "bank a: read must be comb or sync, not 'edge'"),
     (lambda d: d["datapath"]["banks"][0].update(read="sync"), "bank a: a sync read is for a RAM bank"),
 ])

@@ -22,6 +22,8 @@ SLOW_CORES = {
     "f2-79-etat-karatsuba-compact": "f2-79-etat-karatsuba-ram (the same banks and units, with forwarding)",
     "etat3-97-fast-ram": "f3-19-etat-schoolbook-ram (the same LUT RAM banks, operand stage, forwarding and "
                          "block-RAM word) and test_a_small_pipelined_karatsuba_f3_core_is_bit_exact",
+    "etat3-97-fast-local": "test_local_ram_control_runs_the_same_words_bit_exact (the same register file on "
+                           "f3-19-etat-schoolbook-ram and f2-47-etat-banked-ram) and etat3-97-fast-ram's",
     "asip-79-k5": "asip-79-k10 (the same iterative Karatsuba ASIP, another core size)",
     "asip-79-lsb5": "asip-79-lsb10 (the same bit-serial ASIP, another memory width)",
     "asip-79-lsd2": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
@@ -74,6 +76,22 @@ def test_a_small_pipelined_karatsuba_f3_core_is_bit_exact():
     assert (res.verified, res.failed, res.timeout) == (20, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
     assert d.multiplier_options()["kind"] == "karatsuba" and d.compile().cycles < 400
+
+
+@pytest.mark.parametrize("name", ["f3-19-etat-schoolbook-ram", "f2-47-etat-banked-ram"])
+def test_local_ram_control_runs_the_same_words_bit_exact(name):
+    """``"ram_control": "local"`` (etat3-97-fast-local's register file) on a small core of LUT RAM
+    banks, a loop and forwarding: each bank copy written and read through its own registers, loaded
+    from the next word, and the loader's writes a cycle late; 20 pairings bit-exact in the same
+    cycles as the shared control."""
+    data = json.loads(json.dumps(designs.get(name).data))
+    data["name"] = name + "-local"
+    data["datapath"]["ram_control"] = "local"
+    d = designs.from_data(data)
+    assert d.compile().cycles == designs.get(name).compile().cycles
+    res = simulate(d, rows=pairings(d, 20, seed=7))
+    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
 def test_core_rejects_nothing_silently_a_wrong_value_fails():
