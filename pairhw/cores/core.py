@@ -48,6 +48,15 @@ def _read_tree(m, regs: list, used: list, addr, name: str):
     return block(0, 1 << len(addr))
 
 
+def _place(addr, regs):
+    """Register ``addr``'s place in ``regs``, the registers a bank copy holds (None: all, in place);
+    an address outside ``regs`` is don't-care (0)."""
+    if regs is None:
+        return addr
+    return Array([Const(regs.index(g) if g in regs else 0, range(max(len(regs), 2)))
+                  for g in range(1 << len(addr))])[addr]
+
+
 def _read_port(mem: Memory, name: str, domain: str) -> ReadPort:
     """``mem.read_port(domain=domain)`` whose signals are named ``{name}__addr`` and ``{name}__data``
     (``read_port`` names them all ``rp``, so the Verilog's reader cannot tell the ports apart)."""
@@ -347,22 +356,26 @@ class RegisterFile:
 
     def local_read(self, b, addr, name, only, key, index):
         """A copy of bank ``b`` of its own (ram_control local) holding the registers ``only`` (None:
-        all), read at a register loaded from the next word's field ``key`` (in the cycles the next word
-        has the port read ``b``, its ``index``-th bank), or at ``addr`` without a ``key`` (the unloader)."""
+        all) at their places in ``only`` (a port that reads 14 of a bank's 18 registers reads a copy
+        of 16 words: one LUT RAM deep, not two and a multiplexer), read at a register loaded from the
+        next word's field ``key`` (in the cycles the next word has the port read ``b``, its
+        ``index``-th bank), or at ``addr`` without a ``key`` (the unloader)."""
         m, seq = self.m, self.seq
-        mem = m.submodules[f"bank_{name}"] = Memory(shape=self.mm, depth=self.mc.sizes[b], init=[], attrs=self.attrs[b])
-        self.copies[b].append((mem.write_port(), only))
+        regs = None if only is None else sorted(only)
+        depth = self.mc.sizes[b] if regs is None else len(regs)
+        mem = m.submodules[f"bank_{name}"] = Memory(shape=self.mm, depth=depth, init=[], attrs=self.attrs[b])
+        self.copies[b].append((mem.write_port(), regs))
         rp = _read_port(mem, f"{name}_rd", "comb")
         nxt = None if key is None else seq.next_field(key)
         if nxt is None:
-            m.d.comb += rp.addr.eq(addr)
+            m.d.comb += rp.addr.eq(_place(addr, regs))
         else:
             # a register per copy, not the word register's field: the field's net would reach every
             # copy the port reads; the load enable keeps the registers of one port's copies distinct
             # (Yosys would merge flip-flops of the same input into one)
             sel = seq.next_field(Key.bank(key))
             with m.If(1 if sel is None else sel == index):
-                m.d.sync += rp.addr.eq(nxt)
+                m.d.sync += rp.addr.eq(_place(nxt, regs))
         return rp.data
 
     def shared_read(self, b, k):
@@ -457,7 +470,7 @@ class RegisterFile:
             en = wen if regs is None else wen & Cat(*(waddr == k for k in regs)).any()
             m.d.sync += wp.en.eq(en)
             with m.If(en):
-                m.d.sync += wp.addr.eq(waddr)
+                m.d.sync += wp.addr.eq(_place(waddr, regs))
             m.d.comb += wp.data.eq(wdata)
 
 

@@ -86,9 +86,9 @@ SCHEMA = {
                               "ops fall share its middle (fewer words, more run-table entries; default: "
                               "only whole steps are shared)"),
         "ram_control": (str, False, "shared (default) or local: local gives each copy of a LUT RAM bank (one "
-                                    "per unit port that reads it) its own write-enable, write-address and "
-                                    "read-address registers, loaded a cycle early from the next microcode word, "
-                                    "so no control net spans every copy (needs rom registered or "
+                                    "per unit port that reads it) only the registers its port reads and its own "
+                                    "write-enable, write-address and read-address registers, loaded a cycle "
+                                    "early from the next microcode word, so no control net spans every copy (needs rom registered or "
                                     "sync-registered; the same words and cycles)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },

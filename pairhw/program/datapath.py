@@ -56,11 +56,12 @@ ROM_READS = ("comb", "sync", "registered", "sync-registered")
 
 #: how the core controls its LUT RAM banks, which it builds as one copy per port that reads the bank:
 #: ``shared``, one write port (enable, address, data) for all the copies, driven from the word's
-#: fields in the write's cycle, and each copy read at its port's field; or ``local``, each copy's
-#: write enable and address, and its read address, in registers of its own, loaded a cycle early
-#: from the next word (the ROM's output ahead of the word register), so a control net reaches one
-#: copy, not every copy over the die (the loader's writes land a cycle later, before the first word
-#: runs).  The same words and cycles: only the RTL differs.
+#: fields in the write's cycle, and each copy read at its port's field; or ``local``, each copy
+#: holding only the registers its port reads, its write enable and address, and its read address,
+#: in registers of its own, loaded a cycle early from the next word (the ROM's output ahead of the
+#: word register), so a control net reaches one copy, not every copy over the die (the loader's
+#: writes land a cycle later, before the first word runs; a bank with shared ``read_ports`` keeps the
+#: shared control).  The same words and cycles: only the RTL differs.
 RAM_CONTROLS = ("shared", "local")
 
 
