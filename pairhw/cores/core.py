@@ -300,6 +300,7 @@ class RegisterFile:
         self.local = {b for b, bank in rams.items()
                       if dp.ram_control == "local" and b not in sync and not bank.read_ports}
         self.copies: dict = {b: [] for b in self.local}  # bank -> [(write port, registers it holds or None)]
+        self.ld_q = None  # the loaded element, held a cycle for the local banks' writes
         self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[], attrs=self.attrs[b])
                             for b in rams if b not in self.local}
         for b, mem in mems.items():
@@ -437,7 +438,6 @@ class RegisterFile:
                     with (m.If if n == 0 else m.Elif)(c):
                         m.d.sync += r.eq(v)
 
-
     def local_writes(self, b, loads, load_data, writers, bank_writers):
         """The writes of bank ``b``'s copies (ram_control local): the write of the next cycle chosen
         now from the next word's fields (a unit's result then arrives on its output), or the loader's
@@ -446,7 +446,7 @@ class RegisterFile:
         m, seq, mm = self.m, self.seq, self.mm
         srcs = []  # (enable, address, data in the write's cycle)
         if any(ib == b for _, (ib, _) in loads):
-            if not hasattr(self, "ld_q"):
+            if self.ld_q is None:  # one register of the loaded element for every local bank
                 self.ld_q = Signal(mm, name="load_data_q")
                 m.d.sync += self.ld_q.eq(load_data[:mm])
             srcs += [(c, k, self.ld_q) for c, (ib, k) in loads if ib == b]
