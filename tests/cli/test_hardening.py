@@ -287,7 +287,7 @@ def test_user_design_with_an_extra_adder_schedules_differently(capsys, tmp_path)
     (lambda d: d["datapath"].update(ram_control="local"), "ram_control local takes the next word's fields "
                                                           "from the ROM's output ahead of the word register"),
     (lambda d: d["datapath"].update(ram_control="local", rom="registered"),
-     "ram_control local is for LUT RAM banks (write_ports, read comb); the datapath has none"),
+     "ram_control local is for LUT RAM banks (write_ports, read comb, no read_ports); the datapath has none"),
     (lambda d: d["datapath"]["banks"][0].update(read="edge"), "bank a: read must be comb or sync, not 'edge'"),
     (lambda d: d["datapath"]["banks"][0].update(read="sync"), "bank a: a sync read is for a RAM bank"),
 ])
