@@ -297,8 +297,7 @@ class RegisterFile:
                       else {"ram_style": "distributed"} if staged else None for b in rams}
         # ram_control local: the comb-read banks without shared read ports are a Memory per reading
         # port (a copy), each written through registers of its own (build_writes, bank_read)
-        self.local = {b for b, bank in rams.items()
-                      if dp.ram_control == "local" and b not in sync and not bank.read_ports}
+        self.local = set(dp.local_banks)
         self.copies: dict = {b: [] for b in self.local}  # bank -> [(write port, registers it holds or None)]
         self.ld_q = None  # the loaded element, held a cycle for the local banks' writes
         self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[], attrs=self.attrs[b])
@@ -414,15 +413,18 @@ class RegisterFile:
         m, mm = self.m, self.mm
         used_w = self.used_w
         bank_writers = None if used_w is None else {(c, p) for (c, _), ps in used_w.items() for p in ps}
+
+        def ram_writers(b):  # the writers of RAM bank b the words use (every one that may, without connect)
+            return [w for w in writers if b in w[5] and (bank_writers is None or (b, w[0]) in bank_writers)]
+
         for b in sorted(self.local):
-            self.local_writes(b, loads, load_data, writers, bank_writers)
+            self.local_writes(b, loads, load_data, ram_writers(b))
         for b, mem in self.mems.items():
             wp = self.wps[b] if b in self.wps else mem.write_port()
             # the loader, then the units: the scheduler allows one unit write per cycle
             conds = [(c, k, load_data[:mm]) for c, (ib, k) in loads if ib == b]
             conds += [(we if bsel is None else we & (bsel == banks.index(b)), addr, data)
-                      for p, we, bsel, addr, data, banks in writers if b in banks
-                      and (bank_writers is None or (b, p) in bank_writers)]
+                      for p, we, bsel, addr, data, banks in ram_writers(b)]
             for n, (c, addr, data) in enumerate(conds):
                 with (m.If if n == 0 else m.Elif)(c):
                     m.d.comb += [wp.en.eq(1), wp.addr.eq(addr), wp.data.eq(data)]
@@ -438,7 +440,7 @@ class RegisterFile:
                     with (m.If if n == 0 else m.Elif)(c):
                         m.d.sync += r.eq(v)
 
-    def local_writes(self, b, loads, load_data, writers, bank_writers):
+    def local_writes(self, b, loads, load_data, writers):
         """The writes of bank ``b``'s copies (ram_control local): the write of the next cycle chosen
         now from the next word's fields (a unit's result then arrives on its output), or the loader's
         write of this cycle, which lands in the next with its data held; each copy registers the enable
@@ -450,12 +452,11 @@ class RegisterFile:
                 self.ld_q = Signal(mm, name="load_data_q")
                 m.d.sync += self.ld_q.eq(load_data[:mm])
             srcs += [(c, k, self.ld_q) for c, (ib, k) in loads if ib == b]
-        for p, _, bsel, _, data, banks in writers:
-            if b in banks and (bank_writers is None or (b, p) in bank_writers):
-                en = seq.run & seq.next_field(Key.we(p))
-                if bsel is not None:
-                    en &= seq.next_field(Key.w_bank(p)) == banks.index(b)
-                srcs.append((en, seq.next_field(Key.w(p)), data))
+        for p, _, bsel, _, data, banks in writers:  # bank b's, from the next word
+            en = seq.run & seq.next_field(Key.we(p))
+            if bsel is not None:
+                en &= seq.next_field(Key.w_bank(p)) == banks.index(b)
+            srcs.append((en, seq.next_field(Key.w(p)), data))
         if not srcs:
             return
         depth = self.mc.sizes[b]

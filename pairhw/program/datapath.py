@@ -247,7 +247,7 @@ class Datapath:
                 raise DatapathError("ram_control local takes the next word's fields from the ROM's output "
                                     "ahead of the word register: set rom to registered or sync-registered, "
                                     f"not {self.rom}")
-            if not any(b.write_ports and b.read == "comb" and not b.read_ports for b in self.banks):
+            if not self.local_banks:
                 raise DatapathError("ram_control local is for LUT RAM banks (write_ports, read comb, no "
                                     "read_ports); the datapath has none")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
@@ -277,6 +277,14 @@ class Datapath:
         """Register stages between the microcode ROM's output and the word's fields: each delays the
         whole run by a cycle (the core's ``DRAIN`` state), not the schedule."""
         return int(self.rom in ("registered", "sync-registered"))
+
+    @property
+    def local_banks(self) -> tuple:
+        """The banks ``ram_control`` ``local`` applies to (none with ``shared``): the LUT RAM banks
+        (write ports, comb reads) without shared ``read_ports``."""
+        if self.ram_control != "local":
+            return ()
+        return tuple(b.name for b in self.banks if b.write_ports and b.read == "comb" and not b.read_ports)
 
     def unit_for(self, kind: str, k: int = 1) -> UnitSpec:
         """The first unit that executes op ``kind`` (with the power ``k``, for a power op)."""
