@@ -7,7 +7,7 @@ units) and the utilisation, the program's critical path (the longest chain of un
 one-multiplier core cannot beat however it schedules), the F_p products per pairing, ``--verify N``
 pairings simulated in Verilator bit-exact against the golden model (and so py_ecc), and with
 ``--synth`` the core's Yosys xc7 synthesis (minutes to hours at full size: the microcode ROM holds one
-word per cycle).  zcash-fpga's BLS12-381 core is the row of ``shared/PUBLISHED.md``: 126,644 cycles per
+word per cycle).  zcash-fpga's BLS12-381 core is ``pairhw.published.ZCASH_BLS12_381``: 126,644 cycles per
 pairing at 200 MHz.
 """
 

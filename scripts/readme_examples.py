@@ -1,6 +1,9 @@
-"""Re-run the README's console examples and compare their output with what the README shows.
+"""Re-run the console examples of the README and the documentation pages and compare their output
+with what the page shows.
 
-    python scripts/readme_examples.py [--all] [--update] [README.md]
+    python scripts/readme_examples.py [--all] [--update] [PAGE.md ...]
+
+Without pages: README.md and every page under docs/ (:func:`pages`).
 
 Every fenced block whose lines start with ``$ `` is run as one bash script in a fresh temporary
 directory (so ``$(...)`` and files made by one command are seen by the next), with the virtualenv's
@@ -161,7 +164,13 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return not chunks[-1] or pos == len(act)
 
 
+def pages() -> list[Path]:
+    """The README and the documentation's pages, whose examples are checked."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
 def check(readme: Path, everything: bool, update: bool, timeout: float = 3600) -> int:
+    name = readme.resolve().relative_to(ROOT) if readme.resolve().is_relative_to(ROOT) else readme
     text = readme.read_text()
     lines = text.splitlines()
     failures = 0
@@ -169,7 +178,7 @@ def check(readme: Path, everything: bool, update: bool, timeout: float = 3600) -
     for start, body in blocks(text):
         cmds = commands(body)
         if not everything and any(SLOW.search(c) for c, _ in cmds):
-            print(f"README.md:{start}: skipped (slow: run with --all)")
+            print(f"{name}:{start}: skipped (slow: run with --all)")
             continue
         results = run_block(cmds, timeout)
         new_body, ok_block, exact = [], True, True
@@ -185,7 +194,7 @@ def check(readme: Path, everything: bool, update: bool, timeout: float = 3600) -
             exact = exact and not abridged and not any(e.strip() == "..." for e in expected)
             if not good:
                 ok_block = False
-                print(f"README.md:{start}: $ {cmd}\n  exit {rc} (want {want_rc})")
+                print(f"{name}:{start}: $ {cmd}\n  exit {rc} (want {want_rc})")
                 for a in actual[:40]:
                     print(f"  | {a}")
             new_body.append(f"$ {cmd}")
@@ -195,9 +204,9 @@ def check(readme: Path, everything: bool, update: bool, timeout: float = 3600) -
             new_body.extend(shown)
         if len(results) != len(cmds):
             ok_block = False
-            print(f"README.md:{start}: the block stopped after {len(results)} of {len(cmds)} commands")
+            print(f"{name}:{start}: the block stopped after {len(results)} of {len(cmds)} commands")
         if ok_block:
-            print(f"README.md:{start}: ok ({len(cmds)} command{'s' if len(cmds) > 1 else ''})")
+            print(f"{name}:{start}: ok ({len(cmds)} command{'s' if len(cmds) > 1 else ''})")
         else:
             failures += 1
             if update and exact and len(results) == len(cmds):
@@ -205,10 +214,10 @@ def check(readme: Path, everything: bool, update: bool, timeout: float = 3600) -
     for start, code, expected in python_blocks(text):
         rc, actual = run_python(code, timeout)
         if rc == 0 and matches(expected, actual):
-            print(f"README.md:{start}: ok (python)")
+            print(f"{name}:{start}: ok (python)")
         else:
             failures += 1
-            print(f"README.md:{start}: python block, exit {rc}")
+            print(f"{name}:{start}: python block, exit {rc}")
             for a in actual[:40]:
                 print(f"  | {a}")
     if update and replacements:
@@ -222,11 +231,12 @@ def check(readme: Path, everything: bool, update: bool, timeout: float = 3600) -
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("readme", nargs="?", default=str(ROOT / "README.md"))
+    ap.add_argument("pages", nargs="*", help="the pages (default: the README and docs/)")
     ap.add_argument("--all", action="store_true", help="also the slow examples (synthesis, m = 1223)")
     ap.add_argument("--update", action="store_true", help="rewrite blocks that differ (exact blocks only)")
     args = ap.parse_args()
-    return check(Path(args.readme), args.all, args.update)
+    codes = [check(Path(p), args.all, args.update) for p in (args.pages or pages())]
+    return max(codes, default=0)
 
 
 if __name__ == "__main__":

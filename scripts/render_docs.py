@@ -1,7 +1,10 @@
 """Render the generated parts of the docs: the WaveDrom timing diagrams (docs/wavedrom/*.json -> *.svg),
-docs/PROTOCOL.md's register-map table (from :class:`pairhw.cores.wrap.RegisterMap`) and the README's
-ECP5 table (from the ``ecp5`` rows of pairhw/report/recorded.json, written by ``bench/ecp5.py --record``;
-a row for every entry of the bench, "not measured" where none is recorded).
+docs/PROTOCOL.md's register-map table (from :class:`pairhw.cores.wrap.RegisterMap`), the reference
+pages (docs/reference/: the CLI from its parser, the design format from its schema, the parameter sets,
+the unit catalogue: :mod:`pairhw.docs`), the result pages' tables (each a section of ``pairhw report``
+from pairhw/published.py and pairhw/report/recorded.json, :func:`pairhw.report.section_markdown`), the
+ECP5 table (the ``ecp5`` rows of recorded.json, written by ``bench/ecp5.py --record``; a row for every
+entry of the bench, "not measured" where none is recorded) and the README's results table.
 
     python scripts/render_docs.py [--check]
 
@@ -18,7 +21,7 @@ from pathlib import Path
 
 import wavedrom
 
-from pairhw import report
+from pairhw import docs, report
 from pairhw.cores.wrap import RegisterMap
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -30,7 +33,10 @@ def _marked(name: str) -> re.Pattern:
 
 
 def _fill(path: Path, name: str, body: str) -> str:
-    text = path.read_text()
+    return _fill_text(path.read_text(), name, body, path)
+
+
+def _fill_text(text: str, name: str, body: str, path: Path) -> str:
     if not _marked(name).search(text):
         raise SystemExit(f"{path}: no {name} markers")
     return _marked(name).sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
@@ -52,7 +58,31 @@ def targets() -> dict[Path, str]:
            for src in sorted((DOCS / "wavedrom").glob("*.json"))}
     out[DOCS / "PROTOCOL.md"] = _fill(DOCS / "PROTOCOL.md", "register-map",
                                       RegisterMap(n_in=1, n_out=1, bits=32, cycles=1, design=0).markdown())
-    out[README] = _fill(README, "ecp5-table", report.ecp5_markdown(report.recorded(), bench_ecp5_labels()))
+    rec = report.recorded()
+    out[README] = _fill(README, "results-table", report.headline_markdown(rec))
+    out[DOCS / "index.md"] = _fill(DOCS / "index.md", "results-table", report.headline_markdown(rec))
+    out[DOCS / "reference" / "cli.md"] = docs.cli_page()
+    out[DOCS / "reference" / "design-format.md"] = docs.design_format_page()
+    out[DOCS / "reference" / "units.md"] = docs.units_page()
+    out[DOCS / "reference" / "parameter-sets.md"] = _fill(DOCS / "reference" / "parameter-sets.md", "parameter-sets",
+                                                          docs.parameter_sets_table())
+    # the report's sections, each on its result page (one source: pairhw.report.sections)
+    secs = {s["id"]: s for s in report.sections(report.Figures.recorded_only(), {})}
+    pages: dict = {}
+    for sid, page in report.PAGES.items():
+        if sid == "ecp5" or sid not in secs:
+            continue
+        path = DOCS / page
+        if sid == "designs":
+            pages[path] = (f"{docs.GENERATED}\n\n# {secs[sid]['title']}\n\n"
+                           + report.section_markdown(secs[sid]) + "\n")
+            continue
+        text = pages.get(path) or path.read_text()
+        pages[path] = _fill_text(text, f"section-{sid}", report.section_markdown(secs[sid]), path)
+    ecp5 = DOCS / report.PAGES["ecp5"]
+    pages[ecp5] = _fill_text(pages.get(ecp5) or ecp5.read_text(), "ecp5-table",
+                             report.ecp5_markdown(rec, bench_ecp5_labels()), ecp5)
+    out.update(pages)
     return out
 
 
@@ -64,7 +94,7 @@ def main() -> int:
     for path, text in targets().items():
         if args.check:
             if not path.exists() or path.read_text() != text:
-                stale.append(path.name)
+                stale.append(str(path.relative_to(DOCS.parent)))
         elif not path.exists() or path.read_text() != text:
             path.write_text(text)
             print(f"wrote {path.relative_to(DOCS.parent)}")

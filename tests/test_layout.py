@@ -55,7 +55,7 @@ LAYERS = (
     ("flow", ("pairhw.flow",)),
     ("explorer", ("pairhw.explore",)),
     ("report", ("pairhw.report",)),
-    ("command", ("pairhw.cli", "pairhw.__main__")),
+    ("command", ("pairhw.cli", "pairhw.__main__", "pairhw.docs")),
 )
 
 

@@ -83,7 +83,13 @@ def _emit(args, obj, human: str) -> None:
 # verbs
 
 
-def cmd_curves(args) -> int:
+def curve_rows() -> list[dict]:
+    """``pairhw curves --json``'s objects: the prime sets, then the binary and the ternary ones."""
+    prime_rows, rows, char3_rows = _curve_groups()
+    return prime_rows + rows + char3_rows
+
+
+def _curve_groups() -> tuple[list, list, list]:
     rows, prime_rows, char3_rows = [], [], []
     for name in params.names():
         p = params.get(name)
@@ -99,6 +105,11 @@ def cmd_curves(args) -> int:
             "cofactor": str(p.cofactor), "embedding_degree": p.data["embedding_degree"],
             "source": p.data["source"], "security": p.security,
         })
+    return prime_rows, rows, char3_rows
+
+
+def cmd_curves(args) -> int:
+    prime_rows, rows, char3_rows = _curve_groups()
     if args.json:
         print(json.dumps(prime_rows + rows + char3_rows))
         return 0

@@ -122,7 +122,7 @@ def cmd_explore(args, UsageError) -> int:
 def register(sub, UsageError) -> None:
     p = sub.add_parser("explore", help="sweep a design space (spec file: base design, axes, tiers); results "
                        "stored in SQLite, resumed, Pareto front")
-    p.add_argument("spec", help="a YAML or JSON sweep (see the README: Exploring the design space)")
+    p.add_argument("spec", help="a YAML or JSON sweep (see docs/guide/exploring.md)")
     _add_workers(p)
     p.add_argument("--plot", metavar="DIR", help="write DIR/<spec>-pareto.png and .svg (cycles × area)")
     add_json(p)

@@ -117,10 +117,10 @@ class RegisterMap:
         """The map as a Markdown table (docs/PROTOCOL.md)."""
         rows = ["| offset | register | access | meaning |", "|---|---|---|---|"]
         rows += [f"| 0x{off:03X} | {name} | {acc} | {self.MEANING[name]} |" for name, off, acc in self.FIXED]
-        rows += [f"| 0x{self.IN_BASE:03X} + 4·(k·W + j) | IN[k][j] | rw | word j of input element k (W words per "
+        rows += [f"| 0x{self.IN_BASE:03X} + 4·(k·W + j) | `IN[k][j]` | rw | word j of input element k (W words per "
                  "element, least significant first; bits above the element's width read back 0; a write while "
                  "BUSY is refused) |",
-                 "| OUT + 4·(k·W + j) | OUT[k][j] | r | word j of output element k; OUT is the first multiple of "
+                 "| OUT + 4·(k·W + j) | `OUT[k][j]` | r | word j of output element k; OUT is the first multiple of "
                  "0x100 after the inputs |"]
         return "\n".join(rows)
 

@@ -182,11 +182,11 @@ class SchemaError(ValueError):
     """A design file that does not match the format; the message names the key."""
 
 
-def _type_name(t) -> str:
+def type_name(t) -> str:
     if isinstance(t, list):
-        return f"a list of {_type_name(t[0])}"
+        return f"a list of {type_name(t[0])}"
     if isinstance(t, tuple):
-        return " or ".join(_type_name(x) for x in t)
+        return " or ".join(type_name(x) for x in t)
     if isinstance(t, str):
         return f"an object ({t})"
     return {str: "a string", int: "an integer", bool: "true or false", list: "a list"}[t]
@@ -207,7 +207,7 @@ def _is(value, t) -> bool:
 def _walk(obj, kind: str, path: str) -> None:
     spec = SCHEMA[kind]
     if not isinstance(obj, dict):
-        raise SchemaError(f"{path or 'the design'}: expected {_type_name(kind)}")
+        raise SchemaError(f"{path or 'the design'}: expected {type_name(kind)}")
     for key in obj:
         if key not in spec:
             raise SchemaError(f"{path + '.' if path else ''}{key}: unknown key; {kind} keys: {', '.join(spec)}")
@@ -215,11 +215,11 @@ def _walk(obj, kind: str, path: str) -> None:
         where = f"{path + '.' if path else ''}{key}"
         if key not in obj:
             if required:
-                raise SchemaError(f"{where}: missing (required: {_type_name(t)})")
+                raise SchemaError(f"{where}: missing (required: {type_name(t)})")
             continue
         v = obj[key]
         if not _is(v, t):
-            raise SchemaError(f"{where}: expected {_type_name(t)}, got {type(v).__name__} {v!r}"[:200])
+            raise SchemaError(f"{where}: expected {type_name(t)}, got {type(v).__name__} {v!r}"[:200])
         _bounded(v, MOST.get((kind, key)), where)
         if isinstance(t, str):
             _walk(v, t, where)
@@ -343,5 +343,5 @@ def text() -> str:
     for kind, spec in SCHEMA.items():
         out.append(f"{kind}:")
         for key, (t, required, help_) in spec.items():
-            out.append(f"  {key:12} {_type_name(t):28} {'required' if required else 'optional':9} {help_}")
+            out.append(f"  {key:12} {type_name(t):28} {'required' if required else 'optional':9} {help_}")
     return "\n".join(out)

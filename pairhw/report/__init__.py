@@ -96,6 +96,16 @@ class Figures:
         for (n, tier), res in zip(where, results):
             self.live.setdefault(n, {})[tier] = res
 
+    @classmethod
+    def recorded_only(cls) -> "Figures":
+        """The figures ``recorded.json`` holds, nothing measured (the documentation's result pages,
+        ``scripts/render_docs.py``: the same tables as the report, from one source)."""
+        from pairhw import designs
+
+        fig = cls.__new__(cls)
+        fig.rec, fig.names, fig.live, fig.seconds = recorded(), designs.names(), {}, 0.0
+        return fig
+
     def _ok(self, n, tier):
         r = self.live.get(n, {}).get(tier)
         return r if r is not None and "error" not in r else None
@@ -218,7 +228,7 @@ def ecp5_depth_estimates(rec: dict) -> dict | None:
     the range over the placed cores goes with it. ``None`` without a placed core of known depth."""
     synth = {d: r["depth"] for d, r in rec.get("synth", {}).items() if r.get("target") == "xc7" and r.get("depth")}
     rows = rec.get("ecp5", [])
-    # HeAP and router1's Fmax only: router2's is lower on the same placement problem (README)
+    # HeAP and router1's Fmax only: router2's is lower on the same placement problem (docs/design-notes.md)
     placed = sorted((e["fmax_mhz"] * synth[e["label"]], e["label"]) for e in rows
                     if e.get("fmax_mhz") and e["label"] in synth and ecp5_router(e) == "router1"
                     and ecp5_placer(e) == "heap")
@@ -251,7 +261,7 @@ def ecp5_estimate_text(rec: dict) -> list[str]:
 
 
 def ecp5_markdown(rec: dict, labels: list | None = None) -> str:
-    """The recorded ECP5 rows as the README's Markdown table, then :func:`ecp5_estimate_text`.  With
+    """The recorded ECP5 rows as the ECP5 results page's Markdown table (docs/results/ecp5.md), then :func:`ecp5_estimate_text`.  With
     ``labels`` (the bench's entries), one row per label in that order, "not measured" where none is
     recorded: the table then lists every unit and core, measured or not."""
     out = ["| " + " | ".join(ECP5_COLUMNS) + " |", "|" + "---|" * len(ECP5_COLUMNS)]
@@ -305,8 +315,9 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
                      Cell(_n(p["luts"]), "published"), Cell(_n(p["ffs"]), "published"), Cell(d), fig.cycles(d),
                      fig.bound(d), Cell(_ratio(c, pc)), fig.area(d, "luts_incl_ram"), fig.verified(d)])
     out.append({"id": "shu", "title": "Tate over F_2^239 and F_2^283 (Shu, Kwon, Gaj, Virtex-II Pro)",
-                "note": "Paper cycles are its µs × MHz. Our cores' synthesis is not measured yet (Yosys ABC9 did not "
-                        "finish in 37 minutes on tate1-239-d16).",
+                "note": "Paper cycles are its µs × MHz. LUTs: Yosys synth_xilinx -family xc7 including LUT RAM, where "
+                        "measured (the Table 3 processors as the paper builds them are measured on the ECP5: the "
+                        "results page).",
                 "columns": ["algorithm, field, D", "cycles (paper)", "from", "LUT4 (paper)", "FFs (paper)", "design",
                             "cycles", "multiplier bound", "cycles ratio", "LUTs incl. LUT RAM", "verified (Verilator)"],
                 "rows": rows, "plot": None})
@@ -349,7 +360,7 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
                      Cell(_n(p["luts"]), "published"), Cell(_n(p["ffs"]), "published"), Cell("their test bench")])
     out.append({"id": "beuchat", "title": "ηT in characteristic three (Beuchat et al.) and the open F_3^97 cores",
                 "note": "Beuchat et al. run a Miller iteration in 17 cycles on one pipelined multiplier; the open cores' "
-                        "figures are theirs measured with pairhw's own tools (PUBLISHED.md).",
+                        "figures are theirs measured with pairhw's own tools (pairhw/published.py says how).",
                 "columns": ["design", "cycles / Miller iteration (Beuchat et al.)", "ours", "cycles per pairing",
                             "LUTs incl. LUT RAM", "FFs", "verified (Verilator)"],
                 "rows": rows, "plot": plots.get("f3-97")})
@@ -482,6 +493,105 @@ def plots(fig: Figures, store, outdir: Path) -> dict:
         plot(allp, references(curve, target), outdir / f"pareto-{key}", f"{curve}: cycles against {label}", label)
         made[key] = f"pareto-{key}"
     return made
+
+
+#: the documentation's result page of each report section (docs/results/…, one source for both:
+#: ``scripts/render_docs.py`` writes the section's table there, and the report links to it)
+PAGES = {"adikari": "results/adikari.md", "shu": "results/shu-kwon-gaj.md", "chavez": "results/prime-ate.md",
+         "nagl": "results/nagl.md", "beuchat": "results/beuchat.md", "ate": "results/prime-ate.md",
+         "products": "results/prime-ate.md", "explore": "guide/exploring.md", "ecp5": "results/ecp5.md",
+         "designs": "results/designs.md"}
+
+
+def section_markdown(s: dict) -> str:
+    """One report section as Markdown for the documentation: its note, its table (a recorded figure
+    is marked with the number of its command) and the commands that reproduce the recorded figures."""
+    cmds: list = []
+    lines = [s["note"], ""] if s.get("note") else []
+    lines += ["| " + " | ".join(s["columns"]) + " |", "|" + "---|" * len(s["columns"])]
+    for row in s["rows"]:
+        cells = []
+        for c in row:
+            if c.src == "recorded":
+                if c.cmd not in cmds:
+                    cmds.append(c.cmd)
+                cells.append(f"{c.text}<sup>{cmds.index(c.cmd) + 1}</sup>")
+            else:
+                cells.append(str(c.text))
+        lines.append("| " + " | ".join(cells) + " |")
+    if cmds:
+        lines += ["", "Commands of the marked figures:", ""] + [f"{k}. `{c}`" for k, c in enumerate(cmds, 1)]
+    return "\n".join(lines)
+
+
+#: the README's results table: per paper, its design and the one of ours set beside it
+#: (published row key, our design)
+HEADLINES = (("adikari", "etat2-1223-tmvp3", "etat2-1223-tmvp3-p3f"),
+             ("shu", "tate1-239-d16", "tate1-239-msd60-local"),
+             ("nagl", "asip-1223-k153", "asip-1223-k153"),
+             ("beuchat", None, "etat3-97-fast"),
+             ("zcash", None, "ate-bls12-381-fast"),
+             ("chavez", None, "ate-bn-chavez11-small"))
+
+
+def _ecp5_row(rec: dict, design: str) -> dict | None:
+    return next((e for e in rec.get("ecp5", []) if e["label"] == design), None)
+
+
+def headline_markdown(rec: dict) -> str:
+    """The README's one results table: each paper's design beside ours, cycles, area, clock and µs
+    (the papers' figures from :mod:`pairhw.published`, ours from ``recorded.json``)."""
+    out = ["| paper | their design | cycles | area | clock | time | our design | cycles | area | clock | time |",
+           "|" + "---|" * 11]
+    for key, theirs, ours in HEADLINES:
+        cyc = rec["schedule"].get(ours, {}).get("cycles")
+        syn = rec["synth"].get(ours, {})
+        e5 = _ecp5_row(rec, ours)
+        fmax = e5.get("fmax_mhz") if e5 else None
+        if "ge" in syn:  # an ASIC-style figure beside an ASIC's
+            area = f"{syn['ge'] / 1000:,.1f} kGE"
+        elif e5 and e5.get("lut4"):
+            area = f"{e5['lut4']:,} LUT4"
+        elif "luts_incl_ram" in syn:
+            area = f"{syn['luts_incl_ram']:,} LUTs (xc7)"
+        else:
+            area = "–"
+        clock = f"{fmax:g} MHz (ECP5)" if fmax else "–"
+        us = _time(cyc / fmax) if fmax and cyc else "–"
+        if key == "adikari":
+            p = pub.ADIKARI[theirs]
+            them = [f"Adikari et al. (SAC 2012), {p['label']}", _n(p["cycles"]), f"{p['luts']:,} LUTs (Virtex-6)",
+                    f"{p['mhz']} MHz", _time(p["us"])]
+        elif key == "shu":
+            p = pub.SHU[theirs]
+            them = [f"Shu–Kwon–Gaj (FPT 2006), {p['label']}", _n(pub.published_cycles(p)),
+                    f"{p['luts']:,} LUT4 (Virtex-II Pro)", f"{p['mhz']} MHz", _time(p["us"])]
+        elif key == "nagl":
+            p = pub.NAGL_ASIP[theirs]
+            them = ["Nagl et al. (180 nm ASIC), K153", _n(pub.nagl_cycles(theirs)), f"{p['kge_synth']} kGE",
+                    f"{pub.NAGL_MHZ} MHz", _time(p["ms"] * 1000)]
+        elif key == "beuchat":
+            them = ["Beuchat et al. (CHES 2009), ηT over F_3^97", f"{pub.BEUCHAT_PER_ITERATION} a Miller iteration",
+                    "–", "–", "–"]
+            per = rec["schedule"].get(ours, {}).get("cycles_per_iteration")
+            if per:
+                cyc_text = f"{_n(cyc)} ({per:g} an iteration)"
+        elif key == "zcash":
+            z = pub.ZCASH_BLS12_381
+            them = ["zcash-fpga (open), BLS12-381", _n(z["cycles"]), "–", f"{z['mhz']} MHz",
+                    _time(z["cycles"] / z["mhz"])]
+        else:
+            p = pub.CHAVEZ
+            them = [f"Chávez Corona et al. (ReConFig 2011), {p['label']}", f"{p['cycles_per_product']} a product",
+                    f"{p['slices']:,} slices, {p['dsp']} DSP (Virtex-6)", f"{p['mhz']} MHz", "– (no pairing)"]
+        ours_cycles = cyc_text if key == "beuchat" and rec["schedule"].get(ours, {}).get("cycles_per_iteration") \
+            else _n(cyc)
+        out.append("| " + " | ".join(them + [f"`{ours}`", ours_cycles, area, clock, us]) + " |")
+    return "\n".join(out)
+
+
+def _time(us: float) -> str:
+    return f"{us / 1000:,.2f} ms" if us >= 1000 else f"{us:,.1f} µs"
 
 
 def _number_notes(secs: list[dict]) -> list[str]:

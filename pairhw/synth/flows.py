@@ -400,13 +400,13 @@ def _gates(verilog: str, top: str, workdir: Path, log, keep_ram: bool = False, y
 #: nextpnr-ecp5's options (after the netlist and report files), and its two routers.  router1,
 #: nextpnr's default, is the one measured: router2 routes a congested core that router1 rips up and
 #: reroutes for hours (``hybrid-tmvp2 m=1223``: 193,000 arcs unrouted after 7 minutes of router1;
-#: router2 routed it in 11), at a lower Fmax (README, Timing on an ECP5).
+#: router2 routed it in 11), at a lower Fmax (docs/results/ecp5.md).
 ECP5_PNR = ("--85k", "--out-of-context", "--freq", "100", "--seed", "1", "--timing-allow-fail")
 ECP5_ROUTERS = ("router1", "router2")
 #: nextpnr-ecp5's placers: HeAP, its default and the one measured, and the electrostatic placer
 #: (``static``), which places a congested core that HeAP packs too tightly to route (``ca1 m=239
 #: D=16``: router2 stalled at 14,000 overused wires after HeAP, and routed in 4.5 minutes after
-#: ``static``; README, Timing on an ECP5)
+#: ``static``; docs/results/ecp5.md)
 ECP5_PLACERS = ("heap", "static")
 
 

@@ -108,9 +108,14 @@ def test_recorded_schedules_are_the_engines():
     _recorded_cycles_match(float("inf"))
 
 
-def test_recorded_synthesis_figures_are_the_readmes():
-    """The recorded areas are the README's tables (one transcription, checked here)."""
-    readme = (ROOT / "README.md").read_text()
+def _docs_text() -> str:
+    """The README and every documentation page, as one text."""
+    return "\n".join(p.read_text() for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))])
+
+
+def test_recorded_synthesis_figures_are_the_docs():
+    """The recorded areas are the documentation's tables (one transcription, checked here)."""
+    readme = _docs_text()
     for n, r in report.recorded()["synth"].items():
         key = "luts_incl_ram" if r["target"] == "xc7" else "ge"
         row = next((l for l in readme.splitlines() if l.startswith(f"| `{n}`") and f"{r[key]:,}" in l), None)
@@ -118,12 +123,12 @@ def test_recorded_synthesis_figures_are_the_readmes():
         assert f"{r['ffs']:,}" in row if "ffs" in r else f"{r['memory_bits']:,}" in row
 
 
-def test_recorded_searches_are_the_readmes_and_the_engines():
-    """Each recorded explore point: its figures are a row of the README's search table, and its cycles
-    are what the engine schedules for the spec's point of that name."""
+def test_recorded_searches_are_the_docs_and_the_engines():
+    """Each recorded explore point: its figures are a row of the documentation's search table, and its
+    cycles are what the engine schedules for the spec's point of that name."""
     from pairhw.explore import spec as specs
 
-    readme = (ROOT / "README.md").read_text()
+    readme = _docs_text()
     entries = report.recorded()["explore"]
     assert entries
     points = {}
@@ -204,15 +209,15 @@ def test_ecp5_table_lists_every_entry_and_says_why_one_has_no_figures():
     assert "never" not in report.ecp5_markdown(rec)  # without labels: the recorded rows only
 
 
-def test_readme_ecp5_table_has_a_row_for_every_bench_entry():
-    """The done-when of issue 24: the README lists every unit and core of the ECP5 bench."""
+def test_docs_ecp5_table_has_a_row_for_every_bench_entry():
+    """The done-when of issue 24: the ECP5 results page lists every unit and core of the ECP5 bench."""
     import importlib.util
 
     root = Path(__file__).resolve().parents[2]
     spec = importlib.util.spec_from_file_location("render_docs", root / "scripts" / "render_docs.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    table = (root / "README.md").read_text().split("<!-- ecp5-table")[1].split("<!-- /ecp5-table")[0]
+    table = (root / "docs" / "results" / "ecp5.md").read_text().split("<!-- ecp5-table")[1].split("<!-- /ecp5-table")[0]
     labels = mod.bench_ecp5_labels()
     assert len(labels) > 40
     assert [m for m in re.findall(r"^\| `([^`]+)` \|", table, re.M)] == labels

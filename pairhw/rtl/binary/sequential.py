@@ -24,7 +24,7 @@ class SequentialMul(MulUnit):
     CONVERTOR folded in) and Vnet are :func:`~pairhw.rtl.binary.nets.flagged_xor_net`: each operand bit is
     the XOR of the bits of A (B) it ever uses, each gated by a registered flag that is high in the
     steps that use it (:meth:`~pairhw.rtl.binary.plan.Plan.operand_cases`), rather than a step multiplexer
-    over per-step XORs, which Yosys maps at several LUTs per bit (README, Table 2).  Latency
+    over per-step XORs, which Yosys maps at several LUTs per bit (docs/results/multipliers-f2-1223.md).  Latency
     ``S + 3`` and initiation interval ``S`` for S sub-products; with ``reduce_cycle`` (Ghosh et al.:
     nine products and one cycle to recombine and reduce) one more cycle of each.
 

@@ -1,6 +1,6 @@
 """Beuchat et al.'s F_3^97 coprocessors against the open cores, synthesized (Yosys xc7; `slow`: a few
 minutes each when not cached): the fast core smaller than freecores/pairing, the small core's
-LUTs × cycles below tiny_tate's (``shared/PUBLISHED.md``)."""
+LUTs × cycles below tiny_tate's (``pairhw.published.OPEN_F3_97``)."""
 
 import pytest
 
