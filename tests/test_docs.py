@@ -113,3 +113,21 @@ def test_no_page_narrates_the_history_of_tries():
             if HISTORY.search(line) and not line.startswith("|"):  # a table's status cell is a result
                 hits.append(f"{p.relative_to(ROOT)}:{n}: {line.strip()[:120]}")
     assert not hits, "\n".join(hits)
+
+
+def test_each_report_section_has_its_result_page():
+    """`pairhw report` links each section to a documentation page holding the same table (one source:
+    ``pairhw.report.sections``, written there by scripts/render_docs.py)."""
+    from pairhw import report
+
+    secs = report.sections(report.Figures.recorded_only(), {})
+    assert {s["id"] for s in secs} <= set(report.PAGES)
+    for s in secs:
+        page = ROOT / s["page"]
+        text = page.read_text()
+        if s["id"] == "ecp5":
+            assert "<!-- ecp5-table" in text
+        elif s["id"] == "designs":
+            assert report.section_markdown(s) in text
+        else:
+            assert f"<!-- section-{s['id']}: generated" in text and report.section_markdown(s) in text

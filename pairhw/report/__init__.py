@@ -429,6 +429,9 @@ def sections(fig: Figures, plots: dict) -> list[dict]:
     out.append({"id": "designs", "title": "Every built-in design", "note": "Area: LUTs incl. LUT RAM (xc7) or GE "
                 "(gates-ram, ASIP designs).", "columns": ["design", "cycles", "multiplier bound", "utilisation",
                                                           "verified (Verilator)", "area"], "rows": rows, "plot": None})
+    for s in out:  # each section's result page in the documentation (PAGES)
+        if s["id"] in PAGES:
+            s["page"] = f"docs/{PAGES[s['id']]}"
     return out
 
 
