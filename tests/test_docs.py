@@ -40,15 +40,18 @@ def test_site_builds_strict(tmp_path):
     assert "simulate" in api and "synthesize" in api  # the API reference came from the docstrings
 
 
-@pytest.mark.parametrize("breakage", ["link", "anchor"])
-def test_a_broken_link_fails_the_build(tmp_path, breakage):
+@pytest.mark.parametrize("breakage, text, said", [
+    ("link", "See [nowhere](no-such-page.md).", "no-such-page.md"),
+    ("anchor", "See [nowhere](command.md#no-such-section).", "no-such-section"),
+    ("reference", "See [the flow][pairhw.flow.no_such_function].", "pairhw.flow.no_such_function"),
+])
+def test_a_broken_link_fails_the_build(tmp_path, breakage, text, said):
     root = _copy_site_sources(tmp_path)
     page = root / "docs" / "guide" / "getting-started.md"
-    target = "no-such-page.md" if breakage == "link" else "command.md#no-such-section"
-    page.write_text(page.read_text() + f"\nSee [nowhere]({target}).\n")
+    page.write_text(page.read_text() + f"\n{text}\n")
     res = _mkdocs(root, tmp_path)
-    assert res.returncode != 0
-    assert ("no-such-page.md" if breakage == "link" else "no-such-section") in res.stderr
+    assert res.returncode != 0, breakage
+    assert said in res.stderr
 
 
 def _render_docs():
