@@ -24,11 +24,12 @@ def _mkdocs(root: Path, tmp_path: Path) -> subprocess.CompletedProcess:
 
 
 def _copy_site_sources(tmp_path: Path) -> Path:
-    """mkdocs.yml, docs/ and the package the API page documents, in a directory of their own."""
+    """mkdocs.yml, docs/, the hooks and the package the API page documents, in a directory of their own."""
     root = tmp_path / "repo"
     shutil.copytree(ROOT / "docs", root / "docs")
     shutil.copy(ROOT / "mkdocs.yml", root)
-    (root / "pairhw").symlink_to(ROOT / "pairhw")
+    for d in ("pairhw", "scripts"):  # the package the API page documents, the hooks
+        (root / d).symlink_to(ROOT / d)
     return root
 
 
@@ -38,6 +39,7 @@ def test_site_builds_strict(tmp_path):
     assert (tmp_path / "site" / "reference" / "cli" / "index.html").exists()
     api = (tmp_path / "site" / "guide" / "python-api" / "index.html").read_text()
     assert "simulate" in api and "synthesize" in api  # the API reference came from the docstrings
+    assert not re.search(r":(class|func|mod):<code>", api)  # their Sphinx roles rendered (the hooks)
 
 
 @pytest.mark.parametrize("breakage, text, said", [
