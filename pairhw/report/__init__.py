@@ -527,69 +527,74 @@ def section_markdown(s: dict) -> str:
     return "\n".join(lines)
 
 
-#: the README's results table: per paper, its design and the one of ours set beside it
-#: (published row key, our design)
-HEADLINES = (("adikari", "etat2-1223-tmvp3", "etat2-1223-tmvp3-p3f"),
-             ("shu", "tate1-239-d16", "tate1-239-msd60-local"),
-             ("nagl", "asip-1223-k153", "asip-1223-k153"),
-             ("beuchat", None, "etat3-97-fast"),
-             ("zcash", None, "ate-bls12-381-fast"),
-             ("chavez", None, "ate-bn-chavez11-small"))
+def _theirs_adikari():
+    p = pub.ADIKARI["etat2-1223-tmvp3"]
+    return [f"Adikari et al. (SAC 2012), {p['label']}", _n(p["cycles"]), f"{p['luts']:,} LUTs (Virtex-6)",
+            f"{p['mhz']} MHz", _time(p["us"])]
 
 
-def _ecp5_row(rec: dict, design: str) -> dict | None:
-    return next((e for e in rec.get("ecp5", []) if e["label"] == design), None)
+def _theirs_shu():
+    p = pub.SHU["tate1-239-d16"]
+    return [f"Shu–Kwon–Gaj (FPT 2006), {p['label']}", _n(pub.published_cycles(p)),
+            f"{p['luts']:,} LUT4 (Virtex-II Pro)", f"{p['mhz']} MHz", _time(p["us"])]
+
+
+def _theirs_nagl():
+    p = pub.NAGL_ASIP["asip-1223-k153"]
+    return ["Nagl et al. (180 nm ASIC), K153", _n(pub.nagl_cycles("asip-1223-k153")), f"{p['kge_synth']} kGE",
+            f"{pub.NAGL_MHZ} MHz", _time(p["ms"] * 1000)]
+
+
+def _theirs_beuchat():
+    return ["Beuchat et al. (CHES 2009), ηT over F_3^97", f"{pub.BEUCHAT_PER_ITERATION} a Miller iteration",
+            "–", "–", "–"]
+
+
+def _theirs_zcash():
+    z = pub.ZCASH_BLS12_381
+    return ["zcash-fpga (open), BLS12-381", _n(z["cycles"]), "–", f"{z['mhz']} MHz", _time(z["cycles"] / z["mhz"])]
+
+
+def _theirs_chavez():
+    p = pub.CHAVEZ
+    return [f"Chávez Corona et al. (ReConFig 2011), {p['label']}", f"{p['cycles_per_product']} a product",
+            f"{p['slices']:,} slices, {p['dsp']} DSP (Virtex-6)", f"{p['mhz']} MHz", "– (no pairing)"]
+
+
+#: the README's results table: per paper, its design's figures (from :mod:`pairhw.published`), the
+#: design of ours set beside it, and whether the paper's figure is a Miller iteration's cycles
+HEADLINES = ((_theirs_adikari, "etat2-1223-tmvp3-p3f", False), (_theirs_shu, "tate1-239-msd60-local", False),
+             (_theirs_nagl, "asip-1223-k153", False), (_theirs_beuchat, "etat3-97-fast", True),
+             (_theirs_zcash, "ate-bls12-381-fast", False), (_theirs_chavez, "ate-bn-chavez11-small", False))
+
+
+def _ours(rec: dict, design: str, per_iteration: bool) -> list[str]:
+    """Our design's cells: name, cycles (and a Miller iteration's with ``per_iteration``), area (kGE
+    where a gate count is recorded, else ECP5 LUT4, else xc7 LUTs), ECP5 clock and time a pairing."""
+    sched = rec["schedule"].get(design, {})
+    syn = rec["synth"].get(design, {})
+    e5 = next((e for e in rec.get("ecp5", []) if e["label"] == design), {})
+    cyc, fmax = sched.get("cycles"), e5.get("fmax_mhz")
+    cycles = _n(cyc) + (f" ({sched['cycles_per_iteration']:g} an iteration)" if per_iteration else "")
+    if "ge" in syn:  # an ASIC-style figure beside an ASIC's
+        area = f"{syn['ge'] / 1000:,.1f} kGE"
+    elif e5.get("lut4"):
+        area = f"{e5['lut4']:,} LUT4"
+    elif "luts_incl_ram" in syn:
+        area = f"{syn['luts_incl_ram']:,} LUTs (xc7)"
+    else:
+        area = "–"
+    return [f"`{design}`", cycles, area, f"{fmax:g} MHz (ECP5)" if fmax else "–",
+            _time(cyc / fmax) if fmax and cyc else "–"]
 
 
 def headline_markdown(rec: dict) -> str:
-    """The README's one results table: each paper's design beside ours, cycles, area, clock and µs
-    (the papers' figures from :mod:`pairhw.published`, ours from ``recorded.json``)."""
+    """The README's one results table: each paper's design beside ours, cycles, area, clock and time
+    a pairing (the papers' figures from :mod:`pairhw.published`, ours from ``recorded.json``)."""
     out = ["| paper | their design | cycles | area | clock | time | our design | cycles | area | clock | time |",
            "|" + "---|" * 11]
-    for key, theirs, ours in HEADLINES:
-        cyc = rec["schedule"].get(ours, {}).get("cycles")
-        syn = rec["synth"].get(ours, {})
-        e5 = _ecp5_row(rec, ours)
-        fmax = e5.get("fmax_mhz") if e5 else None
-        if "ge" in syn:  # an ASIC-style figure beside an ASIC's
-            area = f"{syn['ge'] / 1000:,.1f} kGE"
-        elif e5 and e5.get("lut4"):
-            area = f"{e5['lut4']:,} LUT4"
-        elif "luts_incl_ram" in syn:
-            area = f"{syn['luts_incl_ram']:,} LUTs (xc7)"
-        else:
-            area = "–"
-        clock = f"{fmax:g} MHz (ECP5)" if fmax else "–"
-        us = _time(cyc / fmax) if fmax and cyc else "–"
-        if key == "adikari":
-            p = pub.ADIKARI[theirs]
-            them = [f"Adikari et al. (SAC 2012), {p['label']}", _n(p["cycles"]), f"{p['luts']:,} LUTs (Virtex-6)",
-                    f"{p['mhz']} MHz", _time(p["us"])]
-        elif key == "shu":
-            p = pub.SHU[theirs]
-            them = [f"Shu–Kwon–Gaj (FPT 2006), {p['label']}", _n(pub.published_cycles(p)),
-                    f"{p['luts']:,} LUT4 (Virtex-II Pro)", f"{p['mhz']} MHz", _time(p["us"])]
-        elif key == "nagl":
-            p = pub.NAGL_ASIP[theirs]
-            them = ["Nagl et al. (180 nm ASIC), K153", _n(pub.nagl_cycles(theirs)), f"{p['kge_synth']} kGE",
-                    f"{pub.NAGL_MHZ} MHz", _time(p["ms"] * 1000)]
-        elif key == "beuchat":
-            them = ["Beuchat et al. (CHES 2009), ηT over F_3^97", f"{pub.BEUCHAT_PER_ITERATION} a Miller iteration",
-                    "–", "–", "–"]
-            per = rec["schedule"].get(ours, {}).get("cycles_per_iteration")
-            if per:
-                cyc_text = f"{_n(cyc)} ({per:g} an iteration)"
-        elif key == "zcash":
-            z = pub.ZCASH_BLS12_381
-            them = ["zcash-fpga (open), BLS12-381", _n(z["cycles"]), "–", f"{z['mhz']} MHz",
-                    _time(z["cycles"] / z["mhz"])]
-        else:
-            p = pub.CHAVEZ
-            them = [f"Chávez Corona et al. (ReConFig 2011), {p['label']}", f"{p['cycles_per_product']} a product",
-                    f"{p['slices']:,} slices, {p['dsp']} DSP (Virtex-6)", f"{p['mhz']} MHz", "– (no pairing)"]
-        ours_cycles = cyc_text if key == "beuchat" and rec["schedule"].get(ours, {}).get("cycles_per_iteration") \
-            else _n(cyc)
-        out.append("| " + " | ".join(them + [f"`{ours}`", ours_cycles, area, clock, us]) + " |")
+    for theirs, ours, per_iteration in HEADLINES:
+        out.append("| " + " | ".join(theirs() + _ours(rec, ours, per_iteration)) + " |")
     return "\n".join(out)
 
 
