@@ -24,7 +24,7 @@ import sys
 
 from pairhw.cli import curves, design, explore, prime, unit
 from pairhw.cache import CacheError, cache_dir
-from pairhw.cli.common import UsageError, _Parser, once
+from pairhw.cli.common import UsageError, _Parser, _RawDescriptionFormatter, once
 from pairhw.designs import DesignError
 from pairhw.errors import SynthError, missing_extra
 
@@ -32,11 +32,11 @@ from pairhw.errors import SynthError, missing_extra
 def build_parser() -> argparse.ArgumentParser:
     from importlib.metadata import version
 
-    ap = _Parser(prog="pairhw", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = _Parser(prog="pairhw", description=__doc__, formatter_class=_RawDescriptionFormatter)
     ap.add_argument("--version", action="version", version=f"pairhw {version('pairhw')}")
     ap.add_argument("-q", "--quiet", action="store_true",
                     help="no security notes on stderr (also: PAIRHW_QUIET=1); progress lines stay")
-    sub = ap.add_subparsers(dest="verb", required=True, parser_class=_Parser)
+    sub = ap.add_subparsers(dest="verb", required=True, parser_class=_Parser, metavar="VERB")
     curves.register(sub)
     prime.register(sub, _Parser, UsageError)
     unit.register(sub, UsageError)

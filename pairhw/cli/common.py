@@ -8,7 +8,27 @@ import argparse
 from pairhw.errors import UsageError  # noqa: F401 - the CLI's name for it
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, the same on every Python the package allows: an option with a value is
+    listed as ``-o FILE, --output FILE`` (3.13 lists ``-o, --output FILE``), so ``--help`` matches
+    the generated command reference (docs/reference/cli.md) whichever Python made it."""
+
+    def _format_action_invocation(self, action):
+        if not action.option_strings or action.nargs == 0:
+            return super()._format_action_invocation(action)
+        args = self._format_args(action, self._get_default_metavar_for_optional(action))
+        return ", ".join(f"{o} {args}" for o in action.option_strings)
+
+
+class _RawDescriptionFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    """:class:`_Formatter` keeping the description's own line breaks (the top-level help)."""
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # one line, exit 2 (argparse prints usage + message by default)
         raise UsageError(message.replace("required: unit_verb", "required: sim, build or synth after unit"))
 
