@@ -166,6 +166,8 @@ STATIC = {
                       "166,386), which neither router routed after HeAP",
     "ate-bn-chavez11-small": "HeAP: router1 had 73,442 arcs left after 3,060 s (29.7 MHz estimated after "
                              "placement); its multiplier alone (polymont-chavez11 bn-chavez11) is placed static",
+    "tate1-239-msd60-local": "HeAP: router2 stalled at about 27,000 overused wires (iterations 8 and 9, 3,120 s; "
+                             "59.3 MHz estimated after placement); its multiplier alone (ca1) routes after static",
 }
 #: entries synthesized by native Yosys (``--yosys native``: pyosys, the same Yosys version as machine
 #: code), and why: the WebAssembly Yosys' ABC9 had not mapped them in hours.  Its netlist may differ from
