@@ -106,12 +106,15 @@ SCHEMA = {
     "unit": {
         "name": (str, True, "the unit's name (distinct)"),
         "kind": (str, True, "mul, add, const, the field's powers: sqr, sqrt (F_2^m); cube, cbrt (F_3^m); and inv (F_p: "
-                                 "a constant-time inverter, instead of Fermat's a^(p-2) on the multiplier)"),
+                                 "a constant-time inverter, instead of Fermat's a^(p-2) on the multiplier) and "
+                                 "mulk (F_p: k*a for the small constants of its k, instead of doublings and "
+                                 "additions)"),
         "count": (int, False, "identical instances (default 1)"),
         "lanes": (int, False, "mul units: multipliers per instance sharing the operand b and its x^i*b array, "
                               "started together (Shu–Kwon–Gaj's groups; msd only; default 1)"),
         "k": ((int, list), False, "power units: the k-fold powers x^(p^±k) it computes, e.g. [1, 2, 4] "
-                                  "(default 1)"),
+                                  "(default 1); mulk units: the constants k of its products k*a, 2 to 64, e.g. "
+                                  "[9] for BN254's xi = 9 + u"),
         "reads": ([list], False, "per input port, the banks it may read (default all)"),
         "writes": ([str], False, "the banks it may write (default all but the writes_each banks)"),
         "read_via": ([int], False, "per input port, the shared read port (of a bank with read_ports) it "

@@ -1,6 +1,7 @@
 """The field interface of F_p (prime fields): ops and encodings for the engine.
 
-Ops: ``add``, ``sub``, ``neg``, ``mul`` (and products by small constants as ``mulc``); a hardware
+Ops: ``add``, ``sub``, ``neg``, ``mul`` (and products by constants as ``mulc``; by a small constant k
+as ``mulk`` when the datapath has a unit for k, else doublings and additions); a hardware
 word is the canonical integer in [0, p), ⌈log2 p⌉ bits; text is big-endian hex.  Units
 (:mod:`pairhw.rtl.prime`): the multipliers of :mod:`pairhw.rtl.prime.catalogue` (Montgomery,
 pipelined and iterative; seed 002's polynomial Montgomery multiplier) and an adder that also
@@ -62,6 +63,10 @@ class PrimeTracer(Tracer):
         p = self._F.p
         if c in (0, 1):
             return super()._mul_const(a, c)
+        if ("mulk", c) in self.native:  # the datapath has a small-constant unit for c
+            return self._emit("mulk", (a,), k=c)
+        if ("mulk", p - c) in self.native:
+            return self.neg(self._emit("mulk", (a,), k=p - c))
         if self.optimize and min(c, p - c) <= SMALL:  # k·a by doublings and additions
             return self.neg(self._small_multiple(a, p - c)) if p - c < c else self._small_multiple(a, c)
         if c == p - 1:
@@ -127,15 +132,17 @@ class PrimeFieldInterface(BaseField):
     """F_p for the engine (see the module docstring)."""
 
     family = "prime"
-    ops = {"add": 2, "sub": 2, "neg": 1, "mul": 2, "inv": 1, "const": 0}
+    ops = {"add": 2, "sub": 2, "neg": 1, "mul": 2, "inv": 1, "mulk": 1, "const": 0}
     powers: dict = {}
     unit_kinds = {
         "mul": UnitKind(("mul",), 2, started=True),
         "add": UnitKind(("add", "sub", "neg"), 2),
         "const": UnitKind(("const",), 0),
         "inv": UnitKind(("inv",), 1, started=True),
+        # k·a for the small constants k of the unit's "k" (ξ = 9 + u's 9·a in one op, not four additions)
+        "mulk": UnitKind(("mulk",), 1, scaled=True),
     }
-    methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul", "inv": "inv"}
+    methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul", "inv": "inv", "mulk": "mul_int"}
     pairings_module = "pairhw.math.prime.pairing"
     catalogue_module = "pairhw.rtl.prime.catalogue"
 
@@ -290,7 +297,7 @@ class PrimeFieldInterface(BaseField):
         return unit
 
     def build_unit(self, spec):
-        from pairhw.rtl.prime.adder import AddSubP
+        from pairhw.rtl.prime.adder import AddSubP, MulSmallP
         from pairhw.rtl.prime.inverter import InvP
 
         if spec.kind == "add":
@@ -298,6 +305,9 @@ class PrimeFieldInterface(BaseField):
                 return AddSubP(self.F, **dict(spec.options))
             except TypeError as e:  # an option the adder does not take
                 raise FieldInterfaceError(f"add: {e}") from None
+        if spec.kind == "mulk":  # k·(vR) = (k·v)R: a constant product keeps the Montgomery form
+            self.no_options(spec)
+            return MulSmallP(self.F, spec.ks)
         if spec.kind == "inv":  # 2·log2(R) steps: Montgomery form in, Montgomery form out
             try:
                 return InvP(self.F, steps=2 * (self.R.bit_length() - 1), **dict(spec.options))

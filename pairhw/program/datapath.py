@@ -64,6 +64,10 @@ ROM_READS = ("comb", "sync", "registered", "sync-registered")
 #: shared control).  The same words and cycles: only the RTL differs.
 RAM_CONTROLS = ("shared", "local")
 
+#: the largest constant of a scaled unit (F_p's ``mulk``: k·x by shifts, adds and k − 1 parallel
+#: comparisons with j·p, :class:`~pairhw.rtl.prime.adder.MulSmallP`)
+SCALED_MAX = 64
+
 
 class DatapathError(ValueError):
     """A datapath configuration that cannot work (unknown kind, missing unit, bad connectivity)."""
@@ -85,7 +89,8 @@ class UnitSpec:
     latency: int = 0
     ii: int = 1
     count: int = 1
-    ks: tuple = (1,)  # power units: the k-fold powers x^(p^±k) the unit computes (selected per word)
+    ks: tuple = (1,)  # power units: the k-fold powers x^(p^±k) the unit computes; scaled units: the
+    # small constants k of its products k·x (either selected per word)
     reads: tuple = ()
     writes: tuple = ()
     writes_each: tuple = ()  # instance i also writes bank writes_each[i] (its own RAM: no contention)
@@ -176,9 +181,9 @@ class Datapath:
                 raise DatapathError(f"unit {u.name}: lanes must be ≥ 1; lanes sharing an operand are for "
                                     "two-operand started units (multipliers) without writes_each")
             if not u.ks or len(set(u.ks)) != len(u.ks) or min(u.ks) < 1 \
-                    or (u.ks != (1,) and not kinds[u.kind].power):
+                    or (u.ks != (1,) and not (kinds[u.kind].power or kinds[u.kind].scaled)):
                 raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only power units "
-                                    f"({', '.join(k for k, v in kinds.items() if v.power)}) take k")
+                                    f"({', '.join(k for k, v in kinds.items() if v.power or v.scaled)}) take k")
             if kinds[u.kind].power and max(u.ks) >= self.F.m:  # x^(p^m) = x: a larger k is a smaller one's power
                 raise DatapathError(f"unit {u.name}: k must be below m = {self.F.m}, not {max(u.ks)}")
         for b in self.banks:
@@ -293,10 +298,10 @@ class Datapath:
     def units_for(self, kind: str, k: int = 1) -> list:
         """Every unit that executes op ``kind`` (with the power ``k``), in datapath order: the
         scheduler picks one per op (several multipliers of different kinds or digit sizes)."""
-        power = self.F.is_power(kind)
+        power = self.F.takes_k(kind)
         out = [u for u in self.units if kind in u.ops and (not power or k in u.ks)]
         if not out:
-            what = f"{kind}^{k}" if power and k != 1 else kind
+            what = f"{kind}^{k}" if self.F.is_power(kind) and k != 1 else f"{kind} {k}" if power else kind
             raise DatapathError(f"datapath.units: no unit computes {what}, which the pairing's program needs")
         return out
 
@@ -436,6 +441,15 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                                              for k, v in u["mul"].items())))
         elif u["kind"] == "add" and "add" in u:  # the adder's options: its latency is the built unit's
             kw.update(options=tuple(sorted(u["add"].items())))
+            try:
+                built = F.build_unit(UnitSpec(**kw))
+            except (FieldInterfaceError, ValueError) as e:
+                raise DatapathError(f"unit {u['name']}: {e}") from None
+            kw.update(latency=built.latency, ii=built.initiation_interval)
+        elif u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].scaled:  # F_p's mulk: built to check it
+            if len(set(ks)) != len(ks) or not all(2 <= k <= SCALED_MAX for k in ks):
+                raise DatapathError(f"unit {u['name']}: k must be distinct small constants from 2 to {SCALED_MAX}, "
+                                    f"not {list(ks)}")
             try:
                 built = F.build_unit(UnitSpec(**kw))
             except (FieldInterfaceError, ValueError) as e:

@@ -178,5 +178,7 @@ def compile_kernel(n_inputs: int, fn, dp: Datapath) -> Compiled:
 
 
 def native_ops(dp: Datapath) -> frozenset:
-    """The op kinds ``dp``'s units execute (what a tracer may emit instead of expanding)."""
-    return frozenset(op for u in dp.units for op in u.ops)
+    """The op kinds ``dp``'s units execute (what a tracer may emit instead of expanding), and
+    (kind, k) for each small constant k a scaled unit multiplies by (F_p's ``("mulk", 9)``)."""
+    scaled = {(op, k) for u in dp.units if dp.F.unit_kind(u.kind).scaled for op in u.ops for k in u.ks}
+    return frozenset({op for u in dp.units for op in u.ops} | scaled)

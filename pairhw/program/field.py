@@ -20,6 +20,10 @@ What a field states
     ``powers``
         each k-fold power op and its inverse op: x^(p^−n) = x^(p^(m−n)) for the Frobenius powers of
         F_{p^m}, which lets :mod:`pairhw.program.fuse` move a chain to the other unit.
+    scaled unit kinds
+        a unit kind with ``scaled`` computes k·x for each small constant k of its ``ks`` (F_p's
+        ``mulk``): like a power, its op carries k and the word selects the network; unlike a power
+        it is not fused (:meth:`BaseField.takes_k`).
     ``unit_kinds``
         each unit kind a datapath may hold, with the op kinds it executes (the first is its own;
         a unit of several ops has an op-select field in the microcode word) and its input ports.
@@ -49,6 +53,7 @@ class UnitKind:
     ops: tuple
     ports: int
     power: bool = False  # a k-fold power unit: one network per k, selected per word
+    scaled: bool = False  # a small-constant unit: k·x for each k of its ks, selected per word
     started: bool = False  # a multi-cycle unit: a start pulse, the result ``latency`` cycles later
 
 
@@ -120,7 +125,12 @@ class BaseField:
             fn = getattr(self.F, self.methods[kind])
         except KeyError:
             raise ValueError(f"unknown op {kind!r} in {self.name}") from None
-        return fn(*args, k) if kind in self.powers else fn(*args)
+        return fn(*args, k) if self.takes_k(kind) else fn(*args)
+
+    def takes_k(self, kind: str) -> bool:
+        """Whether op ``kind`` carries a k its unit selects per word: a k-fold power, or a product by
+        the small constant k (a ``scaled`` unit kind's op)."""
+        return kind in self.powers or any(u.scaled and kind in u.ops for u in self.unit_kinds.values())
 
     def arity(self, kind: str) -> int:
         try:

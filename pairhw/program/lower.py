@@ -30,6 +30,8 @@ class LOp:
 
         if self.kind == "const":
             return f"{self.dst} = const {const_text(fi, self.const)}"
+        if self.kind == "mulk":  # a product by the small constant k
+            return f"{self.dst} = mulk {ref(self.srcs[0])}, {self.k}"
         k = "" if self.k == 1 else f"^{self.k}"
         return f"{self.dst} = {self.kind}{k} {', '.join(ref(s) for s in self.srcs)}"
 

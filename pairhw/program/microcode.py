@@ -412,8 +412,9 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc, cuts: list | None = Non
             put(write_at, Key.w(p), k)
             if len(banks) > 1:
                 put(write_at, Key.w_bank(p), banks.index(b))
-            what = p if u.latency else (f"{op.kind}{'' if op.k == 1 else '^' + str(op.k)} {' '.join(srcs)}"
-                                         if u.kind != "const" else f"const #{consts[p].index(op.const)}")
+            what = p if u.latency else (f"const #{consts[p].index(op.const)}" if u.kind == "const" else
+                                        f"mulk {' '.join(srcs)}, {op.k}" if op.kind == "mulk" else
+                                        f"{op.kind}{'' if op.k == 1 else '^' + str(op.k)} {' '.join(srcs)}")
             notes[write_at].append(f"{reg_text((b, k))} <- {what} ({op.dst})")
 
     def straight(ops, sch, base):

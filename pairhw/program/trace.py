@@ -68,6 +68,8 @@ class Op:
             return f"{self.dst} = const {c}"
         if self.kind in ("addc", "mulc"):
             return f"{self.dst} = {self.kind[:3]} {self.srcs[0]}, {c}"
+        if self.kind == "mulk":
+            return f"{self.dst} = mulk {self.srcs[0]}, {self.k}"
         if self.k != 1:
             return f"{self.dst} = {self.kind}^{self.k} {self.srcs[0]}"
         return f"{self.dst} = {self.kind} {', '.join(self.srcs)}"

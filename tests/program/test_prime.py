@@ -118,6 +118,46 @@ def test_small_constants_are_additions_and_negations_fold():
         assert prog.run({"a0": a, "a1": b}) == [3 * a % p, 9 * a % p, -12 * b % p, (a - b) % p, (a + b) % p]
 
 
+def test_a_small_constant_unit_takes_the_products_by_its_constants():
+    """With a ``mulk`` unit for k = 9 the tracer emits 9a and −9a as one op each (no doublings),
+    the other constants stay additions, and the ops compute the model's values; on bn-tiny (ξ = 4 + u)
+    the microcode model of a whole pairing on a core with a unit for 3, 4 and 12 equals the model."""
+    import json
+
+    from pairhw.program.datapath import DatapathError
+
+    fi = fields.for_params("bn254")
+    p = fi.F.p
+    prog = trace_kernel(fi, 2, lambda TF, a, b: [TF.mul_int(a, 9), TF.mul_int(b, -9), TF.mul_int(a, 3)],
+                        native={"mulk", ("mulk", 9)})
+    assert [(op.kind, op.k) for op in prog.ops if op.kind in ("mulk", "mul")] == [("mulk", 9), ("mulk", 9)]
+    assert [op.kind for op in prog.ops].count("neg") == 1 and prog.ops[0].text() == "v0 = mulk a0, 9"
+    rng = random.Random(7)
+    for a, b in [(0, p - 1), (p - 1, 1)] + [(rng.randrange(p), rng.randrange(p)) for _ in range(10)]:
+        assert prog.run({"a0": a, "a1": b}) == [9 * a % p, -9 * b % p, 3 * a % p]
+
+    data = json.loads(json.dumps(designs.get("ate-bn-tiny").data))
+    data["datapath"]["units"].insert(2, {"name": "xk", "kind": "mulk", "k": [3, 4, 12]})
+    d = designs.from_data(data)
+    c = d.compile()
+    assert {op.k for op in c.flow.pre if op.kind == "mulk"} == {3, 4, 12}
+    adds = [sum(op.kind in ("add", "sub") for op in x.flow.pre) for x in (c, designs.get("ate-bn-tiny").compile())]
+    assert adds[0] < adds[1]  # ξ's 4a in one op, not two doublings
+    C = d.curve()
+    for i in range(2):
+        P, Q = d.field.vector_points(C, 8, i)
+        assert c.microcode.run(d.field.point_values(P, Q)) == (d.model(P, Q), c.microcode.cycles)
+    for ks, what in ([1, 4], "from 2 to 64"), ([65], "from 2 to 64"), ([4, 4], "distinct"):
+        data["datapath"]["units"][2]["k"] = ks
+        with pytest.raises(designs.DesignError, match=f"xk.*{what}"):
+            designs.from_data(data).compile()
+    with pytest.raises(DatapathError, match="only power units \\(mulk\\) take k"):
+        from pairhw.program.datapath import build_datapath
+
+        build_datapath(fi, {"units": [{"name": "m", "kind": "mul", "mul": {"kind": "montgomery-pipelined"}},
+                                      {"name": "a", "kind": "add", "k": 3}]})
+
+
 def test_idle_runs_collapse_into_wait_words():
     """``waits``: the same cycles and the same pairing from far fewer words; the waits lie outside
     the loop and every wait word is otherwise empty."""

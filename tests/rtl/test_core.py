@@ -398,6 +398,29 @@ def test_the_d8_recipe_at_test_size_is_bit_exact(reference):
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+def test_a_small_constant_unit_is_bit_exact_in_a_core():
+    """ate-bn-tiny with a ``mulk`` unit for 3, 4 and 12 (ξ = 4 + u's 4a, the doubling step's 3 and
+    12, selected per word) writing the shared LUT RAM bank, the -local recipe's calls and banks: in
+    Verilator against the model, in the scheduled cycles."""
+    full = designs.get("ate-bn254-fast-local").data["datapath"]
+    data = json.loads(json.dumps(designs.get("ate-bn-tiny").data))
+    data["name"] = "ate-bn-tiny-mulk"
+    dp = data["datapath"]
+    adders = next(u for u in dp["units"] if u["kind"] == "add")["count"]
+    dp.update({k: full[k] for k in ("calls", "share", "waits", "rom", "ram_control")})
+    dp["banks"] = [{"name": b, "write_ports": 1} for b in ["m", *(f"a{i}" for i in range(adders)), "k"]]
+    for u in dp["units"]:
+        u["writes"] = ["m"] if u["kind"] == "mul" else ["k"]
+        if u["kind"] == "add":
+            u["writes_each"] = [f"a{i}" for i in range(adders)]
+    dp["units"].insert(2, {"name": "xk", "kind": "mulk", "k": [3, 4, 12], "writes": ["k"]})
+    d = designs.from_data(data)
+    assert {op.k for op in d.compile().flow.pre if op.kind == "mulk"} == {3, 4, 12}
+    res = simulate(d, rows=pairings(d, 4, seed=21))
+    assert (res.verified, res.failed, res.timeout) == (4, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
 def test_the_mid_recipe_at_test_size_is_bit_exact():
     """ate-bn254-mid's datapath on bn-tiny: two iterative multipliers of two digits a cycle (a product
     every 3 cycles where one digit a cycle takes 4), one block-RAM bank with two shared read ports,

@@ -64,7 +64,7 @@ class AddSubP(wiring.Component):
 
 
 class MulSmallP(wiring.Component):
-    """c = k·a mod p for a small integer constant k of ``ks``, selected by ``op``, latency 0.
+    """c = k·a mod p for a small integer constant k of ``ks``, selected by ``sel``, latency 0.
 
     k·a is shifts and adds of k's signed digits; ⌊|k|·a/p⌋ < |k| is found by comparing |k|·a with
     each j·p in parallel, and a negative k negates the result.
@@ -81,10 +81,10 @@ class MulSmallP(wiring.Component):
         self.F, self.ks = F, ks
         self.name = f"MulSmallP_p{F.bits}_" + "_".join(str(k).replace("-", "m") for k in ks)
         w = F.bits
-        super().__init__({"a": In(w), "op": In(max(1, (len(ks) - 1).bit_length())), "c": Out(w)})
+        super().__init__({"a": In(w), "sel": In(max(1, (len(ks) - 1).bit_length())), "c": Out(w)})
 
-    def emulate(self, a: int, op: int = 0) -> int:
-        return self.F.mul_int(a, self.ks[op])
+    def emulate(self, a: int, sel: int = 0) -> int:
+        return self.F.mul_int(a, self.ks[sel])
 
     def elaborate(self, platform):
         from .polymont import const_mul
@@ -110,6 +110,6 @@ class MulSmallP(wiring.Component):
             outs.append(res)
         out = outs[0]
         for n in range(1, len(outs)):
-            out = Mux(self.op == n, outs[n], out)
+            out = Mux(self.sel == n, outs[n], out)
         m.d.comb += self.c.eq(out)
         return m

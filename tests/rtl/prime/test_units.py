@@ -142,8 +142,8 @@ def test_small_constant_products():
         F = PrimeField(p)
         unit = MulSmallP(F, ks)
         vals = [0, 1, p - 1, p >> 1] + [rng.randrange(p) for _ in range(10)]
-        cases = [{"a": a, "op": op} for op in range(len(ks)) for a in vals]
-        assert simulate_comb(unit, cases) == [c["a"] * ks[c["op"]] % p for c in cases]
+        cases = [{"a": a, "sel": sel} for sel in range(len(ks)) for a in vals]
+        assert simulate_comb(unit, cases) == [c["a"] * ks[c["sel"]] % p for c in cases]
     with pytest.raises(ValueError):
         MulSmallP(PrimeField(101), (0,))
 
