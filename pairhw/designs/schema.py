@@ -85,6 +85,10 @@ SCHEMA = {
                               "words of a step that differ from an earlier occurrence where its neighbours' "
                               "ops fall share its middle (fewer words, more run-table entries; default: "
                               "only whole steps are shared)"),
+        "lookahead": (int, False, "with calls overlap: how many steps ahead an op's priority looks (its path "
+                                  "through its own step and the next ones that read its result); the best "
+                                  "value depends on the program (more cycles or fewer, more words or fewer: "
+                                  "try 1 to 4; default 2)"),
         "ram_control": (str, False, "shared (default) or local: local gives each copy of a LUT RAM bank (one "
                                     "per unit port that reads it) only the registers its port reads and its own "
                                     "write-enable, write-address and read-address registers, loaded a cycle "
@@ -167,7 +171,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 MOST = {
     ("design", "name"): 100, ("design", "description"): 4_000,
     ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
-    ("datapath", "max_sources"): 1 << 20,
+    ("datapath", "max_sources"): 1 << 20, ("datapath", "lookahead"): 64,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,

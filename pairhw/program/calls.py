@@ -76,13 +76,13 @@ NEAR = 2
 #: the most templates kept per step shape (:func:`allocate_replay`)
 TEMPLATES = 16
 
-#: an overlapping step's priorities look this many steps ahead (the cycles of ate-bls12-381-fast-calls:
-#: 17,282 looking one step ahead, 16,394 two, 16,492 four)
+#: an overlapping step's priorities look this many steps ahead unless the design's ``lookahead`` says
+#: (the cycles of ate-bls12-381-fast-calls: 17,282 looking one step ahead, 16,394 two, 16,492 four)
 LOOKAHEAD = 2
 
 
-def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset(), overlap: bool = False
-                  ) -> tuple[BlockSchedule, list[int]]:
+def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset(), overlap: bool = False,
+                  lookahead: int = LOOKAHEAD) -> tuple[BlockSchedule, list[int]]:
     """List-schedule each step's ops on their own, one step after the other; returns the block's
     schedule and the cycle each step's words begin at.
 
@@ -91,7 +91,7 @@ def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset(), overl
     steps leave free (the unit slots, ports and results they hold:
     :class:`~pairhw.program.schedule.Busy`), so a step's head fills the previous one's tail; its words
     begin the cycle after the previous step's last issue, and its priorities are its ops' paths
-    through it and the :data:`LOOKAHEAD` steps that read their results."""
+    through it and the ``lookahead`` steps that read their results (default :data:`LOOKAHEAD`)."""
     if not overlap:
         start, inst, units, starts = [], [], [], []
         at = 0
@@ -122,7 +122,7 @@ def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset(), overl
     for k in reversed(range(len(ops))):
         local[k] = delay[k] + max((local[c] for c in consumers[k] if steps[c] == steps[k]), default=0)
     height = local
-    for _ in range(LOOKAHEAD):
+    for _ in range(lookahead):
         outer, height = height, [0] * len(ops)
         for k in reversed(range(len(ops))):
             height[k] = delay[k] + max((height[c] if steps[c] == steps[k] else outer[c] for c in consumers[k]),
@@ -382,7 +382,8 @@ def compile_steps(flow, dp: Datapath, program, shared=frozenset()):
         raise ScheduleError("datapath.calls: the program folds into a loop; calls are for straight-line "
                             "programs (the prime-field pairings)")
     steps = step_of(program, flow.pre)
-    pre, starts = step_schedule(flow.pre, steps, dp, shared, dp.calls == "overlap")
+    pre, starts = step_schedule(flow.pre, steps, dp, shared, dp.calls == "overlap",
+                                LOOKAHEAD if dp.lookahead is None else dp.lookahead)
     empty = BlockSchedule([], [], 0, [])
     sched = Schedule(pre, LoopSchedule([], [], 1, 1, 0, [], []), empty, Timeline(pre.length, pre.length, pre.length))
     allowed = allowed_banks(flow, dp, sched)

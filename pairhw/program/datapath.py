@@ -155,6 +155,7 @@ class Datapath:
     calls: str | None = None  # "steps" or "overlap": the model's steps scheduled one by one, identical ones stored once
     share: int | None = None  # calls: a new step's words reuse stored runs of at least this many words
     ram_control: str = "shared"  # "local": each LUT RAM copy its own write and read-address registers (RAM_CONTROLS)
+    lookahead: int | None = None  # calls overlap: the steps an op's priority looks ahead (None: calls.LOOKAHEAD)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -399,7 +400,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``steps`` (each step after the previous one's last result) or ``overlap`` (a step's head fills
     the previous one's tail), and ``spec["share"]`` the fewest words a step reuses from the words
     stored before it (:func:`~pairhw.program.calls.fragments`; default: only whole steps), and
-    ``spec["ram_control"]`` how the core drives its LUT RAM banks' copies (:data:`RAM_CONTROLS`).
+    ``spec["ram_control"]`` how the core drives its LUT RAM banks' copies (:data:`RAM_CONTROLS`), and
+    ``spec["lookahead"]`` how many steps an overlapping step's priorities look ahead
+    (:func:`~pairhw.program.calls.step_schedule`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -408,6 +411,12 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         raise DatapathError(f"datapath.share: {share!r} is not a whole number of words of at least 2")
     if share is not None and not spec.get("calls"):
         raise DatapathError("datapath.share: needs calls (the words shared are those of the model's steps)")
+    lookahead = spec.get("lookahead")
+    if lookahead is not None and (isinstance(lookahead, bool) or not isinstance(lookahead, int) or lookahead < 1):
+        raise DatapathError(f"datapath.lookahead: {lookahead!r} is not a whole number of steps of at least 1")
+    if lookahead is not None and spec.get("calls") != "overlap":
+        raise DatapathError("datapath.lookahead: needs calls overlap (the priorities of a step that fills the "
+                            "previous one's tail)")
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))
@@ -470,4 +479,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
-                    spec.get("ram_control", "shared"))
+                    spec.get("ram_control", "shared"), lookahead)

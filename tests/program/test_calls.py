@@ -175,3 +175,33 @@ def test_overlapping_steps_compute_the_pairing_in_fewer_cycles():
 def test_a_calls_mode_that_does_not_exist_is_refused():
     with pytest.raises(Exception, match="datapath.calls: 'yes' is not steps or overlap"):
         _with("ate-bn-tiny", calls="yes").datapath()
+
+
+def test_the_lookahead_of_overlapping_steps_is_a_design_key():
+    """``"lookahead"``: the steps an overlapping step's priorities look ahead.  The default is
+    :data:`~pairhw.program.calls.LOOKAHEAD` (the same schedule as without the key); another value
+    gives another schedule, and each computes the model's pairing in its own constant cycles."""
+    from pairhw.program.calls import LOOKAHEAD
+
+    base = _with("ate-bn-tiny", calls="overlap")
+    same = _with("ate-bn-tiny", calls="overlap", lookahead=LOOKAHEAD).compile()
+    assert same.schedule.pre.start == base.compile().schedule.pre.start
+    fi = base.field
+    starts = {LOOKAHEAD: same.schedule.pre.start}
+    for la in (1, 4):
+        d = _with("ate-bn-tiny", calls="overlap", lookahead=la)
+        cp = d.compile()
+        starts[la] = cp.schedule.pre.start
+        for P, Q in _pairs(d, 2, seed=15):
+            assert cp.run(fi.point_values(P, Q)) == (list(d.model(P, Q)), cp.cycles)
+    assert len({tuple(s) for s in starts.values()}) == 3
+
+
+@pytest.mark.parametrize("datapath,message", [
+    ({"calls": "overlap", "lookahead": 0}, "datapath.lookahead: 0 is not a whole number of steps of at least 1"),
+    ({"calls": "overlap", "lookahead": True}, "datapath.lookahead: True is not"),
+    ({"calls": "steps", "lookahead": 2}, "datapath.lookahead: needs calls overlap"),
+])
+def test_a_lookahead_the_engine_cannot_use_is_refused(datapath, message):
+    with pytest.raises(Exception, match=message):
+        _with("ate-bn-tiny", **datapath).datapath()
