@@ -166,6 +166,8 @@ STATIC = {
                       "166,386), which neither router routed after HeAP",
     "ate-bn-chavez11-small": "HeAP: router1 had 73,442 arcs left after 3,060 s (29.7 MHz estimated after "
                              "placement); its multiplier alone (polymont-chavez11 bn-chavez11) is placed static",
+    "etat3-97-fast-local": "HeAP: router2 had 607 wires overused at iteration 54 (2,820 s; 42.5 MHz estimated "
+                           "after placement, 44.0 with the static placer)",
     "tate1-239-msd60-local": "HeAP: router2 stalled at about 27,000 overused wires (iterations 8 and 9, 3,120 s; "
                              "59.3 MHz estimated after placement); its multiplier alone (ca1) routes after static",
 }

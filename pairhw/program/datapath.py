@@ -183,7 +183,8 @@ class Datapath:
                                     "two-operand started units (multipliers) without writes_each")
             if not u.ks or len(set(u.ks)) != len(u.ks) or min(u.ks) < 1 \
                     or (u.ks != (1,) and not (kinds[u.kind].power or kinds[u.kind].scaled)):
-                raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only power units "
+                raise DatapathError(f"unit {u.name}: k must be distinct integers ≥ 1, and only power units and "
+                                    f"small-constant units "
                                     f"({', '.join(k for k, v in kinds.items() if v.power or v.scaled)}) take k")
             if kinds[u.kind].power and max(u.ks) >= self.F.m:  # x^(p^m) = x: a larger k is a smaller one's power
                 raise DatapathError(f"unit {u.name}: k must be below m = {self.F.m}, not {max(u.ks)}")

@@ -151,7 +151,7 @@ def test_a_small_constant_unit_takes_the_products_by_its_constants():
         data["datapath"]["units"][2]["k"] = ks
         with pytest.raises(designs.DesignError, match=f"xk.*{what}"):
             designs.from_data(data).compile()
-    with pytest.raises(DatapathError, match="only power units \\(mulk\\) take k"):
+    with pytest.raises(DatapathError, match="small-constant units \\(mulk\\) take k"):
         from pairhw.program.datapath import build_datapath
 
         build_datapath(fi, {"units": [{"name": "m", "kind": "mul", "mul": {"kind": "montgomery-pipelined"}},
