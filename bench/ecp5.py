@@ -119,6 +119,7 @@ ROUTER2 = {
                          "44.2 MHz estimated after placement)",
     "etat3-97-fast-local": "router1: not tried (its reference etat3-97-fast-ram, the same logic but for its RAM "
                            "control, was not routed by router1 in 540 s of routing)",
+    "tate1-239-msd60-local": "router1: not routed in 3,600 s after the static placer (218,663 arcs left at 3,541 s)",
     "etat2-1223-tmvp2": "router1: not routed in 2,400 s; after the static placer, 302,856 arcs left after 2,460 s",
     "ate-bn-tiny": "router1: not tried (an hour a try); 58 % of the part's LUT4s, more than tate1-47-d4 (31 %), "
                    "which router1 did not route",
