@@ -147,7 +147,7 @@ def test_a_small_constant_unit_takes_the_products_by_its_constants():
     for i in range(2):
         P, Q = d.field.vector_points(C, 8, i)
         assert c.microcode.run(d.field.point_values(P, Q)) == (d.model(P, Q), c.microcode.cycles)
-    for ks, what in ([1, 4], "from 2 to 64"), ([65], "from 2 to 64"), ([4, 4], "distinct"):
+    for ks, what in ([1, 4], "at least 2"), ([65], "at most 64 in magnitude"), ([4, 4], "distinct"):
         data["datapath"]["units"][2]["k"] = ks
         with pytest.raises(designs.DesignError, match=f"xk.*{what}"):
             designs.from_data(data).compile()

@@ -72,12 +72,15 @@ class MulSmallP(wiring.Component):
 
     latency = 0
     initiation_interval = 1
+    #: the largest |k|: ⌊k·a/p⌋ is found by k − 1 comparisons side by side
+    MAX_K = 64
     _MustUse__silence = True
 
     def __init__(self, F: PrimeField, ks):
         ks = tuple(int(k) for k in ks)
-        if not ks or any(k == 0 or abs(k) > 64 for k in ks):
-            raise ValueError(f"small constants must be non-zero and at most 64 in magnitude, not {ks}")
+        if not ks or any(k == 0 or abs(k) > self.MAX_K for k in ks):
+            raise ValueError(f"k must be non-zero constants of at most {self.MAX_K} in magnitude (k·a is compared "
+                             f"with k − 1 multiples of p at once), not {list(ks)}")
         self.F, self.ks = F, ks
         self.name = f"MulSmallP_p{F.bits}_" + "_".join(str(k).replace("-", "m") for k in ks)
         w = F.bits
