@@ -70,6 +70,8 @@ class BaseField:
     #: the model's 0 and 1
     zero = 0
     one = 1
+    #: the op kinds of the scaled unit kinds (:meth:`takes_k`; set per class on first use)
+    _scaled_ops: frozenset = frozenset()
     #: op kind -> the model field's method computing it (a power's method takes k as well)
     methods: dict = {}
     #: the model field's (to text, from text) methods of the CLI's element form
@@ -130,7 +132,10 @@ class BaseField:
     def takes_k(self, kind: str) -> bool:
         """Whether op ``kind`` carries a k its unit selects per word: a k-fold power, or a product by
         the small constant k (a ``scaled`` unit kind's op)."""
-        return kind in self.powers or any(u.scaled and kind in u.ops for u in self.unit_kinds.values())
+        cls = type(self)
+        if "_scaled_ops" not in cls.__dict__:  # once per field class: Microcode.run asks per op and cycle
+            cls._scaled_ops = frozenset(op for u in self.unit_kinds.values() if u.scaled for op in u.ops)
+        return kind in self.powers or kind in cls._scaled_ops
 
     def arity(self, kind: str) -> int:
         try:
