@@ -6,7 +6,7 @@ import json
 import random
 import re
 
-from amaranth.back import verilog
+from amaranth.back import rtlil, verilog
 
 from pairhw.math.binary.field import GF2m
 
@@ -21,10 +21,54 @@ def unit_verilog(unit, header: str | None = None) -> str:
     cell, :func:`mul_testbench` carries the model for simulators, and the non-Xilinx synthesis flows
     add it themselves.
     """
-    text = plain_names(verilog.convert(unit, name=unit.name, emit_src=False))
+    text = plain_names(verilog._convert_rtlil_text(keep_replicas(rtlil.convert(unit, name=unit.name, emit_src=False))))
     if header:
         text = "".join(f"// {line}".rstrip() + "\n" for line in header.splitlines()) + text
     return text
+
+
+#: the attribute (``Signal(..., attrs={REPLICA: 1})``) of a register that repeats another on purpose:
+#: a copy near each group of the cells it drives, so that no one net spans them all
+REPLICA = "pairhw_replica"
+
+_WIRE = re.compile(r"^\s*wire\b.*\s(\\\S+)\s*$")
+_CELL_Q = re.compile(r"^\s*connect \\Q (\\\S+)\s*$")
+
+
+def keep_replicas(text: str) -> str:
+    """RTLIL ``text`` with Yosys' ``keep`` on each flip-flop cell whose output is a whole wire carrying
+    :data:`REPLICA`: ``opt_merge`` merges flip-flops of the same inputs, and a wire's ``keep`` does
+    not stop it (a cell's does); Amaranth puts attributes on wires only.  ``write_verilog`` writes the
+    cell's attribute on its ``always`` block, where Yosys reads it back onto the cell."""
+    lines = text.split("\n")
+    replicas, attrs = set(), []
+    for line in lines:
+        if line.strip().startswith("attribute "):
+            attrs.append(line.strip())
+            continue
+        if (w := _WIRE.match(line)) and f"attribute \\{REPLICA} 1" in attrs:
+            replicas.add(w[1])
+        attrs = []
+    if not replicas:
+        return text
+    out: list[str] = []
+    first_attr = None  # where the attributes before the next object begin in out
+    cell = None  # a flip-flop cell's place in out (its first attribute), while in its body
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("attribute "):
+            first_attr = len(out) if first_attr is None else first_attr
+        elif stripped.startswith("cell ") and "dff" in stripped.split()[1]:
+            cell, first_attr = (len(out) if first_attr is None else first_attr), None
+        else:
+            first_attr = None
+            if cell is not None and (q := _CELL_Q.match(line)) and q[1] in replicas:
+                indent = out[cell][:len(out[cell]) - len(out[cell].lstrip())]
+                out.insert(cell, indent + "attribute \\keep 1")
+            if stripped == "end":
+                cell = None
+        out.append(line)
+    return "\n".join(out)
 
 
 def header(title: str, fields: dict) -> str:

@@ -22,6 +22,7 @@ from amaranth.lib.memory import Memory, ReadPort
 from amaranth.utils import ceil_log2
 from amaranth.lib.wiring import In, Out
 
+from pairhw.emit import REPLICA
 from pairhw.program.microcode import PORT_NAMES, Key, forward_sources, instances, read_key
 
 
@@ -55,6 +56,17 @@ def _place(addr, regs):
         return addr
     return Array([Const(regs.index(g) if g in regs else 0, range(max(len(regs), 2)))
                   for g in range(1 << len(addr))])[addr]
+
+
+def _slices(width: int, bits: int | None) -> list:
+    """The bit ranges ``[lo, hi)`` of a ``width``-bit copy cut every ``bits`` bits (None: one); a
+    last slice under half of ``bits`` joins the one before (no address register for a few bits)."""
+    if bits is None or bits >= width:
+        return [(0, width)]
+    cuts = list(range(0, width, bits))
+    if len(cuts) > 1 and width - cuts[-1] < bits / 2:
+        cuts.pop()
+    return [(lo, hi) for lo, hi in zip(cuts, cuts[1:] + [width])]
 
 
 def _read_port(mem: Memory, name: str, domain: str) -> ReadPort:
@@ -128,22 +140,31 @@ class Sequencer:
         self.offsets = offsets
         # a registered word: the ROM's output (the pc's word) into flip-flops, executed a cycle later,
         # so the fields leave flip-flops placed near their multiplexers
+        # with two stages the next word is a register too (word_q1): the registers loaded from its
+        # fields (ram_control local's, replicated near their cells) take no ROM output on their nets
+        nxt = rd.data
+        self.run = Signal()
+        self.next_live = self.run  # high when the next word is one the run executes
+        for k in range(1, dp.word_stages):
+            q = Signal(len(rd.data), name=f"word_q{k}")
+            live = Signal(name=f"live{k}")
+            m.d.sync += [q.eq(nxt), live.eq(self.next_live)]
+            nxt, self.next_live = q, live
         word = rd.data
-        self.word_next = rd.data if dp.word_stages else None  # the word of the next cycle (ram_control local)
+        self.word_next = nxt if dp.word_stages else None  # the word of the next cycle (ram_control local)
         if dp.word_stages:
             word = Signal(len(rd.data), name="word_q")
-            m.d.sync += word.eq(rd.data)
+            m.d.sync += word.eq(nxt)
         self.fld = {}  # the word's fields, each a Signal named after it for the Verilog's reader
         for name, (o, n) in offsets.items():
             self.fld[name] = Signal(n, name="word_" + name.replace(".", "_"))
             m.d.comb += self.fld[name].eq(word[o:o + n])
-        self.run = Signal()
         self.live = self.run
         # the wait count of the pc's word: what holds the pc (the ROM's output, ahead of a registered word)
         self.wait = self.fld.get(Key.WAIT)
         if dp.word_stages:
             self.live = Signal(name="live")
-            m.d.sync += self.live.eq(self.run)
+            m.d.sync += self.live.eq(self.next_live)
             if self.wait is not None:
                 o, n = offsets[Key.WAIT]
                 self.wait = Signal(n, name="word_wait_next")
@@ -178,7 +199,7 @@ class Sequencer:
                                    and sync & set(dp.read_banks(u, port))))
         self.fld_next = {}
         if early and dp.word_stages:  # the next word is the ROM's output, ahead of the word register
-            self.fld_next = {key: rd.data[offsets[key][0]:sum(offsets[key])] for key in early}
+            self.fld_next = {key: nxt[offsets[key][0]:sum(offsets[key])] for key in early}
         elif early:
             cols, at = [], 0  # (field, its offset in the small ROM's word)
             for key in early:
@@ -298,7 +319,8 @@ class RegisterFile:
         # ram_control local: the comb-read banks without shared read ports are a Memory per reading
         # port (a copy), each written through registers of its own (build_writes, bank_read)
         self.local = set(dp.local_banks)
-        self.copies: dict = {b: [] for b in self.local}  # bank -> [(write port, registers it holds or None)]
+        # bank -> [(write port, registers it holds or None, the slice's first bit and the bit past it)]
+        self.copies: dict = {b: [] for b in self.local}
         self.ld_q = None  # the loaded element, held a cycle for the local banks' writes
         self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[], attrs=self.attrs[b])
                             for b in rams if b not in self.local}
@@ -359,24 +381,39 @@ class RegisterFile:
         all) at their places in ``only`` (a port that reads 14 of a bank's 18 registers reads a copy
         of 16 words: one LUT RAM deep, not two and a multiplexer), read at a register loaded from the
         next word's field ``key`` (in the cycles the next word has the port read ``b``, its
-        ``index``-th bank), or at ``addr`` without a ``key`` (the unloader)."""
-        m, seq = self.m, self.seq
+        ``index``-th bank), or at ``addr`` without a ``key`` (the unloader).  With ``slice_bits`` the
+        copy is slices of that many bits, each a Memory read at a replica of that register."""
+        m, seq, mm = self.m, self.seq, self.mm
         regs = None if only is None else sorted(only)
         depth = self.mc.sizes[b] if regs is None else len(regs)
-        mem = m.submodules[f"bank_{name}"] = Memory(shape=self.mm, depth=depth, init=[], attrs=self.attrs[b])
-        self.copies[b].append((mem.write_port(), regs))
-        rp = _read_port(mem, f"{name}_rd", "comb")
         nxt = None if key is None else seq.next_field(key)
-        if nxt is None:
-            m.d.comb += rp.addr.eq(_place(addr, regs))
-        else:
-            # a register per copy, not the word register's field: the field's net would reach every
-            # copy the port reads; the load enable keeps the registers of one port's copies distinct
-            # (Yosys would merge flip-flops of the same input into one)
-            sel = seq.next_field(Key.bank(key))
-            with m.If(1 if sel is None else sel == index):
-                m.d.sync += rp.addr.eq(_place(nxt, regs))
-        return rp.data
+        sel = None if key is None else seq.next_field(Key.bank(key))
+        cuts = _slices(mm, self.dp.slice_bits)
+        datas = []
+        for j, (lo, hi) in enumerate(cuts):
+            suffix = "" if len(cuts) == 1 else f"_s{j}"
+            mem = m.submodules[f"bank_{name}{suffix}"] = Memory(shape=hi - lo, depth=depth, init=[],
+                                                                attrs=self.attrs[b])
+            self.copies[b].append((mem.write_port(), regs, lo, hi))
+            rp = _read_port(mem, f"{name}{suffix}_rd", "comb")
+            ra = rp.addr
+            if len(cuts) > 1 and nxt is not None:  # a replica per slice, kept apart by the synthesis
+                ra = Signal(len(rp.addr), name=f"{name}{suffix}_ra", attrs={REPLICA: 1})
+                m.d.comb += rp.addr.eq(ra)
+            if nxt is None:
+                m.d.comb += ra.eq(_place(addr, regs))
+            else:
+                # a register per copy, not the word register's field: the field's net would reach every
+                # copy the port reads; the load enable keeps the registers of one port's copies distinct
+                # (Yosys would merge flip-flops of the same input into one)
+                with m.If(1 if sel is None else sel == index):
+                    m.d.sync += ra.eq(_place(nxt, regs))
+            datas.append(rp.data)
+        if len(datas) == 1:
+            return datas[0]
+        s = Signal(mm, name=f"{name}_data")
+        m.d.comb += s.eq(Cat(*datas))
+        return s
 
     def shared_read(self, b, k):
         """The data of bank ``b``'s shared read port ``k``."""
@@ -453,7 +490,7 @@ class RegisterFile:
                 m.d.sync += self.ld_q.eq(load_data[:mm])
             srcs += [(c, k, self.ld_q) for c, (ib, k) in loads if ib == b]
         for p, _, bsel, _, data, banks in writers:  # bank b's, from the next word
-            en = seq.run & seq.next_field(Key.we(p))
+            en = seq.next_live & seq.next_field(Key.we(p))
             if bsel is not None:
                 en &= seq.next_field(Key.w_bank(p)) == banks.index(b)
             srcs.append((en, seq.next_field(Key.w(p)), data))
@@ -467,12 +504,17 @@ class RegisterFile:
                 m.d.comb += [wen.eq(1), waddr.eq(a)]
                 m.d.sync += wsel.eq(n)
         m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
-        for wp, regs in self.copies[b]:
+        for j, (wp, regs, lo, hi) in enumerate(self.copies[b]):
             en = wen if regs is None else wen & Cat(*(waddr == k for k in regs)).any()
-            m.d.sync += wp.en.eq(en)
+            we, wa = wp.en, wp.addr
+            if (lo, hi) != (0, mm):  # a slice: its own enable and address, replicas the synthesis keeps
+                we = Signal(name=f"{b}_we{j}", attrs={REPLICA: 1})
+                wa = Signal(len(wp.addr), name=f"{b}_wa{j}", attrs={REPLICA: 1})
+                m.d.comb += [wp.en.eq(we), wp.addr.eq(wa)]
+            m.d.sync += we.eq(en)
             with m.If(en):
-                m.d.sync += wp.addr.eq(_place(waddr, regs))
-            m.d.comb += wp.data.eq(wdata)
+                m.d.sync += wa.eq(_place(waddr, regs))
+            m.d.comb += wp.data.eq(wdata[lo:hi])
 
 
 class StreamIO:
@@ -710,7 +752,8 @@ class PairingCore(StreamCore):
 
     @staticmethod
     def _to_drain(m):
-        """Leave the run for DRAIN (a registered word: its last word executes the cycle after)."""
+        """Leave the run for DRAIN (a registered word: its last word executes a cycle after each word
+        stage: DRAIN, DRAIN1, ...)."""
         def go():
             m.next = "DRAIN"
         return go
@@ -732,10 +775,13 @@ class PairingCore(StreamCore):
             with m.State("RUN"):
                 m.d.comb += [seq.run.eq(1), self.busy.eq(1)]
                 seq.step(io.to_unload if not dp.word_stages else self._to_drain(m))
-            if dp.word_stages:  # the last word, in the word register, executes
-                with m.State("DRAIN"):
+            for k in range(dp.word_stages):  # the last word goes through the word registers and executes
+                with m.State(f"DRAIN{k or ''}"):
                     m.d.comb += self.busy.eq(1)
-                    io.to_unload()
+                    if k + 1 < dp.word_stages:
+                        m.next = f"DRAIN{k + 1}"
+                    else:
+                        io.to_unload()
             with m.State("UNLOAD"):
                 io.unload_state()
         return m

@@ -152,6 +152,8 @@ class Datapath:
     share: int | None = None  # calls: a new step's words reuse stored runs of at least this many words
     ram_control: str = "shared"  # "local": each LUT RAM copy its own write and read-address registers (RAM_CONTROLS)
     lookahead: int | None = None  # calls overlap: the steps an op's priority looks ahead (None: calls.LOOKAHEAD)
+    word_regs: int | None = None  # a registered ROM: the register stages before the word's fields (None: 1)
+    slice_bits: int | None = None  # ram_control local: the bits of a copy under one set of address registers
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -253,6 +255,19 @@ class Datapath:
             if not self.local_banks:
                 raise DatapathError("ram_control local is for LUT RAM banks (write_ports, read comb, no "
                                     "read_ports); the datapath has none")
+        if self.word_regs is not None:
+            if isinstance(self.word_regs, bool) or self.word_regs not in (1, 2):
+                raise DatapathError(f"datapath.word_stages: {self.word_regs!r} is not 1 or 2")
+            if not self.rom.endswith("registered"):
+                raise DatapathError("datapath.word_stages: registers the word of a registered ROM; set rom to "
+                                    f"registered or sync-registered, not {self.rom}")
+        if self.slice_bits is not None:
+            if isinstance(self.slice_bits, bool) or not isinstance(self.slice_bits, int) or self.slice_bits < 1:
+                raise DatapathError(f"datapath.slice_bits: {self.slice_bits!r} is not a whole number of bits of "
+                                    "at least 1")
+            if self.ram_control != "local":
+                raise DatapathError("datapath.slice_bits: cuts the copies of ram_control local; set ram_control "
+                                    f"to local, not {self.ram_control}")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
                                                              for u in self.units]:
             if len(set(stages)) != len(stages) or set(stages) - set(PIPELINE_STAGES):
@@ -278,8 +293,11 @@ class Datapath:
     @property
     def word_stages(self) -> int:
         """Register stages between the microcode ROM's output and the word's fields: each delays the
-        whole run by a cycle (the core's ``DRAIN`` state), not the schedule."""
-        return int(self.rom in ("registered", "sync-registered"))
+        whole run by a cycle (the core's ``DRAIN`` state), not the schedule: one for a registered ROM,
+        or ``word_stages`` 2 (the next word's fields then leave flip-flops too)."""
+        if self.rom not in ("registered", "sync-registered"):
+            return 0
+        return 1 if self.word_regs is None else self.word_regs
 
     @property
     def local_banks(self) -> tuple:
@@ -399,7 +417,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     stored before it (:func:`~pairhw.program.calls.fragments`; default: only whole steps), and
     ``spec["ram_control"]`` how the core drives its LUT RAM banks' copies (:data:`RAM_CONTROLS`), and
     ``spec["lookahead"]`` how many steps an overlapping step's priorities look ahead
-    (:func:`~pairhw.program.calls.step_schedule`).
+    (:func:`~pairhw.program.calls.step_schedule`), ``spec["word_stages"]`` the registers between a
+    registered ROM and the word (:attr:`Datapath.word_stages`) and ``spec["slice_bits"]`` the bits
+    of a local copy that share address registers.
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -475,4 +495,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
-                    spec.get("ram_control", "shared"), lookahead)
+                    spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"))

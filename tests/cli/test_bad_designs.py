@@ -60,6 +60,18 @@ CASES = {
                                   "datapath.lookahead: needs calls overlap"),
     "lookahead-zero": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(lookahead=0),
                        "datapath.lookahead: must be at least 1, not 0"),
+    "word-stages-three": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=3),
+                          "datapath.word_stages: must be at most 2, not 3"),
+    "word-stages-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=0),
+                         "datapath.word_stages: must be at least 1, not 0"),
+    "word-stages-comb-rom": (F2, lambda d: d["datapath"].update(word_stages=2),
+                             "datapath.word_stages: registers the word of a registered ROM; set rom to registered "
+                             "or sync-registered, not comb"),
+    "slice-bits-shared": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_bits=8),
+                          "datapath.slice_bits: cuts the copies of ram_control local; set ram_control to local, "
+                          "not shared"),
+    "slice-bits-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(ram_control="local", slice_bits=0),
+                        "datapath.slice_bits: must be at least 1, not 0"),
     "digit-zero": (TATE, lambda d: unit(d, "mul")["mul"].update(digit=0), "datapath.units[0].mul.digit: must be at least 1"),
     "digit-over-m": (TATE, lambda d: unit(d, "mul")["mul"].update(digit=48), "digit size must be between 1 and m = 47, not 48"),
     "io-width-huge": (F2, lambda d: d["datapath"].update(io_width=10**9), "datapath.io_width: must be at most 8,192"),

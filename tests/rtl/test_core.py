@@ -3,6 +3,7 @@
 designs of seed 000 in the `slow` run)."""
 
 import json
+import re
 
 import pytest
 from amaranth.sim import Simulator
@@ -24,6 +25,8 @@ SLOW_CORES = {
                          "block-RAM word) and test_a_small_pipelined_karatsuba_f3_core_is_bit_exact",
     "etat3-97-fast-local": "test_local_ram_control_runs_the_same_words_bit_exact (the same register file on "
                            "f3-19-etat-schoolbook-ram) and etat3-97-fast-ram's",
+    "etat3-97-fast-sliced": "test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact (the same "
+                            "register file on f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
     "asip-79-k5": "asip-79-k10 (the same iterative Karatsuba ASIP, another core size)",
     "asip-79-lsb5": "asip-79-lsb10 (the same bit-serial ASIP, another memory width)",
     "asip-79-lsd2": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
@@ -93,6 +96,65 @@ def test_local_ram_control_runs_the_same_words_bit_exact(name):
     res = simulate(d, rows=pairings(d, 20, seed=7))
     assert (res.verified, res.failed, res.timeout) == (20, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
+def test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact():
+    """``"slice_bits"`` and ``"word_stages": 2`` (etat3-97-fast-sliced's register file) on
+    f3-19-etat-schoolbook-ram's: each local copy cut into 8-bit slices, each with its own read- and
+    write-address and write-enable registers loaded from a second word register; the same words as
+    the local control, a cycle more a run, every replica kept apart for the synthesis (``keep`` on its
+    ``always`` block), and 20 pairings bit-exact in those cycles."""
+    from pairhw.flow import verilog
+
+    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
+    data["name"] = "f3-19-etat-schoolbook-local"
+    data["datapath"]["ram_control"] = "local"
+    local = designs.from_data(json.loads(json.dumps(data)))
+    data["name"] = "f3-19-etat-schoolbook-sliced"
+    data["datapath"].update(word_stages=2, slice_bits=8)
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == local.compile().microcode.packed()
+    assert d.compile().cycles == local.compile().cycles + 1
+    text = verilog(d)
+    replicas = re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text)
+    kept = re.findall(r"\(\* keep = 32'd1 \*\)\n\s*always @\(posedge clk\)\n\s*(\w+)\s*<=", text)
+    assert len(replicas) > 3 * 38 // 8 and sorted(replicas) == sorted(kept)
+    assert "word_q1" in text
+    res = simulate(d, rows=pairings(d, 20, seed=7))
+    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
+@pytest.mark.parametrize("replica,ffs", [(False, 4), (True, 8)])
+def test_replica_registers_are_kept_apart_by_the_synthesis(replica, ffs):
+    """Two 4-bit registers loaded from the same input: Yosys' synth_ecp5 merges them into one, unless
+    they carry :data:`~pairhw.emit.REPLICA` (``keep`` on their flip-flop cells)."""
+    import tempfile
+    from pathlib import Path
+
+    from amaranth import Cat, Module, Signal
+    from amaranth.lib import wiring
+    from amaranth.lib.wiring import In, Out
+
+    from pairhw.emit import REPLICA
+    from pairhw.synth.flows import _stat_cells, _yosys
+
+    class Twice(wiring.Component):
+        a: In(4)
+        o: Out(8)
+        name = "Twice"
+
+        def elaborate(self, platform):
+            m = Module()
+            regs = [Signal(4, name=f"r{i}", attrs={REPLICA: 1} if replica else {}) for i in range(2)]
+            m.d.sync += [r.eq(self.a) for r in regs]
+            m.d.comb += self.o.eq(Cat(*regs))
+            return m
+
+    with tempfile.TemporaryDirectory() as work:
+        _yosys("read_verilog -sv design.v\nsynth_ecp5 -top Twice -run begin:map_luts\n"
+               "tee -q -o stat.json stat -json\n", unit_verilog(Twice()), Path(work), yosys="native")
+        assert _stat_cells(Path(work), "Twice").get("TRELLIS_FF", 0) == ffs
 
 
 def test_core_rejects_nothing_silently_a_wrong_value_fails():
@@ -463,4 +525,24 @@ def test_a_block_ram_rom_into_a_word_register_is_bit_exact_a_cycle_later():
     assert comb_table not in verilog(d) and comb_table in verilog(sync)
     res = simulate(d, rows=pairings(d, 4, seed=16))
     assert (res.verified, res.failed, res.timeout) == (4, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
+def test_a_second_word_register_feeds_block_ram_banks_and_the_run_table_bit_exact():
+    """``"word_stages": 2`` on the datapath of the test above (a block-RAM ROM, a bank read at the clock
+    edge, a run table with one-word entries): the banks' early addresses come from the second word
+    register, the run table and the waits from the ROM as before; the same words, a cycle more a
+    run, and the pairings in Verilator against the model."""
+    def variant(stages):
+        data = json.loads(json.dumps(designs.get("ate-bn-tiny-calls").data))
+        data["name"] = f"ate-bn-tiny-calls-w{stages}"
+        data["datapath"].update(rom="sync-registered", share=2, word_stages=stages)
+        data["datapath"]["banks"][0]["read"] = "sync"
+        return designs.from_data(data)
+
+    one, d = variant(1), variant(2)
+    assert d.compile().microcode.packed() == one.compile().microcode.packed()
+    assert d.compile().cycles == one.compile().cycles + 1
+    res = simulate(d, rows=pairings(d, 3, seed=16))
+    assert (res.verified, res.failed, res.timeout) == (3, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
