@@ -112,7 +112,9 @@ class Sequencer:
     Signal named after it (``mul.a`` -> ``word_mul_a``); ``fld_next`` holds the read-address fields
     of the next word, for the register banks read at the clock edge (``sync``).  ``live`` is high
     in the cycles that execute a word: ``run``, or with a registered word (``"rom": "registered"``)
-    ``run`` a cycle later, when the word read in the pc's cycle is in the word register.
+    ``run`` a cycle later, when the word read in the pc's cycle is in the word register, or two with
+    ``"word_stages": 2`` (the word passes ``word_q1`` first); ``next_live`` is high when the next
+    word (:meth:`next_field`) is one the run executes.
     """
 
     def __init__(self, m: Module, mc, dp, sync: set):
