@@ -13,7 +13,7 @@ from typing import Any
 from dataclasses import dataclass, field
 
 from .loop import LoopProgram
-from .trace import apply_op, const_text
+from .trace import apply_op, const_text, op_body
 
 
 @dataclass(frozen=True)
@@ -30,10 +30,7 @@ class LOp:
 
         if self.kind == "const":
             return f"{self.dst} = const {const_text(fi, self.const)}"
-        if self.kind == "mulk":  # a product by the small constant k
-            return f"{self.dst} = mulk {ref(self.srcs[0])}, {self.k}"
-        k = "" if self.k == 1 else f"^{self.k}"
-        return f"{self.dst} = {self.kind}{k} {', '.join(ref(s) for s in self.srcs)}"
+        return f"{self.dst} = {op_body(self.kind, [ref(s) for s in self.srcs], self.k)}"
 
 
 @dataclass

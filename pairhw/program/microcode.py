@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from .datapath import Datapath
 from .schedule import Schedule, forwarded
-from .trace import const_text
+from .trace import const_text, op_body
 from .word import PORT_NAMES, Key, WordLayout
 
 __all__ = ["PORT_NAMES", "Key", "Loop", "Microcode", "Run", "WordLayout", "assemble", "fields", "forward_sources",
@@ -413,8 +413,7 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc, cuts: list | None = Non
             if len(banks) > 1:
                 put(write_at, Key.w_bank(p), banks.index(b))
             what = p if u.latency else (f"const #{consts[p].index(op.const)}" if u.kind == "const" else
-                                        f"mulk {' '.join(srcs)}, {op.k}" if op.kind == "mulk" else
-                                        f"{op.kind}{'' if op.k == 1 else '^' + str(op.k)} {' '.join(srcs)}")
+                                        op_body(op.kind, srcs, op.k, sep=" "))
             notes[write_at].append(f"{reg_text((b, k))} <- {what} ({op.dst})")
 
     def straight(ops, sch, base):

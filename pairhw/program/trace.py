@@ -68,11 +68,15 @@ class Op:
             return f"{self.dst} = const {c}"
         if self.kind in ("addc", "mulc"):
             return f"{self.dst} = {self.kind[:3]} {self.srcs[0]}, {c}"
-        if self.kind == "mulk":
-            return f"{self.dst} = mulk {self.srcs[0]}, {self.k}"
-        if self.k != 1:
-            return f"{self.dst} = {self.kind}^{self.k} {self.srcs[0]}"
-        return f"{self.dst} = {self.kind} {', '.join(self.srcs)}"
+        return f"{self.dst} = {op_body(self.kind, self.srcs, self.k)}"
+
+
+def op_body(kind: str, srcs, k: int = 1, sep: str = ", ") -> str:
+    """An op's text after ``=`` in every listing: ``mulk a, 9`` (a product by the small constant k),
+    ``sqr^2 a`` (a k-fold power), ``add a, b`` (the sources joined by ``sep``)."""
+    if kind == "mulk":
+        return f"mulk {sep.join(srcs)}, {k}"
+    return f"{kind}{'' if k == 1 else '^' + str(k)} {sep.join(srcs)}"
 
 
 def const_text(fi, c) -> str:
