@@ -21,6 +21,8 @@ def unit_verilog(unit, header: str | None = None) -> str:
     cell, :func:`mul_testbench` carries the model for simulators, and the non-Xilinx synthesis flows
     add it themselves.
     """
+    # verilog.convert's own two steps (RTLIL, then Yosys' write_verilog) with keep_replicas between
+    # them: the same text for a unit without replica registers
     text = plain_names(verilog._convert_rtlil_text(keep_replicas(rtlil.convert(unit, name=unit.name, emit_src=False))))
     if header:
         text = "".join(f"// {line}".rstrip() + "\n" for line in header.splitlines()) + text
