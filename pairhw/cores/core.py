@@ -321,7 +321,7 @@ class RegisterFile:
         # ram_control local: the comb-read banks without shared read ports are a Memory per reading
         # port (a copy), each written through registers of its own (build_writes, bank_read)
         self.local = set(dp.local_banks)
-        # bank -> [(write port, registers it holds or None, the slice's first bit and the bit past it)]
+        # bank -> [(registers a copy holds or None, [(write port, its slice's first bit, the bit past it)])]
         self.copies: dict = {b: [] for b in self.local}
         self.ld_q = None  # the loaded element, held a cycle for the local banks' writes
         self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[], attrs=self.attrs[b])
@@ -391,12 +391,13 @@ class RegisterFile:
         nxt = None if key is None else seq.next_field(key)
         sel = None if key is None else seq.next_field(Key.bank(key))
         cuts = _slices(mm, self.dp.slice_bits)
-        datas = []
+        datas, ports = [], []
+        self.copies[b].append((regs, ports))
         for j, (lo, hi) in enumerate(cuts):
             suffix = "" if len(cuts) == 1 else f"_s{j}"
             mem = m.submodules[f"bank_{name}{suffix}"] = Memory(shape=hi - lo, depth=depth, init=[],
                                                                 attrs=self.attrs[b])
-            self.copies[b].append((mem.write_port(), regs, lo, hi))
+            ports.append((mem.write_port(), lo, hi))
             rp = _read_port(mem, f"{name}{suffix}_rd", "comb")
             ra = rp.addr
             if len(cuts) > 1 and nxt is not None:  # a replica per slice, kept apart by the synthesis
@@ -506,17 +507,20 @@ class RegisterFile:
                 m.d.comb += [wen.eq(1), waddr.eq(a)]
                 m.d.sync += wsel.eq(n)
         m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
-        for j, (wp, regs, lo, hi) in enumerate(self.copies[b]):
+        j = 0  # the slices of all the copies, numbered for their registers' names
+        for regs, ports in self.copies[b]:
             en = wen if regs is None else wen & Cat(*(waddr == k for k in regs)).any()
-            we, wa = wp.en, wp.addr
-            if (lo, hi) != (0, mm):  # a slice: its own enable and address, replicas the synthesis keeps
-                we = Signal(name=f"{b}_we{j}", attrs={REPLICA: 1})
-                wa = Signal(len(wp.addr), name=f"{b}_wa{j}", attrs={REPLICA: 1})
-                m.d.comb += [wp.en.eq(we), wp.addr.eq(wa)]
-            m.d.sync += we.eq(en)
-            with m.If(en):
-                m.d.sync += wa.eq(_place(waddr, regs))
-            m.d.comb += wp.data.eq(wdata[lo:hi])
+            for wp, lo, hi in ports:
+                we, wa = wp.en, wp.addr
+                if len(ports) > 1:  # a slice: its own enable and address, replicas the synthesis keeps
+                    we = Signal(name=f"{b}_we{j}", attrs={REPLICA: 1})
+                    wa = Signal(len(wp.addr), name=f"{b}_wa{j}", attrs={REPLICA: 1})
+                    m.d.comb += [wp.en.eq(we), wp.addr.eq(wa)]
+                m.d.sync += we.eq(en)
+                with m.If(en):
+                    m.d.sync += wa.eq(_place(waddr, regs))
+                m.d.comb += wp.data.eq(wdata[lo:hi])
+                j += 1
 
 
 class StreamIO:

@@ -258,7 +258,7 @@ class Datapath:
         if self.word_regs is not None:
             if isinstance(self.word_regs, bool) or self.word_regs not in (1, 2):
                 raise DatapathError(f"datapath.word_stages: {self.word_regs!r} is not 1 or 2")
-            if not self.rom.endswith("registered"):
+            if self.rom not in ("registered", "sync-registered"):
                 raise DatapathError("datapath.word_stages: registers the word of a registered ROM; set rom to "
                                     f"registered or sync-registered, not {self.rom}")
         if self.slice_bits is not None:
