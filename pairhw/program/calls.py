@@ -152,8 +152,12 @@ def step_schedule(ops, steps: list[int], dp: Datapath, shared=frozenset(), overl
             reads.update((*r, t) for r in _rports(dp, op, u))
             end = max(end, t + max(u.delay, u.ii))
         starts.append(cut)
-        # the next step's ops from this step's words on; its words from after this step's last issue
-        origin, cut = cut, max(cut, origin + max(sch.start) + 1 if sch.start else cut)
+        # the next step's ops from this step's words on; its words from after this step's last issue.
+        # A step with no words of its own (all its ops in the words before: a conjugation's
+        # negations) keeps the origin, so the next step may still take the cycles those words leave
+        nxt = max(cut, origin + max(sch.start) + 1 if sch.start else cut)
+        if nxt > cut:
+            origin, cut = cut, nxt
     return BlockSchedule(start, inst, max(end, cut), units), starts
 
 

@@ -172,6 +172,24 @@ def test_overlapping_steps_compute_the_pairing_in_fewer_cycles():
     assert cp.cycles < steps.compile().cycles
 
 
+def test_a_step_without_words_of_its_own_leaves_the_next_one_the_free_cycles_before_it():
+    """A step whose ops all fit in the words before it (a conjugation's negations) has no words of
+    its own; the step after it still takes the cycles those words leave free, as it would with no
+    such step between them."""
+    from pairhw.program.calls import step_schedule
+    from pairhw.program.lower import LOp
+
+    dp = designs.get("ate-bn-tiny").datapath()
+    # step 0: y = (a·b)², which waits the multiplier's latency; step 1: −a, issued in step 0's
+    # words; step 2: c·d, independent, can issue while step 0 waits
+    x, y = LOp("x", "mul", (("a", 0), ("b", 0))), LOp("y", "mul", (("x", 0), ("x", 0)))
+    n, z = LOp("n", "neg", (("a", 0),)), LOp("z", "mul", (("c", 0), ("d", 0)))
+    between, starts = step_schedule([x, y, n, z], [0, 0, 1, 2], dp, overlap=True)
+    alone, _ = step_schedule([x, y, z], [0, 0, 2], dp, overlap=True)
+    assert starts[1] == starts[2]  # step 1 has no words of its own
+    assert between.start[3] == alone.start[2] < between.start[1]
+
+
 def test_a_calls_mode_that_does_not_exist_is_refused():
     with pytest.raises(Exception, match="datapath.calls: 'yes' is not steps or overlap"):
         _with("ate-bn-tiny", calls="yes").datapath()
