@@ -103,6 +103,10 @@ SCHEMA = {
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
                                    "spans a field-wide copy; the same words and cycles (default: one slice)"),
+        "table_copies": (bool, False, "with calls, prime-field pairings: each product of the final "
+                                      "exponentiation's windowed powers reads a copy of its odd power, made in "
+                                      "a step of its own, so every such product is the same step and its words "
+                                      "are stored once (fewer words; 12 additions more a product)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

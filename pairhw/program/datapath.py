@@ -154,6 +154,7 @@ class Datapath:
     lookahead: int | None = None  # calls overlap: the steps an op's priority looks ahead (None: calls.LOOKAHEAD)
     word_regs: int | None = None  # a registered ROM: the register stages before the word's fields (None: 1)
     slice_bits: int | None = None  # ram_control local: the bits of a copy under one set of address registers
+    table_copies: bool = False  # calls: an exponentiation's products read a copy of their table operand
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -418,8 +419,10 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``spec["ram_control"]`` how the core drives its LUT RAM banks' copies (:data:`RAM_CONTROLS`), and
     ``spec["lookahead"]`` how many steps an overlapping step's priorities look ahead
     (:func:`~pairhw.program.calls.step_schedule`), ``spec["word_stages"]`` the registers between a
-    registered ROM and the word (:attr:`Datapath.word_stages`) and ``spec["slice_bits"]`` the bits
-    of a local copy that share address registers.
+    registered ROM and the word (:attr:`Datapath.word_stages`), ``spec["slice_bits"]`` the bits
+    of a local copy that share address registers and ``spec["table_copies"]`` whether an
+    exponentiation's product by an entry of its table of odd powers reads a copy of the entry made
+    in a step of its own (every such product the same step, stored once).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -434,6 +437,15 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     if lookahead is not None and spec.get("calls") != "overlap":
         raise DatapathError("datapath.lookahead: needs calls overlap (the priorities of a step that fills the "
                             "previous one's tail)")
+    copies = spec.get("table_copies", False)
+    if not isinstance(copies, bool):
+        raise DatapathError(f"datapath.table_copies: {copies!r} is not true or false")
+    if copies and F.family != "prime":
+        raise DatapathError("datapath.table_copies: for the prime-field pairings (the final exponentiation's "
+                            f"windowed powers), not {F.family} fields")
+    if copies and not spec.get("calls"):
+        raise DatapathError("datapath.table_copies: needs calls (the copies make the products' steps equal, "
+                            "so that their words are stored once)")
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))
@@ -495,4 +507,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
-                    spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"))
+                    spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
+                    copies)

@@ -167,7 +167,7 @@ def check_sources(mc: Microcode) -> None:
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
     """Trace ``algorithm`` on curve ``C`` (over the datapath's field) and compile it for ``dp``."""
-    program = trace_pairing(dp.F, C, algorithm, native=native_ops(dp))
+    program = trace_pairing(dp.F, C, algorithm, native=native_ops(dp), copies=dp.table_copies)
     return compile_flow(lower(fold_loop(program)), dp, program=program)
 
 

@@ -162,6 +162,9 @@ class Tracer:
         #: family's tracer emits such an op instead of expanding it
         self.native: frozenset = frozenset()
         self._addc: dict = {}  # name of an addc result -> (base Sym, constant)
+        #: the model copies an exponentiation's table operand before each product (:meth:`copy`;
+        #: a datapath's ``table_copies``)
+        self.copies = False
 
     def __getattr__(self, name):  # to_hex, poly_str, ZERO, ...: pass through
         return getattr(self._F, name)
@@ -191,6 +194,18 @@ class Tracer:
         """A loop iteration starts here (see :func:`pairhw.program.loop.fold_loop`)."""
         self.program.marks.append(len(self.program.ops))
         self.program.mark_phase = "/".join(self._stack)
+
+    def copy(self, a) -> Sym:
+        """A new value equal to ``a``: ``addc a, 0``, never folded into ``a`` nor shared with another
+        copy, so that it takes a register of its own (a constant is its own copy)."""
+        a = self._check(a)
+        if isinstance(a, int):
+            return a
+        opt, self.optimize = self.optimize, False
+        try:
+            return self._emit("addc", (a,), const=self.fi.zero)
+        finally:
+            self.optimize = opt
 
     def input(self, name: str) -> Sym:
         self.program.inputs.append(name)
@@ -273,20 +288,21 @@ class Tracer:
         raise TraceError("pow is not traced")
 
 
-def trace_kernel(fi, inputs, fn, optimize: bool = True, native=frozenset()) -> Program:
+def trace_kernel(fi, inputs, fn, optimize: bool = True, native=frozenset(), copies: bool = False) -> Program:
     """Trace ``fn(TF, *values)`` on symbolic elements of the field ``fi`` (an interface of
     :mod:`pairhw.program.field`) named ``inputs`` (a list of names, or a count n for ``a0`` …
     ``a(n-1)``); ``fn`` returns the outputs.  Besides the pairings, for measuring one operation on a
-    datapath: an inversion, an F_{2^4m} product."""
+    datapath: an inversion, an F_{2^4m} product.  ``copies``: :attr:`Tracer.copies`."""
     TF = fi.tracer(optimize)
     TF.native = frozenset(native)
+    TF.copies = copies
     names = [f"a{i}" for i in range(inputs)] if isinstance(inputs, int) else list(inputs)
     out = fn(TF, *[TF.input(x) for x in names])
     TF.program.outputs = [o.name if isinstance(o, Sym) else o for o in out]
     return TF.program
 
 
-def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset()) -> Program:
+def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset(), copies: bool = False) -> Program:
     """Trace ``algorithm(C', P, Q)`` (a pairing of the model, on curve ``C`` rebuilt over the tracer
     of the field interface ``fi``) with symbolic inputs, the interface's ``pairing_inputs`` (``xP, yP,
     xQ, yQ``, or the six F_p values of a G1 × G2 pair); the outputs are the base-field coefficients of
@@ -295,10 +311,11 @@ def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset()) -
     With ``optimize``, constant additions are folded ((x + c1) + c2 = x + (c1 + c2)) and repeated
     operations on the same operands are computed once; without it, the program has exactly the
     model's operations (the counts of :mod:`pairhw.math.opcount`).  ``native``: op kinds the target
-    datapath executes (:attr:`Tracer.native`).
+    datapath executes (:attr:`Tracer.native`); ``copies``: an exponentiation's products read copies of
+    their table operand (:attr:`Tracer.copies`).
     """
 
     def fn(TF, *inputs):
         return fi.flatten(algorithm(fi.curve_over(C, TF), *fi.points(inputs)))
 
-    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize, native)
+    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize, native, copies)

@@ -190,6 +190,45 @@ def test_a_step_without_words_of_its_own_leaves_the_next_one_the_free_cycles_bef
     assert between.start[3] == alone.start[2] < between.start[1]
 
 
+def test_table_copies_make_every_product_of_the_powers_read_values_made_just_before_it():
+    """``"table_copies"``: each product of the final exponentiation's windowed powers by u multiplies
+    by a copy of its odd power, made in a step of its own just before it (12 additions of 0), so no
+    product step reads the table of odd powers made steps earlier and all of them are the same
+    step on the same registers; the program computes the same values."""
+    from pairhw.program.calls import _spans, step_of
+    from pairhw.program.engine import native_ops
+    from pairhw.program.trace import trace_pairing
+
+    d = designs.get("ate-bn254-fast-compact")
+    dp, alg, fi = d.datapath(), d.field.algorithm(d.algorithm), d.field
+    ages, programs = {}, {}
+    for copies in (False, True):
+        prog = programs[copies] = trace_pairing(dp.F, d.curve(), alg, native=native_ops(dp), copies=copies)
+        spans = list(_spans(step_of(prog, prog.ops)))
+        made = {op.dst: n for n, (i, j) in enumerate(spans) for op in prog.ops[i:j]}
+        loads = [n for n, (i, j) in enumerate(spans) if j - i == 12 and all(op.kind == "addc" for op in prog.ops[i:j])]
+        products = [n for n, (i, j) in enumerate(spans) if sum(op.kind == "mul" for op in prog.ops[i:j]) == 54]
+        assert len(products) == 48 and len(loads) == (48 if copies else 0)
+        # how many steps back the oldest value a product step reads was made
+        ages[copies] = max(n - made[s] for n in products for op in prog.ops[slice(*spans[n])] for s in op.srcs
+                           if s in made and made[s] < n)
+    assert ages[True] <= 3 < ages[False]
+    P, Q = fi.vector_points(d.curve(), 3, 0)
+    values = dict(zip(programs[True].inputs, fi.point_values(P, Q)))
+    assert programs[True].run(values) == programs[False].run(values)
+
+
+def test_table_copies_compute_the_pairing_at_test_size():
+    """ate-bn-tiny with calls that overlap and table copies: the microcode model gives the model's
+    pairing in its constant cycles, with the copies' additions in it."""
+    d = _with("ate-bn-tiny", calls="overlap", table_copies=True)
+    cp, fi = d.compile(), d.field
+    plain = _with("ate-bn-tiny", calls="overlap").compile()
+    assert len(cp.flow.pre) > len(plain.flow.pre)
+    for P, Q in _pairs(d, 3, seed=17):
+        assert cp.run(fi.point_values(P, Q)) == (list(d.model(P, Q)), cp.cycles)
+
+
 def test_a_calls_mode_that_does_not_exist_is_refused():
     with pytest.raises(Exception, match="datapath.calls: 'yes' is not steps or overlap"):
         _with("ate-bn-tiny", calls="yes").datapath()

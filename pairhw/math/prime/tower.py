@@ -191,8 +191,17 @@ class Tower12:
         if e == 0:
             return self.ONE
         step = self.K.step  # each squaring and product a step (Program.cuts)
-        r = signed_window_pow(a, abs(e), stepped(step, "sqr", self.cyclotomic_sqr12),
-                              stepped(step, "mul", self.mul12), self.conj12)
+        mul = stepped(step, "mul", self.mul12)
+        if getattr(self.F, "copies", False):  # a tracer for a core with calls (Tracer.copies)
+            product, copy = mul, self.F.copy
+
+            def mul(r, t):
+                # the table entry copied in a step of its own: every product step then reads the
+                # same registers, whichever odd power it multiplies by, and is stored once
+                with step("load"):
+                    t = tuple(tuple((copy(x[0]), copy(x[1])) for x in six) for six in t)
+                return product(r, t)
+        r = signed_window_pow(a, abs(e), stepped(step, "sqr", self.cyclotomic_sqr12), mul, self.conj12)
         return self.conj12(r) if e < 0 else r
 
     def conj12(self, a):
