@@ -195,7 +195,7 @@ class Tracer:
         self.program.marks.append(len(self.program.ops))
         self.program.mark_phase = "/".join(self._stack)
 
-    def copy(self, a) -> Sym:
+    def copy(self, a) -> Sym | int:
         """A new value equal to ``a``: ``addc a, 0``, never folded into ``a`` nor shared with another
         copy, so that it takes a register of its own (a constant is its own copy)."""
         a = self._check(a)

@@ -192,8 +192,10 @@ class Tower12:
             return self.ONE
         step = self.K.step  # each squaring and product a step (Program.cuts)
         mul = stepped(step, "mul", self.mul12)
-        if getattr(self.F, "copies", False):  # a tracer for a core with calls (Tracer.copies)
-            product, copy = mul, self.F.copy
+        # a tracer for a core with table copies (Tracer.copies; the model's own field has none)
+        copy = getattr(self.F, "copy", None) if getattr(self.F, "copies", False) else None
+        if copy is not None:
+            product = mul
 
             def mul(r, t):
                 # the table entry copied in a step of its own: every product step then reads the
