@@ -106,7 +106,8 @@ SCHEMA = {
         "table_copies": (bool, False, "with calls, prime-field pairings: each product of the final "
                                       "exponentiation's windowed powers reads a copy of its odd power, made in "
                                       "a step of its own, so every such product is the same step and its words "
-                                      "are stored once (fewer words; 12 additions more a product)"),
+                                      "are stored once (fewer words; more additions: the 12 copies, and the "
+                                      "sums of the odd power that each product then makes again)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {
