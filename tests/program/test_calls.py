@@ -193,8 +193,9 @@ def test_a_step_without_words_of_its_own_leaves_the_next_one_the_free_cycles_bef
 def test_table_copies_make_every_product_of_the_powers_read_values_made_just_before_it():
     """``"table_copies"``: each product of the final exponentiation's windowed powers by u multiplies
     by a copy of its odd power, made in a step of its own just before it (12 additions of 0), so no
-    product step reads the table of odd powers made steps earlier and all of them are the same
-    step on the same registers; the program computes the same values."""
+    product step reads the table of odd powers made steps earlier (what lets them share registers
+    and words: test_table_copies_bring_the_bn254_core_under_4096_microcode_words); the program
+    computes the same values."""
     from pairhw.program.calls import _spans, step_of
     from pairhw.program.engine import native_ops
     from pairhw.program.trace import trace_pairing
