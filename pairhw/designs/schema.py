@@ -108,6 +108,11 @@ SCHEMA = {
                                       "a step of its own, so every such product is the same step and its words "
                                       "are stored once (fewer words; more additions: the 12 copies, and the "
                                       "sums of the odd power that each product then makes again)"),
+        "modulo_orders": (int, False, "a core with a loop (no calls): how many orders the modulo scheduler "
+                                      "places the loop body's ops in at each initiation interval before it "
+                                      "tries the next one: its own two, then Rau's height order perturbed by "
+                                      "fixed seeds (a shorter interval more often, a longer compile; default "
+                                      "1: its own orders and Rau's)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {
@@ -185,7 +190,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 MOST = {
     ("design", "name"): 100, ("design", "description"): 4_000,
     ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
-    ("datapath", "max_sources"): 1 << 20, ("datapath", "lookahead"): 64,
+    ("datapath", "max_sources"): 1 << 20, ("datapath", "lookahead"): 64, ("datapath", "modulo_orders"): 1_000,
     ("datapath", "word_stages"): 2, ("datapath", "slice_bits"): 1 << 16,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,

@@ -155,6 +155,7 @@ class Datapath:
     word_regs: int | None = None  # a registered ROM: the register stages before the word's fields (None: 1)
     slice_bits: int | None = None  # ram_control local: the bits of a copy under one set of address registers
     table_copies: bool = False  # calls: an exponentiation's products read a copy of their table operand
+    modulo_orders: int = 1  # the loop's modulo scheduler: placement orders tried per initiation interval
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -420,9 +421,11 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     ``spec["lookahead"]`` how many steps an overlapping step's priorities look ahead
     (:func:`~pairhw.program.calls.step_schedule`), ``spec["word_stages"]`` the registers between a
     registered ROM and the word (:attr:`Datapath.word_stages`), ``spec["slice_bits"]`` the bits
-    of a local copy that share address registers and ``spec["table_copies"]`` whether an
+    of a local copy that share address registers, ``spec["table_copies"]`` whether an
     exponentiation's product by an entry of its table of odd powers reads a copy of the entry made
-    in a step of its own (every such product the same step, stored once).
+    in a step of its own (every such product the same step, stored once) and
+    ``spec["modulo_orders"]`` how many placement orders the loop's modulo scheduler tries at each
+    initiation interval (:func:`~pairhw.program.schedule.modulo_schedule`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -446,6 +449,12 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     if copies and not spec.get("calls"):
         raise DatapathError("datapath.table_copies: needs calls (the copies make the products' steps equal, "
                             "so that their words are stored once)")
+    orders = spec.get("modulo_orders", 1)
+    if isinstance(orders, bool) or not isinstance(orders, int) or orders < 1:
+        raise DatapathError(f"datapath.modulo_orders: {orders!r} is not a whole number of orders of at least 1")
+    if orders > 1 and spec.get("calls"):
+        raise DatapathError("datapath.modulo_orders: for a core with a loop; with calls the program is list-"
+                            "scheduled step by step (no modulo schedule)")
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))
@@ -508,4 +517,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
-                    copies)
+                    copies, orders)

@@ -22,6 +22,7 @@ unit's inputs are bound to in its issue cycle, :meth:`Datapath.read_port`).
 from __future__ import annotations
 
 import heapq
+import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -467,7 +468,10 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
                     shared=frozenset()) -> LoopSchedule:
     """Modulo-schedule a loop body at the smallest initiation interval the greedy placement finds,
     starting from the resource bound (MII).  With ``trips``, a larger II is taken when its fewer
-    stages make the whole loop, (trips + stages − 1)·II cycles, shorter (a loop of few trips)."""
+    stages make the whole loop, (trips + stages − 1)·II cycles, shorter (a loop of few trips).
+    At each II the placement tries the ops in topological order by height, then in Rau's HeightR
+    order, then (the datapath's ``modulo_orders`` − 1 more) in HeightR orders with near ties broken
+    by fixed seeds; the first that places every op wins."""
     n = len(body)
     units = assign_units(body, dp)
     edges = body_edges(body, units)
@@ -497,6 +501,17 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
                 rau = sorted(range(n), key=lambda i: (-hr[i], i))
                 placed = (_place(rau, units, into, out, ii, True, wport, hr, bops, rport)
                           or _place(rau, units, into, out, ii, False, wport, hr, bops, rport))
+                # then, with the datapath's modulo_orders, Rau's order with its near ties broken
+                # otherwise: HeightR plus up to ORDER_NOISE cycles drawn from fixed seeds (the
+                # greedy placement's outcome turns on which of the ops of near-equal height goes first)
+                for seed in range(1, 1 if placed else dp.modulo_orders):
+                    rng = random.Random(seed)
+                    prio = [h + ORDER_NOISE * rng.random() for h in hr]
+                    perturbed = sorted(range(n), key=lambda i: (-prio[i], i))
+                    placed = (_place(perturbed, units, into, out, ii, True, wport, prio, bops, rport)
+                              or _place(perturbed, units, into, out, ii, False, wport, prio, bops, rport))
+                    if placed:
+                        break
         if placed:
             start, inst = placed
             last = max(start[i] + units[i].latency for i in range(n)) if n else 0
@@ -506,6 +521,10 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     if best:
         return best
     raise ScheduleError(f"no modulo schedule with an initiation interval up to {limit}")
+
+
+#: the most cycles :func:`modulo_schedule` adds to an op's HeightR in an order of its own (``modulo_orders``)
+ORDER_NOISE = 3.0
 
 
 def height_r(n, edges, ii):

@@ -1,7 +1,10 @@
 """The scheduler: dependences, unit limits, loop-carried dependences and overlap of trips."""
 
+import copy
+
 import pytest
 
+from pairhw import designs
 from pairhw.fields import of
 from pairhw.math.binary import pairing as pr
 from pairhw.program.datapath import Bank, Datapath, DatapathError, UnitSpec
@@ -10,6 +13,7 @@ from pairhw.program.loop import fold_loop
 from pairhw.program.lower import Flow, LOp, lower
 from pairhw.program.schedule import ScheduleError, list_schedule, modulo_schedule, unit_of
 from pairhw.program.trace import trace_pairing
+from pairhw.program.verify import verify
 
 from ..conftest import curve
 
@@ -229,3 +233,33 @@ def test_few_trips_prefer_fewer_stages():
     best = modulo_schedule(flow.body, dp, trips=flow.trips)
     least = modulo_schedule(flow.body, dp)
     assert (flow.trips + best.stages - 1) * best.ii <= (flow.trips + least.stages - 1) * least.ii
+
+
+def _deeper_karatsuba(orders):
+    """``etat3-97-fast-local`` with its Karatsuba multiplier a stage deeper (6 stages, latency 7) and
+    ``modulo_orders`` set: a loop whose product bound is 17 and whose recurrences allow 13."""
+    d = copy.deepcopy(designs.get("etat3-97-fast-local").data)
+    d["name"] = f"etat3-97-karatsuba6-orders{orders}"
+    d["datapath"]["units"][0]["mul"]["stages"] = 6
+    d["datapath"]["modulo_orders"] = orders
+    return designs.from_data(d)
+
+
+def test_more_placement_orders_reach_the_product_bound_the_first_orders_miss(rng):
+    """Rau's greedy placement in its own orders places the Miller loop's 53 ops at II 19 at the
+    least, two cycles a trip above the multiplier's 17 products; 40 orders place them at 17, a
+    schedule the verifier passes, whose microcode computes the pairing, and the same every time."""
+    one, many = _deeper_karatsuba(1).compile(), _deeper_karatsuba(40).compile()
+    assert (one.loop.ii, one.loop.mii) == (19, 17)
+    assert (many.loop.ii, many.loop.mii) == (17, 17)
+    assert many.report()["cycles"] < one.report()["cycles"]
+    assert verify(many) == []
+    d = _deeper_karatsuba(40)
+    C, fi = d.curve(), d.field
+    for i in range(2):
+        P, Q = fi.vector_points(C, rng.randrange(1000), i)
+        out, cycles = many.run(fi.point_values(P, Q))
+        assert tuple(out) == tuple(d.model(P, Q)) and cycles == many.microcode.cycles
+    flow = many.flow
+    again = modulo_schedule(flow.body, many.dp, trips=flow.trips, shared=flow.carried())
+    assert (again.start, again.inst) == (many.loop.start, many.loop.inst)
