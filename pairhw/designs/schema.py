@@ -108,11 +108,11 @@ SCHEMA = {
                                       "a step of its own, so every such product is the same step and its words "
                                       "are stored once (fewer words; more additions: the 12 copies, and the "
                                       "sums of the odd power that each product then makes again)"),
-        "modulo_orders": (int, False, "a core with a loop (no calls): how many orders the modulo scheduler "
-                                      "places the loop body's ops in at each initiation interval before it "
-                                      "tries the next one: its own two, then Rau's height order perturbed by "
-                                      "fixed seeds (a shorter interval more often, a longer compile; default "
-                                      "1: its own orders and Rau's)"),
+        "modulo_orders": (int, False, "a core with a loop (no calls): at an initiation interval where the "
+                                      "modulo scheduler's own orders (by height, then Rau's HeightR) do not "
+                                      "place the loop body, it tries n − 1 more before the next interval: "
+                                      "HeightR with near ties broken by fixed seeds (a smaller interval more "
+                                      "often, a longer compile; default 1: none more)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {
