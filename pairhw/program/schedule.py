@@ -495,23 +495,19 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
         bops = [_b_operand(op) for op in body]
         placed = (_place(order, units, into, out, ii, True, wport, bops=bops, rport=rport)
                   or _place(order, units, into, out, ii, False, wport, bops=bops, rport=rport))
-        if not placed:  # Rau's own order: the highest HeightR first, evicted ops by priority too
+        if not placed:  # Rau's own order: the highest HeightR first, evicted ops by priority too;
+            # then, with the datapath's modulo_orders, the same with its near ties broken otherwise:
+            # HeightR plus up to ORDER_NOISE cycles drawn from the seeds 1, 2, … (the greedy
+            # placement's outcome turns on which of the ops of near-equal height goes first)
             hr = height_r(n, edges, ii)
-            if hr is not None:
-                rau = sorted(range(n), key=lambda i: (-hr[i], i))
-                placed = (_place(rau, units, into, out, ii, True, wport, hr, bops, rport)
-                          or _place(rau, units, into, out, ii, False, wport, hr, bops, rport))
-                # then, with the datapath's modulo_orders, Rau's order with its near ties broken
-                # otherwise: HeightR plus up to ORDER_NOISE cycles drawn from fixed seeds (the
-                # greedy placement's outcome turns on which of the ops of near-equal height goes first)
-                for seed in range(1, 1 if placed else dp.modulo_orders):
-                    rng = random.Random(seed)
-                    prio = [h + ORDER_NOISE * rng.random() for h in hr]
-                    perturbed = sorted(range(n), key=lambda i: (-prio[i], i))
-                    placed = (_place(perturbed, units, into, out, ii, True, wport, prio, bops, rport)
-                              or _place(perturbed, units, into, out, ii, False, wport, prio, bops, rport))
-                    if placed:
-                        break
+            for seed in range(dp.modulo_orders if hr is not None else 0):
+                rng = random.Random(seed)
+                prio = [h + ORDER_NOISE * rng.random() for h in hr] if seed else hr
+                rau = sorted(range(n), key=lambda i: (-prio[i], i))
+                placed = (_place(rau, units, into, out, ii, True, wport, prio, bops, rport)
+                          or _place(rau, units, into, out, ii, False, wport, prio, bops, rport))
+                if placed:
+                    break
         if placed:
             start, inst = placed
             last = max(start[i] + units[i].latency for i in range(n)) if n else 0

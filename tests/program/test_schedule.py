@@ -249,12 +249,12 @@ def test_more_placement_orders_reach_the_product_bound_the_first_orders_miss(rng
     """Rau's greedy placement in its own orders places the Miller loop's 53 ops at II 19 at the
     least, two cycles a trip above the multiplier's 17 products; 40 orders place them at 17, a
     schedule the verifier passes, whose microcode computes the pairing, and the same every time."""
-    one, many = _deeper_karatsuba(1).compile(), _deeper_karatsuba(40).compile()
+    d = _deeper_karatsuba(40)
+    one, many = _deeper_karatsuba(1).compile(), d.compile()
     assert (one.loop.ii, one.loop.mii) == (19, 17)
     assert (many.loop.ii, many.loop.mii) == (17, 17)
     assert many.report()["cycles"] < one.report()["cycles"]
     assert verify(many) == []
-    d = _deeper_karatsuba(40)
     C, fi = d.curve(), d.field
     for i in range(2):
         P, Q = fi.vector_points(C, rng.randrange(1000), i)
