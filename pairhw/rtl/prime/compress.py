@@ -250,55 +250,164 @@ def register_columns(pipe: Pipe, cols: dict, width: int, name: str, m=None, live
     return out
 
 
-def product_heights(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None,
-                    pre_add: bool = False) -> dict:
-    """Column -> bits of the piece products of :func:`product_columns` (no logic: for planning)."""
-    yd = digits(y, yw, -(-ybits // yw)) if isinstance(y, int) else None
-    pieces = product_pieces(xbits, ybits, xw, yw, yd, trunc, pre_add)[0]
+def chains(pieces: list, chain: int, alone=()) -> tuple[list, int]:
+    """The piece products grouped for DSP cascades: pieces of one offset (a column of the bit matrix
+    that many pieces start in) in runs of at most ``chain``, each run summed along a chain of DSPs,
+    the piece before adding into the next (P ← x·y + P, a DSP48E1's post-adder), a register after
+    each.  Returns ([(offset, [pieces])], stages): every run ends at the same stage, a run of r
+    pieces starting ``stages`` − r stages in.  ``chain`` 1: each piece alone, one stage (its M
+    register).  Pieces (i, j) in ``alone`` are runs of their own (a product by a constant 1 is no
+    DSP product, and its sum with a run's would be a carry chain)."""
+    if chain == 1:  # the pieces in their own order (as the units without cascades always had them)
+        return [(pc[2], [pc]) for pc in pieces], 1 if pieces else 0
+    by_off: dict = {}
+    for pc in pieces:
+        if pc[:2] not in alone:
+            by_off.setdefault(pc[2], []).append(pc)
+    runs = [(off, group[s:s + chain]) for off, group in sorted(by_off.items()) for s in range(0, len(group), chain)]
+    runs += [(pc[2], [pc]) for pc in pieces if pc[:2] in alone]
+    return runs, max((len(r) for _, r in runs), default=0)
+
+
+def run_width(run: list) -> int:
+    """Bits of a run's sum: its widest piece and ⌈log2(pieces)⌉ more."""
+    return max(pw for *_, pw in run) + (len(run) - 1).bit_length()
+
+
+def odd_digits(value: int, width: int, count: int) -> list[int]:
+    """An odd ``value``'s ``count`` digits of ``width`` bits, each odd, signed in (−2^width, 2^width):
+    where a digit is even, the one below lends it 2^width (it goes negative, keeping its parity),
+    so the digits still sum to ``value``.  Why: Yosys packs P ← x·K + P into one DSP48E1 (the
+    post-adder) only where the constant K is odd; with trailing zero bits, the product's low bits
+    are constants, and the adder goes to carry chains."""
+    ds = digits(value, width, count)
+    for j in range(1, count):
+        if ds[j] % 2 == 0:
+            ds[j - 1] -= 1 << width
+            ds[j] += 1
+    return ds
+
+
+def _layout(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None, pre_add: bool = False,
+            chain: int = 1, summed: int | None = None):
+    """What :func:`product_columns` builds, and :func:`product_heights` and :func:`product_stages`
+    plan: (pieces, x digit widths, y digit widths, y's constant digits, runs, stages, a constant
+    to add, the width).  With ``chain`` > 1 a constant y takes :func:`odd_digits`; a piece of a
+    negative digit −m multiplies m by x's complement x̄ = 2^b − 1 − x (b: x's bits), since
+    −x·m = x̄·m − (2^b − 1)·m: every DSP product stays unsigned by a positive odd constant, and
+    the constants −(2^b − 1)·m·2^offset, summed mod 2^``summed`` (the width the caller sums the
+    columns to, with other rows: the product's own width by default), are one row of constant
+    bits.  The last item is the constant's width."""
+    const = isinstance(y, int)
+    ny = -(-ybits // yw)
     width = trunc if trunc is not None else xbits + ybits + pre_add
+    odd = const and chain > 1
+    yd = (odd_digits(y, yw, ny) if odd else digits(y, yw, ny)) if const else None
+    pieces, xws, yws = product_pieces(xbits, ybits, xw, yw, yd, trunc, pre_add)
+    k = 0
+    if odd:  # a negative digit's piece: |digit| bits
+        pieces = [(i, j, off, xws[i] + pre_add + abs(yd[j]).bit_length()) for i, j, off, _pw in pieces]
+        k = sum(-((1 << (xws[i] + pre_add)) - 1) * -yd[j] << off for i, j, off, _pw in pieces if yd[j] < 0)
+        k %= 1 << (summed or width)
+    runs, stages = chains(pieces, chain, {(i, j) for i, j, _o, _w in pieces if odd and abs(yd[j]) == 1})
+    return pieces, xws, yws, yd, runs, stages, k, width, summed or width
+
+
+def product_heights(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None,
+                    pre_add: bool = False, chain: int = 1, summed: int | None = None) -> dict:
+    """Column -> bits of the piece products (or, with ``chain``, their runs' sums) of
+    :func:`product_columns` (no logic: for planning)."""
+    _p, _x, _y, _d, runs, _s, k, width, kw = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain, summed)
     h: dict = {}
-    for _i, _j, off, pw in pieces:
-        for c in range(off, min(off + pw, width)):
+    for off, run in runs:
+        for c in range(off, min(off + run_width(run), width)):
+            h[c] = h.get(c, 0) + 1
+    for c in range(kw):
+        if (k >> c) & 1:
             h[c] = h.get(c, 0) + 1
     return h
 
 
+def product_stages(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None,
+                   pre_add: bool = False, chain: int = 1) -> int:
+    """Register stages of :func:`product_columns`: 1 for the pieces, the longest run with ``chain``."""
+    return _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain)[5]
+
+
 def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int = 24, yw: int = 17,
-                    trunc: int | None = None, live: set | None = None) -> dict:
+                    trunc: int | None = None, live: set | None = None, chain: int = 1,
+                    summed: int | None = None) -> dict:
     """The piece products of x·y (``y`` a Value or an int constant), each registered (one stage:
     the DSP's M register), as columns of bits (mod 2^trunc with ``trunc``).  ``x`` may be a pair of
     ``xbits``-bit rows: each piece then multiplies the sum of their digits (a DSP48E1's pre-adder
     where Yosys packs it, else one short carry chain before the DSP), and no carry runs across x.
 
-    ``live``: the (column, row) positions read (:func:`live_bits`); a piece with none of them is not
-    built (its bits are 0).  A piece's register is kept whole, so that Yosys does not narrow a piece
-    of a few read bits to a multiplier of LUTs (a deep network behind the previous sum's carry
-    select, where a DSP48E1 takes the operands as they are)."""
+    ``chain`` > 1: the pieces of an offset are summed in runs of up to ``chain`` along DSP
+    cascades (:func:`chains`; piece t of a run takes its operands t register stages later and adds
+    the run's sum so far, P ← x·y + P), so that a column of the bit matrix holds a run's sum where
+    it held each piece: the counters that follow have a few bits a column to reduce, not dozens.
+    Pieces of one offset need operands whose digit offsets add up to the same bit, as 24 × 16
+    digits do (every offset a multiple of 8); the caller picks such digits.  A constant y is cut
+    into :func:`odd_digits`, a negative one multiplying x's complement and adding a constant
+    row (:func:`_layout`), which takes ``summed``: the width the caller sums the columns to.
+
+    ``live``: the (column, row) positions read (:func:`live_bits`); a piece (or a run) with none of
+    them is not built (its bits are 0).  A piece's register is kept whole, so that Yosys does not
+    narrow a piece of a few read bits to a multiplier of LUTs (a deep network behind the previous
+    sum's carry select, where a DSP48E1 takes the operands as they are)."""
     const = isinstance(y, int)
     pre_add = isinstance(x, tuple)
-    yd = digits(y, yw, -(-ybits // yw)) if const else None
-    pieces, xws, yws = product_pieces(xbits, ybits, xw, yw, yd, trunc, pre_add)
-    width = trunc if trunc is not None else xbits + ybits + pre_add
-    sums: dict = {}  # a pre-added digit, once for all its pieces (kept: a carry chain of its own)
+    pieces, xws, yws, yd, runs, stages, k, width, kw = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain,
+                                                              summed)
     cols: dict = {}
-    for i, j, off, pw in pieces:
-        span = range(off, min(off + pw, width))
+    late: dict = {}  # (operand, digit, stages) -> the digit that many stages later
+
+    def x_digit(i, stage=0, inverted=False):
+        key = ("~x" if inverted else "x", i, stage)
+        if key in late:
+            return late[key]
+        if stage:
+            v = pipe.reg(x_digit(i, stage - 1, inverted), xws[i] + pre_add, f"{name}_{'n' if inverted else ''}x{i}d{stage}")
+        elif inverted:
+            v = Signal(xws[i] + pre_add, name=f"{pipe.prefix}{name}_nx{i}")
+            pipe.m.d.comb += v.eq(~x_digit(i))
+        elif pre_add:  # a pre-added digit, once for all its pieces (kept: a carry chain of its own)
+            v = Signal(xws[i] + 1, name=f"{pipe.prefix}{name}_xsum{i}", attrs={"keep": 1})
+            pipe.m.d.comb += v.eq(x[0][xw * i: xw * i + xws[i]] + x[1][xw * i: xw * i + xws[i]])
+        else:
+            v = x[xw * i: xw * i + xws[i]]
+        late[key] = v
+        return v
+
+    def y_digit(i, j, pw, stage=0):
+        if const:
+            return Const(abs(yd[j]), pw - xws[i] - pre_add)
+        if ("y", j, stage) not in late:
+            late["y", j, stage] = (pipe.reg(y_digit(i, j, pw, stage - 1), yws[j], f"{name}_y{j}d{stage}") if stage
+                                   else y[yw * j: yw * j + yws[j]])
+        return late["y", j, stage]
+
+    for r, (off, run) in enumerate(runs):
+        span = range(off, min(off + run_width(run), width))
         if live is not None and not any((c, len(cols.get(c, ()))) in live for c in span):
             for c in span:
                 cols.setdefault(c, []).append(Const(0, 1))
             continue
-        if pre_add:
-            if i not in sums:
-                sums[i] = Signal(xws[i] + 1, name=f"{pipe.prefix}{name}_xsum{i}", attrs={"keep": 1})
-                pipe.m.d.comb += sums[i].eq(x[0][xw * i: xw * i + xws[i]] + x[1][xw * i: xw * i + xws[i]])
-            xi = sums[i]
-        else:
-            xi = x[xw * i: xw * i + xws[i]]
-        yj = Const(yd[j], pw - xws[i] - pre_add) if yd is not None else y[yw * j: yw * j + yws[j]]
-        prod = pipe.reg(xi * yj, pw, f"{name}_x{i}y{j}")
-        prod.attrs["keep"] = 1
+        total = None
+        for t, (i, j, _off, pw) in enumerate(run):
+            stage = stages - len(run) + t
+            prod = x_digit(i, stage, const and yd[j] < 0) * y_digit(i, j, pw, stage)
+            if chain == 1:
+                total = pipe.reg(prod, pw, f"{name}_x{i}y{j}")
+            else:  # the run's sum so far, one DSP48E1 a piece (multiplier, post-adder, P register)
+                total = pipe.reg(prod if total is None else prod + total, run_width(run[:t + 1]),
+                                 f"{name}_run{r}p{t}")
+        total.attrs["keep"] = 1
         for c in span:
-            cols.setdefault(c, []).append(prod[c - off])
+            cols.setdefault(c, []).append(total[c - off])
+    for c in range(kw):
+        if (k >> c) & 1:
+            cols.setdefault(c, []).append(Const(1, 1))
     return cols
 
 

@@ -179,32 +179,50 @@ class MontgomeryCounters(MontgomeryPipelined):
     #: the x digits of a pre-added piece: their sum, a bit wider, fits a DSP48E1's 25-bit signed port
     PRE_DIGIT = 23
 
+    #: the chain > 1 digits: T = a·b in 24 × 16-bit pieces; q and U a pre-added 16-bit digit (17 bits,
+    #: the 18-bit port) times a 24-bit digit of the constant (the 25-bit port): every piece of the
+    #: three products starts at a multiple of 8 bits, so the pieces of an offset can share a cascade
+    CHAIN_DIGITS = (24, 16, 16, 24)
+
     def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 5, seg: int = 23,
-                 lut6: bool = False):
+                 lut6: bool = False, chain: int = 1):
         if seg < 2:
             raise ValueError(f"segment (bits of a carry-chain segment) must be at least 2, not {seg}")
-        self.seg, self.lut6 = seg, lut6
+        if not 1 <= chain <= self.MAX_CHAIN:
+            raise ValueError(f"cascade (DSPs a chain) must be between 1 and {self.MAX_CHAIN}, not {chain}")
+        self.seg, self.lut6, self.chain = seg, lut6, chain
+        if chain > 1:
+            xw, yw, self.pre_digit, self.const_digit = self.CHAIN_DIGITS
+        else:
+            self.pre_digit, self.const_digit = self.PRE_DIGIT, yw
         super().__init__(F, word, xw, yw, levels)
-        self.name = f"MontCnt_p{F.bits}_w{word}_s{seg}_l{levels}" + ("_lut6" if lut6 else "")
-        from .compress import ADD_STAGES, product_heights, reduce_stages
+        self.name = (f"MontCnt_p{F.bits}_w{word}_s{seg}_l{levels}" + ("_lut6" if lut6 else "")
+                     + (f"_c{chain}" if chain > 1 else ""))
+        from .compress import ADD_STAGES, product_heights, product_stages, reduce_stages
 
-        k, bits, lv = self.k, F.bits, levels
+        k, bits, lv, pd, cw = self.k, F.bits, levels, self.pre_digit, self.const_digit
+        shapes = ((bits, bits, xw, yw, None, None, False), (k, k, pd, cw, self.pprime, k, True),
+                  (k, bits, pd, cw, F.p, None, True))
+        #: register stages of the pieces (or the cascades) of T, q and U
+        self.chain_stages = tuple(product_stages(*sh, chain=chain) for sh in shapes)
         self.reduce_stages = (
-            reduce_stages(product_heights(bits, bits, xw, yw), 2 * bits, lv),
-            reduce_stages(product_heights(k, k, self.PRE_DIGIT, yw, self.pprime, k, pre_add=True), k, lv),
+            reduce_stages(product_heights(*shapes[0], chain=chain), 2 * bits, lv),
+            reduce_stages(product_heights(*shapes[1], chain=chain), k, lv),
             reduce_stages(self._u_heights(), k + bits + 2, lv))
-        # input register; for each of T, q and U: its pieces and its counters; the sum t' and the result
-        self._latency = 1 + 3 + sum(self.reduce_stages) + ADD_STAGES + 1
+        # input register; for each of T, q and U: its pieces (cascades) and its counters; the sum t' and the result
+        self._latency = 1 + sum(self.chain_stages) + sum(self.reduce_stages) + ADD_STAGES + 1
+
+    #: the longest cascade: a run's sum of 32 signed pieces of 43 bits still fits a DSP48E1's 48-bit P
+    MAX_CHAIN = 32
 
     @property
     def pieces(self) -> int:
         """The piece products of T = a·b, q and U = q'·p (q's and U's on pre-added digits)."""
-        from .dsp import digits, product_pieces
+        from .compress import _layout
 
-        k, bits, xw, yw, pw = self.k, self.F.bits, self.xw, self.yw, self.PRE_DIGIT
-        return (len(product_pieces(bits, bits, xw, yw)[0])
-                + len(product_pieces(k, k, pw, yw, digits(self.pprime, yw, -(-k // yw)), k, True)[0])
-                + len(product_pieces(k, bits, pw, yw, digits(self.F.p, yw, -(-bits // yw)), None, True)[0]))
+        k, bits, xw, yw, pw, cw, ch = self.k, self.F.bits, self.xw, self.yw, self.pre_digit, self.const_digit, self.chain
+        return (len(_layout(bits, bits, xw, yw, chain=ch)[0]) + len(_layout(k, k, pw, cw, self.pprime, k, True, ch)[0])
+                + len(_layout(k, bits, pw, cw, self.F.p, None, True, ch)[0]))
 
     @property
     def final_segment(self) -> int:
@@ -233,7 +251,8 @@ class MontgomeryCounters(MontgomeryPipelined):
         from .compress import product_heights
 
         k = self.k
-        h = product_heights(k, self.F.bits, self.PRE_DIGIT, self.yw, self.F.p, pre_add=True)
+        h = product_heights(k, self.F.bits, self.pre_digit, self.const_digit, self.F.p, pre_add=True, chain=self.chain,
+                            summed=k + self.F.bits + 2)
         for c in range(max(self._t_width, 0)):
             h[k + c] = h.get(k + c, 0) + 2
         h[k] = h.get(k, 0) + 2
@@ -244,29 +263,35 @@ class MontgomeryCounters(MontgomeryPipelined):
         return self._latency
 
     def describe(self) -> dict:
-        return {**super().describe(), "seg": self.seg, "final_seg": self.final_segment, "lut6": self.lut6}
+        return {**super().describe(), "seg": self.seg, "final_seg": self.final_segment, "lut6": self.lut6,
+                **({"cascade": self.chain, "cascade_stages": list(self.chain_stages)} if self.chain > 1 else {})}
 
     def elaborate(self, platform):
         from .compress import carry_out, live_bits, product_columns, reduce, segmented_add
 
         m = Module()
-        p, k, bits, lv, seg, pd = self.F.p, self.k, self.F.bits, self.levels, self.seg, self.PRE_DIGIT
+        p, k, bits, lv, seg = self.F.p, self.k, self.F.bits, self.levels, self.seg
+        pd, cw, ch = self.pre_digit, self.const_digit, self.chain
         r1, r2, r3 = self.reduce_stages
+        # c1, c2, c3: the pieces' stages of T, q and U (1 each, their M registers; with cascades
+        # the longest run); the times below are for c = 1, the delays count the others
+        c1, c2, c3 = self.chain_stages
         assert r3 >= 1  # U's column k holds at least a piece, two rows of ⌊T/R⌋ and two bits
         W = bits + 2  # t < 2p and d = t − p > −p: both fit W bits, d's sign in its top bit
         pipe = Pipe(m, "")
         a = pipe.reg(self.a, bits, "a_in")
         b = pipe.reg(self.b, bits, "b_in")
-        (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw),
+        (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw, chain=ch),
                              2 * bits, lv, "ab", lut6=self.lut6)  # T's rows at 2 + r1
         x0, y0 = Signal(k, name="t_row0_lo"), Signal(k, name="t_row1_lo")  # (T below R for a tiny p)
         m.d.comb += [x0.eq(xt[:k]), y0.eq(yt[:k])]
-        (xq, yq), _ = reduce(m, pipe, product_columns(pipe, (x0, y0), k, self.pprime, k, "q", pd,
-                                                      self.yw, trunc=k), k, lv, "q", lut6=self.lut6)  # at 3 + r1 + r2
+        (xq, yq), _ = reduce(m, pipe, product_columns(pipe, (x0, y0), k, self.pprime, k, "q", pd, cw, trunc=k,
+                                                      chain=ch), k, lv, "q", lut6=self.lut6)  # at 3 + r1 + r2
         # only the rows' columns from k − 1 up are read (U mod R is known): the pieces the counters
         # below them need are built, the others not
         uids, ulive = live_bits(self._u_heights(), k + W, k - 1)
-        ucols = product_columns(pipe, (xq, yq), k, p, bits, "qp", pd, self.yw, live=ulive)  # at 4 + r1 + r2
+        ucols = product_columns(pipe, (xq, yq), k, p, bits, "qp", pd, cw, live=ulive, chain=ch,
+                                summed=k + W)  # at 4 + r1 + r2
         # ⌊T/R⌋ (T's high rows and the carry out of their low halves) and [T mod R ≠ 0] at column k,
         # off the products' path: the low halves' sum (one segmented adder) and, without it, whether
         # it is 0 mod R (x + y ≡ 0 mod 2^k iff x_0 = y_0 and x_i ⊕ y_i = x_(i−1) | y_(i−1) above:
@@ -274,20 +299,20 @@ class MontgomeryCounters(MontgomeryPipelined):
         tlo, ct = segmented_add(m, pipe, x0, y0, k, seg, "tlo")  # at 3 + r1
         zero = Signal(k, name="tlo_zero_bits")
         m.d.comb += zero.eq(Cat(~(x0[0] ^ y0[0]), *[~(x0[i] ^ y0[i] ^ (x0[i - 1] | y0[i - 1])) for i in range(1, k)]))
-        nz = pipe.delay(pipe.reg(~zero.all(), 1, "tlo_nz"), 1, 1 + r2, "nz")
+        nz = pipe.delay(pipe.reg(~zero.all(), 1, "tlo_nz"), 1, c2 + c3 - 1 + r2, "nz")
         held = pipe.reg(tlo, k, "tlo_held")  # at 4 + r1
         low = ~held[:k - 1].any() if k > 1 else Const(1, 1)  # no bit below the top
-        u = pipe.delay(pipe.reg(~held[k - 1] ^ low, 1, "ulo_top"), 1, r2 + r3 - 1, "u")
+        u = pipe.delay(pipe.reg(~held[k - 1] ^ low, 1, "ulo_top"), 1, c2 + c3 - 3 + r2 + r3, "u")
         hw = self._t_width
         for i, r in enumerate((xt, yt)) if hw > 0 else ():
-            row = pipe.delay(r[k:k + hw], hw, 2 + r2, f"th{i}")
+            row = pipe.delay(r[k:k + hw], hw, c2 + c3 + r2, f"th{i}")
             for c in range(hw):
                 ucols.setdefault(k + c, []).append(row[c])
-        ucols.setdefault(k, []).extend([pipe.delay(ct, 1, 1 + r2, "tcarry"), nz])
+        ucols.setdefault(k, []).extend([pipe.delay(ct, 1, c2 + c3 - 1 + r2, "tcarry"), nz])
         # q' = q + c·R with c the carry out of q's rows, so t = t' − c·p: t and d = t − p are X + Y + a
         # constant row that c picks (0 or 2^W − p; 2^W − p or 2^W − 2p), one level of counters each
         # that shares a stage with the rows' last level; c by a carry tree, registered before it
-        cq = pipe.delay(pipe.reg(carry_out(m, xq, yq, k, "q_carry"), 1, "q_c"), 1, r3 - 1, "q_cd")
+        cq = pipe.delay(pipe.reg(carry_out(m, xq, yq, k, "q_carry"), 1, "q_c"), 1, c3 - 2 + r3, "q_cd")
         (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp", last=False, live=uids, lut6=self.lut6)
         X, Y = xs[k:], ys[k:]
         rows = [xs, ys]

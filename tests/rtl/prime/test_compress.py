@@ -10,8 +10,9 @@ import pytest
 from pairhw import params
 from pairhw.math.prime.field import Montgomery, PrimeField
 from pairhw.rtl.prime.catalogue import KindError, make_unit
-from pairhw.rtl.prime.compress import (count_bits, counter_level, height, live_bits, next_target, plan,
-                                       product_heights)
+from pairhw.rtl.prime.compress import (chains, count_bits, counter_level, height, live_bits, next_target, plan,
+                                       product_heights, run_width)
+from pairhw.rtl.prime.dsp import product_pieces
 from pairhw.rtl.prime.montgomery import MontgomeryCounters, MontgomeryPipelined
 from pairhw.sim.amsim import simulate_mul
 
@@ -112,6 +113,69 @@ def test_counter_unit_equals_the_model_full_size(curve):
     _check(unit, 6, seed=5)
 
 
+def _random_prime(bits: int, seed: int) -> int:
+    from pairhw.math.prime.field import is_probable_prime
+
+    rng = random.Random(seed)
+    while True:
+        p = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
+        if is_probable_prime(p):
+            return p
+
+
+# DSP cascades (--cascade N): tiny, one word, Mersenne primes (all-ones digits), p just below R
+# (q' = q + R occurs), bn-chavez11-toy's 110-bit BN prime (digits that borrow) and random primes
+# (even constant digits made odd, negative ones, runs of their own), runs of 2 to 8, one counter
+# level a register and several
+@pytest.mark.parametrize("p,levels,segment,chain", [
+    (101, 5, 24, 2), (65521, 1, 2, 3), (131071, 2, 3, 4), ((1 << 61) - 1, 5, 24, 8),
+    (2**89 - 1, 2, 7, 3), ((1 << 102) - 33, 5, 23, 8), (2**127 - 1, 5, 23, 5),
+    (0x23FFFF9D000066BFFFD04800085F, 5, 23, 3), (_random_prime(100, 1), 5, 23, 4),
+    (_random_prime(150, 2), 3, 11, 8), (_random_prime(77, 3), 1, 6, 2),
+])
+def test_cascade_unit_equals_the_model(p, levels, segment, chain):
+    unit = MontgomeryCounters(PrimeField(p), levels=levels, seg=segment, chain=chain)
+    _check(unit, 12, seed=chain + segment)
+
+
+def test_cascade_runs_take_every_piece_once_and_end_together():
+    """:func:`chains` at bls12-381's T = a·b in 24 × 16 pieces: every piece in one run, a run's
+    pieces of one offset, at most N of them, and the longest run is the stage count; the columns
+    the counters then reduce are a third as tall as the pieces' own (24 × 17, one a column)."""
+    pieces = product_pieces(381, 381, 24, 16)[0]
+    for n in (2, 4, 8):
+        runs, stages = chains(pieces, n)
+        taken = [pc for _, run in runs for pc in run]
+        assert sorted(taken) == sorted(pieces) and len(taken) == len(pieces)
+        assert all(pc[2] == off and len(run) <= n for off, run in runs for pc in run)
+        assert stages == max(len(run) for _, run in runs) == n
+        assert all(run_width(run) <= 48 for _, run in runs)  # a DSP48E1's P
+    tall = max(product_heights(381, 381, 24, 17).values())
+    assert max(product_heights(381, 381, 24, 16, chain=8).values()) * 3 <= tall
+
+
+def test_cascade_latency_counts_its_runs():
+    """bls12-381 with runs of 8: the pieces of T, q and U take 8 stages each (the input, 24, one
+    counter stage each, the segments of t' and the result: 30); of 1, the unit without cascades."""
+    F = params.curve("bls12-381").F
+    unit = make_unit("montgomery-pipelined", F, segment=23, lut6=True, cascade=8)
+    assert unit.chain_stages == (8, 8, 8) and unit.reduce_stages == (1, 1, 1) and unit.latency == 30
+    assert unit.describe()["cascade"] == 8
+    one = make_unit("montgomery-pipelined", F, segment=23, lut6=True, cascade=1)
+    assert one.name == make_unit("montgomery-pipelined", F, segment=23, lut6=True).name and one.latency == 9
+    with pytest.raises(KindError, match="cascade"):
+        make_unit("montgomery-pipelined", F, cascade=4)
+    with pytest.raises(KindError, match="cascade"):
+        make_unit("montgomery-pipelined", F, segment=23, cascade=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("curve", ["bn254", "bls12-381"])
+def test_cascade_unit_equals_the_model_full_size(curve):
+    unit = make_unit("montgomery-pipelined", params.curve(curve).F, segment=23, cascade=8)
+    _check(unit, 6, seed=7)
+
+
 def test_counter_unit_latency_and_catalogue():
     """At the real sizes, with the default 5 counter levels a register: for each of T, q and U
     (with t's terms) its pieces and one counter stage (six: no carry runs between the products),
@@ -144,6 +208,27 @@ def test_a_core_on_the_counter_unit_is_bit_exact_in_verilator(lut6):
     assert d.core().cycles > flow.design("ate-bn-tiny").core().cycles
     sim = flow.simulate(d, n=4, seed=3)
     assert (sim.verified, sim.failed, sim.constant_time) == (4, 0, True)
+
+
+def test_a_core_on_the_cascade_unit_is_bit_exact_in_verilator():
+    """A 110-bit BN core (ate-bn-chavez11-toy's curve and adders) on the cascade unit (runs of 3,
+    counters as LUT6 primitives): its schedule counts the runs' stages, and the core in Verilator
+    equals the golden pairing in constant cycles."""
+    import json
+
+    from pairhw import designs, flow
+
+    data = json.loads(designs.source("ate-bn-chavez11-toy"))
+    data["name"] = "ate-bn-chavez11-toy-cascade"
+    for u in data["datapath"]["units"]:
+        if u["kind"] == "mul":
+            u["mul"] = {"kind": "montgomery-pipelined", "segment": 23, "lut6": True, "cascade": 3}
+    d = designs.from_data(data)
+    unit = d.core().dp.mul_unit
+    assert unit.chain_stages == (3, 3, 3)
+    assert unit.latency == make_unit("montgomery-pipelined", unit.F, segment=23).latency + 3 * 2
+    sim = flow.simulate(d, n=3, seed=5)
+    assert (sim.verified, sim.failed, sim.constant_time) == (3, 0, True)
 
 
 @pytest.mark.parametrize("p,lut6", [
