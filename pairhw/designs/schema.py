@@ -177,6 +177,8 @@ SCHEMA = {
                                 "time along chains of DSPs (1 to 32; default 1, each piece alone): 24 x 16-bit "
                                 "pieces, a few bits a column for the counter trees, cascade - 1 cycles more latency "
                                 "a product"),
+        "cascade_step": (int, False, "F_p montgomery-pipelined with cascade: DSPs of a chain between two registers "
+                                     "(1 or 2; default 1; 2: half the chain's cycles)"),
         "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
                                     "(in, pre0…, base, post…0)"),
         "core": (int, False, "iter-karatsuba core width: 153 or 77"),
@@ -200,7 +202,7 @@ MOST = {
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
     ("inv", "per_cycle"): 64, ("add", "stages"): 10,
-    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64, ("mul", "cascade"): 32,
+    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64, ("mul", "cascade"): 32, ("mul", "cascade_step"): 2,
     ("mul", "registers"): 64, ("mul", "core"): 1_000, ("mul", "per_cycle"): 1_000,
     ("design", "pairs"): 16, ("design", "batch"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
 }
@@ -357,7 +359,8 @@ def in_design_terms(message: str, data: dict) -> str:
     """An engine message about ``data``'s datapath as the key path a design file's author reads:
     ``unit mul: …`` becomes ``datapath.units[0] (mul): …``; a unit option is named as its key
     (``digit``), not as the ``pairhw unit`` flag (``--digit``) the same check words for the command."""
-    message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|segment|cascade|lanes)\b", r"\1", message)
+    message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|segment|cascade-step|cascade|lanes)\b",
+                     lambda m: m.group(1).replace("-", "_"), message)
     units = data.get("datapath", {}).get("units", [])
     m = re.match(r"unit (\S+?):? ", message)
     if m:

@@ -19,7 +19,8 @@ KINDS = {
                             "instead of the adder tree (a depth that does not grow with p; --levels: counter "
                             "levels per register, default 5; --lut6: each counter output a LUT6 primitive; --cascade N: "
                             "the pieces of a column summed N at a time along DSP cascades, 24 x 16-bit pieces, "
-                            "N - 1 cycles more latency a product and a few bits a column for the counters)",
+                            "N - 1 cycles more latency a product and a few bits a column for the counters; --cascade-step 2: two DSPs "
+                            "of a chain between registers, half those cycles)",
     "montgomery-iterative": "Montgomery by FIOS (Koc et al. 1996): one digit of --digit W bits (default 17) "
                             "per cycle, s(s + 2) + 1 cycles per product, output in [0, p); with --per-cycle K, "
                             "K digits a cycle on 2K DSP pieces, a product every s(1 + L/K) + 1 cycles "
@@ -29,7 +30,7 @@ KINDS = {
 }
 
 #: kind -> the options it takes
-OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6", "cascade"), "montgomery-iterative": ("digit", "per_cycle"), "polymont-chavez11": ()}
+OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6", "cascade", "cascade_step"), "montgomery-iterative": ("digit", "per_cycle"), "polymont-chavez11": ()}
 
 #: most bits of p the units are built for (the issue's "~400 bits", with room)
 MAX_BITS = 1024
@@ -75,10 +76,11 @@ def make_unit(kind: str, F: PrimeField, **options):
     try:
         if kind == "montgomery-pipelined" and "segment" in options:
             return MontgomeryCounters(F, levels=int(options.get("levels", 5)), seg=int(options["segment"]),
-                                      lut6=bool(options.get("lut6")), chain=int(options.get("cascade", 1)))
+                                      lut6=bool(options.get("lut6")), chain=int(options.get("cascade", 1)),
+                                      step=int(options.get("cascade_step", 1)))
         if options.get("lut6"):
             raise KindError("lut6 (counters as LUT6 primitives) goes with segment: the counter-tree unit")
-        if "cascade" in options:
+        if "cascade" in options or "cascade_step" in options:
             raise KindError("cascade (DSP chains summing a column's pieces) goes with segment: the counter-tree unit")
         if kind == "montgomery-pipelined":
             return MontgomeryPipelined(F, levels=int(options.get("levels", 1)))

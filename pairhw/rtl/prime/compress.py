@@ -250,14 +250,16 @@ def register_columns(pipe: Pipe, cols: dict, width: int, name: str, m=None, live
     return out
 
 
-def chains(pieces: list, chain: int, alone=()) -> tuple[list, int]:
+def chains(pieces: list, chain: int, alone=(), step: int = 1) -> tuple[list, int]:
     """The piece products grouped for DSP cascades: pieces of one offset (a column of the bit matrix
     that many pieces start in) in runs of at most ``chain``, each run summed along a chain of DSPs,
     the piece before adding into the next (P ← x·y + P, a DSP48E1's post-adder), a register after
     each.  Returns ([(offset, [pieces])], stages): every run ends at the same stage, a run of r
     pieces starting ``stages`` − r stages in.  ``chain`` 1: each piece alone, one stage (its M
     register).  Pieces (i, j) in ``alone`` are runs of their own (a product by a constant 1 is no
-    DSP product, and its sum with a run's would be a carry chain)."""
+    DSP product, and its sum with a run's would be a carry chain).  ``step``: DSPs between two of a
+    run's registers (2: a DSP's P goes on to the next one's adder unregistered, a run of r pieces
+    takes ⌈r/2⌉ stages)."""
     if chain == 1:  # the pieces in their own order (as the units without cascades always had them)
         return [(pc[2], [pc]) for pc in pieces], 1 if pieces else 0
     by_off: dict = {}
@@ -266,7 +268,7 @@ def chains(pieces: list, chain: int, alone=()) -> tuple[list, int]:
             by_off.setdefault(pc[2], []).append(pc)
     runs = [(off, group[s:s + chain]) for off, group in sorted(by_off.items()) for s in range(0, len(group), chain)]
     runs += [(pc[2], [pc]) for pc in pieces if pc[:2] in alone]
-    return runs, max((len(r) for _, r in runs), default=0)
+    return runs, max((-(-len(r) // step) for _, r in runs), default=0)
 
 
 def run_width(run: list) -> int:
@@ -289,7 +291,7 @@ def odd_digits(value: int, width: int, count: int) -> list[int]:
 
 
 def _layout(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None, pre_add: bool = False,
-            chain: int = 1, summed: int | None = None):
+            chain: int = 1, summed: int | None = None, step: int = 1):
     """What :func:`product_columns` builds, and :func:`product_heights` and :func:`product_stages`
     plan: (pieces, x digit widths, y digit widths, y's constant digits, runs, stages, a constant
     to add, the width).  With ``chain`` > 1 a constant y takes :func:`odd_digits`; a piece of a
@@ -305,11 +307,14 @@ def _layout(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None 
     yd = (odd_digits(y, yw, ny) if odd else digits(y, yw, ny)) if const else None
     pieces, xws, yws = product_pieces(xbits, ybits, xw, yw, yd, trunc, pre_add)
     k = 0
+    alone = set()
     if odd:  # a negative digit's piece: |digit| bits
+        assert yd is not None
+        alone = {(i, j) for i, j, _o, _w in pieces if abs(yd[j]) == 1}
         pieces = [(i, j, off, xws[i] + pre_add + abs(yd[j]).bit_length()) for i, j, off, _pw in pieces]
         k = sum(-((1 << (xws[i] + pre_add)) - 1) * -yd[j] << off for i, j, off, _pw in pieces if yd[j] < 0)
         k %= 1 << (summed or width)
-    runs, stages = chains(pieces, chain, {(i, j) for i, j, _o, _w in pieces if odd and abs(yd[j]) == 1})
+    runs, stages = chains(pieces, chain, alone, step)
     return pieces, xws, yws, yd, runs, stages, k, width, summed or width
 
 
@@ -329,14 +334,15 @@ def product_heights(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int
 
 
 def product_stages(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None,
-                   pre_add: bool = False, chain: int = 1) -> int:
-    """Register stages of :func:`product_columns`: 1 for the pieces, the longest run with ``chain``."""
-    return _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain)[5]
+                   pre_add: bool = False, chain: int = 1, step: int = 1) -> int:
+    """Register stages of :func:`product_columns`: 1 for the pieces; with ``chain``, the longest
+    run's, ``step`` DSPs a stage."""
+    return _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain, step=step)[5]
 
 
 def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int = 24, yw: int = 17,
                     trunc: int | None = None, live: set | None = None, chain: int = 1,
-                    summed: int | None = None) -> dict:
+                    summed: int | None = None, step: int = 1) -> dict:
     """The piece products of x·y (``y`` a Value or an int constant), each registered (one stage:
     the DSP's M register), as columns of bits (mod 2^trunc with ``trunc``).  ``x`` may be a pair of
     ``xbits``-bit rows: each piece then multiplies the sum of their digits (a DSP48E1's pre-adder
@@ -358,7 +364,7 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
     const = isinstance(y, int)
     pre_add = isinstance(x, tuple)
     pieces, xws, yws, yd, runs, stages, k, width, kw = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain,
-                                                              summed)
+                                                              summed, step)
     cols: dict = {}
     late: dict = {}  # (operand, digit, stages) -> the digit that many stages later
 
@@ -368,8 +374,13 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
             return late[key]
         if stage:
             v = pipe.reg(x_digit(i, stage - 1, inverted), xws[i] + pre_add, f"{name}_{'n' if inverted else ''}x{i}d{stage}")
+        elif inverted and pre_add:  # the complement of a + b, 2^(w+1) − 1 − (a + b) = ā + b̄ + 1 (mod
+            # 2^(w+1), ā: a's complement in w + 1 bits): a carry chain of its own, the inversions in its LUTs
+            w, lo = xws[i], xw * i
+            v = Signal(w + 1, name=f"{pipe.prefix}{name}_nxsum{i}", attrs={"keep": 1})
+            pipe.m.d.comb += v.eq(Cat(~x[0][lo:lo + w], Const(1, 1)) + Cat(~x[1][lo:lo + w], Const(1, 1)) + 1)
         elif inverted:
-            v = Signal(xws[i] + pre_add, name=f"{pipe.prefix}{name}_nx{i}")
+            v = Signal(xws[i], name=f"{pipe.prefix}{name}_nx{i}")
             pipe.m.d.comb += v.eq(~x_digit(i))
         elif pre_add:  # a pre-added digit, once for all its pieces (kept: a carry chain of its own)
             v = Signal(xws[i] + 1, name=f"{pipe.prefix}{name}_xsum{i}", attrs={"keep": 1})
@@ -395,13 +406,21 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
             continue
         total = None
         for t, (i, j, _off, pw) in enumerate(run):
-            stage = stages - len(run) + t
+            back = (len(run) - 1 - t) // step  # the run's registers after this piece's
+            stage = stages - 1 - back
             prod = x_digit(i, stage, const and yd[j] < 0) * y_digit(i, j, pw, stage)
             if chain == 1:
                 total = pipe.reg(prod, pw, f"{name}_x{i}y{j}")
-            else:  # the run's sum so far, one DSP48E1 a piece (multiplier, post-adder, P register)
-                total = pipe.reg(prod if total is None else prod + total, run_width(run[:t + 1]),
-                                 f"{name}_run{r}p{t}")
+                continue
+            # the run's sum so far, one DSP48E1 a piece (multiplier, post-adder), registered
+            # (its P register) where the next piece is a stage later
+            value = prod if total is None else prod + total
+            if t == len(run) - 1 or (len(run) - 2 - t) // step != back:
+                total = pipe.reg(value, run_width(run[:t + 1]), f"{name}_run{r}p{t}")
+            else:
+                total = Signal(run_width(run[:t + 1]), name=f"{pipe.prefix}{name}_run{r}s{t}")
+                pipe.m.d.comb += total.eq(value)
+        assert total is not None
         total.attrs["keep"] = 1
         for c in span:
             cols.setdefault(c, []).append(total[c - off])

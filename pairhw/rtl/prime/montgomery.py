@@ -185,29 +185,33 @@ class MontgomeryCounters(MontgomeryPipelined):
     CHAIN_DIGITS = (24, 16, 16, 24)
 
     def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 5, seg: int = 23,
-                 lut6: bool = False, chain: int = 1):
+                 lut6: bool = False, chain: int = 1, step: int = 1):
         if seg < 2:
             raise ValueError(f"segment (bits of a carry-chain segment) must be at least 2, not {seg}")
         if not 1 <= chain <= self.MAX_CHAIN:
             raise ValueError(f"cascade (DSPs a chain) must be between 1 and {self.MAX_CHAIN}, not {chain}")
-        self.seg, self.lut6, self.chain = seg, lut6, chain
+        if step not in (1, 2) or (step == 2 and chain == 1):
+            raise ValueError(f"cascade_step (DSPs of a cascade between two registers) must be 1, or 2 with "
+                             f"cascade > 1, not {step}")
+        self.seg, self.lut6, self.chain, self.step = seg, lut6, chain, step
         if chain > 1:
             xw, yw, self.pre_digit, self.const_digit = self.CHAIN_DIGITS
         else:
             self.pre_digit, self.const_digit = self.PRE_DIGIT, yw
         super().__init__(F, word, xw, yw, levels)
         self.name = (f"MontCnt_p{F.bits}_w{word}_s{seg}_l{levels}" + ("_lut6" if lut6 else "")
-                     + (f"_c{chain}" if chain > 1 else ""))
+                     + (f"_c{chain}" if chain > 1 else "") + (f"s{step}" if step > 1 else ""))
         from .compress import ADD_STAGES, product_heights, product_stages, reduce_stages
 
         k, bits, lv, pd, cw = self.k, F.bits, levels, self.pre_digit, self.const_digit
         shapes = ((bits, bits, xw, yw, None, None, False), (k, k, pd, cw, self.pprime, k, True),
                   (k, bits, pd, cw, F.p, None, True))
         #: register stages of the pieces (or the cascades) of T, q and U
-        self.chain_stages = tuple(product_stages(*sh, chain=chain) for sh in shapes)
+        self.chain_stages = tuple(product_stages(xb, yb, dx, dy, y, tr, pre, chain, step)
+                                  for xb, yb, dx, dy, y, tr, pre in shapes)
         self.reduce_stages = (
-            reduce_stages(product_heights(*shapes[0], chain=chain), 2 * bits, lv),
-            reduce_stages(product_heights(*shapes[1], chain=chain), k, lv),
+            reduce_stages(product_heights(bits, bits, xw, yw, chain=chain), 2 * bits, lv),
+            reduce_stages(product_heights(k, k, pd, cw, self.pprime, k, True, chain), k, lv),
             reduce_stages(self._u_heights(), k + bits + 2, lv))
         # input register; for each of T, q and U: its pieces (cascades) and its counters; the sum t' and the result
         self._latency = 1 + sum(self.chain_stages) + sum(self.reduce_stages) + ADD_STAGES + 1
@@ -264,14 +268,15 @@ class MontgomeryCounters(MontgomeryPipelined):
 
     def describe(self) -> dict:
         return {**super().describe(), "seg": self.seg, "final_seg": self.final_segment, "lut6": self.lut6,
-                **({"cascade": self.chain, "cascade_stages": list(self.chain_stages)} if self.chain > 1 else {})}
+                **({"cascade": self.chain, "cascade_step": self.step, "cascade_stages": list(self.chain_stages)}
+                   if self.chain > 1 else {})}
 
     def elaborate(self, platform):
         from .compress import carry_out, live_bits, product_columns, reduce, segmented_add
 
         m = Module()
         p, k, bits, lv, seg = self.F.p, self.k, self.F.bits, self.levels, self.seg
-        pd, cw, ch = self.pre_digit, self.const_digit, self.chain
+        pd, cw, ch, st = self.pre_digit, self.const_digit, self.chain, self.step
         r1, r2, r3 = self.reduce_stages
         # c1, c2, c3: the pieces' stages of T, q and U (1 each, their M registers; with cascades
         # the longest run); the times below are for c = 1, the delays count the others
@@ -281,17 +286,17 @@ class MontgomeryCounters(MontgomeryPipelined):
         pipe = Pipe(m, "")
         a = pipe.reg(self.a, bits, "a_in")
         b = pipe.reg(self.b, bits, "b_in")
-        (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw, chain=ch),
+        (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw, chain=ch, step=st),
                              2 * bits, lv, "ab", lut6=self.lut6)  # T's rows at 2 + r1
         x0, y0 = Signal(k, name="t_row0_lo"), Signal(k, name="t_row1_lo")  # (T below R for a tiny p)
         m.d.comb += [x0.eq(xt[:k]), y0.eq(yt[:k])]
         (xq, yq), _ = reduce(m, pipe, product_columns(pipe, (x0, y0), k, self.pprime, k, "q", pd, cw, trunc=k,
-                                                      chain=ch), k, lv, "q", lut6=self.lut6)  # at 3 + r1 + r2
+                                                      chain=ch, step=st), k, lv, "q", lut6=self.lut6)  # at 3 + r1 + r2
         # only the rows' columns from k − 1 up are read (U mod R is known): the pieces the counters
         # below them need are built, the others not
         uids, ulive = live_bits(self._u_heights(), k + W, k - 1)
         ucols = product_columns(pipe, (xq, yq), k, p, bits, "qp", pd, cw, live=ulive, chain=ch,
-                                summed=k + W)  # at 4 + r1 + r2
+                                summed=k + W, step=st)  # at 4 + r1 + r2
         # ⌊T/R⌋ (T's high rows and the carry out of their low halves) and [T mod R ≠ 0] at column k,
         # off the products' path: the low halves' sum (one segmented adder) and, without it, whether
         # it is 0 mod R (x + y ≡ 0 mod 2^k iff x_0 = y_0 and x_i ⊕ y_i = x_(i−1) | y_(i−1) above:

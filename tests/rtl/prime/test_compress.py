@@ -138,6 +138,18 @@ def test_cascade_unit_equals_the_model(p, levels, segment, chain):
     _check(unit, 12, seed=chain + segment)
 
 
+# two DSPs a register: runs of 2 to 8, odd and even lengths (a run's first DSP alone in its stage)
+@pytest.mark.parametrize("p,chain", [
+    (_random_prime(100, 4), 2), (_random_prime(130, 5), 3), (0x23FFFF9D000066BFFFD04800085F, 8),
+    (_random_prime(160, 6), 5),
+])
+def test_cascade_two_dsps_a_register_equals_the_model(p, chain):
+    unit = MontgomeryCounters(PrimeField(p), seg=23, chain=chain, step=2)
+    assert unit.chain_stages == tuple(-(-s // 2) for s in MontgomeryCounters(PrimeField(p), seg=23,
+                                                                            chain=chain).chain_stages)
+    _check(unit, 12, seed=chain)
+
+
 def test_cascade_runs_take_every_piece_once_and_end_together():
     """:func:`chains` at bls12-381's T = a·b in 24 × 16 pieces: every piece in one run, a run's
     pieces of one offset, at most N of them, and the longest run is the stage count; the columns
@@ -167,6 +179,10 @@ def test_cascade_latency_counts_its_runs():
         make_unit("montgomery-pipelined", F, cascade=4)
     with pytest.raises(KindError, match="cascade"):
         make_unit("montgomery-pipelined", F, segment=23, cascade=0)
+    with pytest.raises(KindError, match="cascade_step"):
+        make_unit("montgomery-pipelined", F, segment=23, cascade_step=2)
+    two = make_unit("montgomery-pipelined", F, segment=23, lut6=True, cascade=8, cascade_step=2)
+    assert two.chain_stages == (4, 4, 4) and two.latency == 18
 
 
 @pytest.mark.slow
