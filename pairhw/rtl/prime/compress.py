@@ -374,13 +374,8 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
             return late[key]
         if stage:
             v = pipe.reg(x_digit(i, stage - 1, inverted), xws[i] + pre_add, f"{name}_{'n' if inverted else ''}x{i}d{stage}")
-        elif inverted and pre_add:  # the complement of a + b, 2^(w+1) − 1 − (a + b) = ā + b̄ + 1 (mod
-            # 2^(w+1), ā: a's complement in w + 1 bits): a carry chain of its own, the inversions in its LUTs
-            w, lo = xws[i], xw * i
-            v = Signal(w + 1, name=f"{pipe.prefix}{name}_nxsum{i}", attrs={"keep": 1})
-            pipe.m.d.comb += v.eq(Cat(~x[0][lo:lo + w], Const(1, 1)) + Cat(~x[1][lo:lo + w], Const(1, 1)) + 1)
-        elif inverted:
-            v = Signal(xws[i], name=f"{pipe.prefix}{name}_nx{i}")
+        elif inverted:  # x̄: an inverter a bit (Yosys: INV cells, a LUT each) in front of the DSP
+            v = Signal(xws[i] + pre_add, name=f"{pipe.prefix}{name}_nx{i}")
             pipe.m.d.comb += v.eq(~x_digit(i))
         elif pre_add:  # a pre-added digit, once for all its pieces (kept: a carry chain of its own)
             v = Signal(xws[i] + 1, name=f"{pipe.prefix}{name}_xsum{i}", attrs={"keep": 1})
