@@ -468,6 +468,63 @@ def segmented_add(m, pipe: Pipe, x, y, width: int, seg: int, name: str, cin=None
     return total, tot[n]
 
 
+def _lut6(m, ins: list, fn, name: str):
+    """A Xilinx ``LUT6`` primitive computing ``fn`` (a function of up to six bits, the unused inputs
+    0) of ``ins``: its INIT from ``fn``'s truth table, so that no mapper re-cuts the level."""
+    from amaranth.hdl import Instance
+
+    n = len(ins)
+    init = sum(fn([(j >> b) & 1 for b in range(n)]) << j for j in range(64) if j < (1 << n))
+    o = Signal(name=f"{name}_o")
+    pad = list(ins) + [Const(0, 1)] * (6 - n)
+    m.submodules[f"{name}_lut"] = Instance("LUT6", p_INIT=Const(init, 64), o_O=o,
+                                          **{f"i_I{i}": pad[i] for i in range(6)})
+    return o
+
+
+def zero_sum(m, x, y, width: int, name: str, lut6: bool = False):
+    """Whether x + y ≡ 0 (mod 2^width): x_0 = y_0 and, above, x_i ⊕ y_i equal to the carry a 0 sum
+    bit needs, x_(i−1) | y_(i−1) (no carry chain): each such bit of two neighbouring positions a
+    function of six inputs, then ANDs of six, each level on kept wires; with ``lut6``, every level
+    LUT6 primitives (ABC9, whose mapping crosses kept wires, maps the plain AND of some netlists to
+    a ripple of LUTs).  ⌈log6(width/2)⌉ + 1 LUT levels.  Returns a 1-bit Signal."""
+    def ok(i, b):  # the bit of position i from its inputs b = (x_i, y_i, x_(i−1), y_(i−1))
+        return 1 - (b[0] ^ b[1]) if i == 0 else 1 - (b[0] ^ b[1] ^ (b[2] | b[3]))
+
+    pairs, ins = [], []
+    for i in range(0, width, 2):
+        pos = [i, i + 1] if i + 1 < width else [i]
+        srcs = sorted({j for p in pos for j in (p, p - 1) if j >= 0})
+        bits = [v for j in srcs for v in (x[j], y[j])]
+
+        def fn(b, pos=pos, srcs=srcs):
+            val = {j: (b[2 * k], b[2 * k + 1]) for k, j in enumerate(srcs)}
+            return int(all(ok(p, val[p] + (val[p - 1] if p else (0, 0))) for p in pos))
+        pairs.append((bits, fn))
+    if lut6:
+        level = Cat(*[_lut6(m, bits, fn, f"{name}_p{i}") for i, (bits, fn) in enumerate(pairs)])
+    else:
+        level = Signal(len(pairs), name=f"{name}_p", attrs={"keep": 1})
+        zs = []
+        for p in range(width):
+            zs.append(~(x[0] ^ y[0]) if p == 0 else ~(x[p] ^ y[p] ^ (x[p - 1] | y[p - 1])))
+        m.d.comb += level.eq(Cat(*[Cat(*zs[i:i + 2]).all() for i in range(0, width, 2)]))
+    n = 0
+    while len(level) > 1:
+        groups = [level[lo:lo + 6] for lo in range(0, len(level), 6)]
+        if lut6:
+            level = Cat(*[_lut6(m, [g[b] for b in range(len(g))], lambda b: int(all(b)), f"{name}_a{n}_{i}")
+                          for i, g in enumerate(groups)])
+        else:
+            nxt = Signal(len(groups), name=f"{name}_a{n}", attrs={"keep": 1})
+            m.d.comb += nxt.eq(Cat(*[g.all() for g in groups]))
+            level = nxt
+        n += 1
+    out = Signal(name=name)
+    m.d.comb += out.eq(level[0])
+    return out
+
+
 def carry_out(m, x, y, width: int, name: str):
     """The carry out of x + y (``width`` bits each) without a carry chain: generate and propagate
     bits of groups of three bits (one LUT6 each), then of three groups at a time (g2 | p2·g1 |

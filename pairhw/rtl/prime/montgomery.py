@@ -272,7 +272,7 @@ class MontgomeryCounters(MontgomeryPipelined):
                    if self.chain > 1 else {})}
 
     def elaborate(self, platform):
-        from .compress import carry_out, live_bits, product_columns, reduce, segmented_add
+        from .compress import carry_out, live_bits, product_columns, reduce, segmented_add, zero_sum
 
         m = Module()
         p, k, bits, lv, seg = self.F.p, self.k, self.F.bits, self.levels, self.seg
@@ -304,7 +304,11 @@ class MontgomeryCounters(MontgomeryPipelined):
         tlo, ct = segmented_add(m, pipe, x0, y0, k, seg, "tlo")  # at 3 + r1
         zero = Signal(k, name="tlo_zero_bits")
         m.d.comb += zero.eq(Cat(~(x0[0] ^ y0[0]), *[~(x0[i] ^ y0[i] ^ (x0[i - 1] | y0[i - 1])) for i in range(1, k)]))
-        nz = pipe.delay(pipe.reg(~zero.all(), 1, "tlo_nz"), 1, c2 + c3 - 1 + r2, "nz")
+        # with cascades, a tree of six-input levels (:func:`zero_sum`: ABC maps the plain reduction of
+        # some netlists to a ripple of LUTs, 11 levels at bn254 with two DSPs a register); without,
+        # as the recorded cores have it
+        allz = zero_sum(m, x0, y0, k, "tlo_zero", self.lut6) if ch > 1 else zero.all()
+        nz = pipe.delay(pipe.reg(~allz, 1, "tlo_nz"), 1, c2 + c3 - 1 + r2, "nz")
         held = pipe.reg(tlo, k, "tlo_held")  # at 4 + r1
         low = ~held[:k - 1].any() if k > 1 else Const(1, 1)  # no bit below the top
         u = pipe.delay(pipe.reg(~held[k - 1] ^ low, 1, "ulo_top"), 1, c2 + c3 - 3 + r2 + r3, "u")

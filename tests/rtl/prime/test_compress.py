@@ -71,6 +71,37 @@ def test_bits_no_read_column_depends_on_can_be_zero(seed):
         assert len(live) > len(first)  # the counters' outputs count too
 
 
+@pytest.mark.parametrize("width", [1, 2, 7, 13, 40])
+def test_zero_sum_says_whether_x_plus_y_is_0_mod_2_to_the_width(width):
+    """:func:`zero_sum` (no carry chain) against x + y mod 2^w, on sums that are 0 (y = −x, x = y = 0)
+    and random ones, simulated."""
+    from amaranth.hdl import Module, Signal
+    from amaranth.sim import Simulator
+
+    from pairhw.rtl.prime.compress import zero_sum
+
+    m = Module()
+    x, y = Signal(width), Signal(width)
+    z = zero_sum(m, x, y, width, "z")
+    rng = random.Random(width)
+    M = 1 << width
+    cases = [(0, 0), (1, M - 1), (M - 1, 1)] + [(v, -v % M) for v in (rng.randrange(M) for _ in range(20))]
+    cases += [(rng.randrange(M), rng.randrange(M)) for _ in range(30)]
+    seen = []
+
+    async def bench(ctx):
+        for a, b in cases:
+            ctx.set(x, a)
+            ctx.set(y, b)
+            seen.append(ctx.get(z))
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    assert seen == [int((a + b) % M == 0) for a, b in cases]
+    assert any(seen) and not all(seen)
+
+
 def test_columns_above_the_width_are_dropped():
     cols = {c: [1] * 6 for c in range(8)}
     out = counter_level(cols, 8, 3)
