@@ -525,11 +525,15 @@ def zero_sum(m, x, y, width: int, name: str, lut6: bool = False):
     return out
 
 
-def carry_out(m, x, y, width: int, name: str):
+def carry_out(m, x, y, width: int, name: str, lut6: bool = False):
     """The carry out of x + y (``width`` bits each) without a carry chain: generate and propagate
     bits of groups of three bits (one LUT6 each), then of three groups at a time (g2 | p2·g1 |
     p2·p1·g0: five inputs), each level on kept wires (one LUT an output bit): ⌈log3(width)⌉ + 1 LUT
-    levels, 7 at 391 bits.  Returns a 1-bit Signal."""
+    levels, 7 at 391 bits.  With ``lut6``, each output a LUT6 primitive (ABC9 splits some levels
+    of the kept wires in two: 9 levels at bn254 in the cascade unit).  Returns a 1-bit Signal."""
+    if lut6:
+        return _carry_out_lut6(m, x, y, width, name)
+
     def kept(value, label):
         s = Signal(len(value), name=label, attrs={"keep": 1})
         m.d.comb += s.eq(value)
@@ -553,6 +557,36 @@ def carry_out(m, x, y, width: int, name: str):
             return G
         gs, ps = [G[i] for i in range(len(cg))], [P[i] for i in range(len(cp))]
         level += 1
+
+
+def _carry_out_lut6(m, x, y, width: int, name: str):
+    """:func:`carry_out` from LUT6 primitives: a group of three bit positions (six operand bits)
+    gives its generate and propagate bits, a group of three groups (g2, p2, g1, p1, g0; p2, p1,
+    p0) its own, up to one generate bit."""
+    def gen(bits):  # bits: (g_or_x, p_or_y) pairs from least significant; raw operands: g = x·y, p = x ⊕ y
+        g = 0
+        for a, b in bits:
+            g = a | (b & g)
+        return g
+
+    pairs = [(x[i], y[i]) for i in range(width)]
+    raw, level = True, 0
+    while True:
+        nxt = []
+        for n, lo in enumerate(range(0, len(pairs), 3)):
+            grp = pairs[lo:lo + 3]
+            ins = [v for pr in grp for v in pr]
+            if raw:  # from the operand bits: g_i = x_i·y_i, p_i = x_i ⊕ y_i
+                fg = (lambda b, k=len(grp): gen([(b[2 * i] & b[2 * i + 1], b[2 * i] ^ b[2 * i + 1]) for i in range(k)]))
+                fp = (lambda b, k=len(grp): int(all(b[2 * i] ^ b[2 * i + 1] for i in range(k))))
+            else:
+                fg = (lambda b, k=len(grp): gen([(b[2 * i], b[2 * i + 1]) for i in range(k)]))
+                fp = (lambda b, k=len(grp): int(all(b[2 * i + 1] for i in range(k))))
+            g = _lut6(m, ins, fg, f"{name}_g{level}_{n}")
+            if len(pairs) <= 3:
+                return g
+            nxt.append((g, _lut6(m, ins, fp, f"{name}_p{level}_{n}")))
+        pairs, raw, level = nxt, False, level + 1
 
 
 #: register stages of :func:`segmented_add` (its second half is logic after the register)

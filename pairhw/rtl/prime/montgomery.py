@@ -321,7 +321,9 @@ class MontgomeryCounters(MontgomeryPipelined):
         # q' = q + c·R with c the carry out of q's rows, so t = t' − c·p: t and d = t − p are X + Y + a
         # constant row that c picks (0 or 2^W − p; 2^W − p or 2^W − 2p), one level of counters each
         # that shares a stage with the rows' last level; c by a carry tree, registered before it
-        cq = pipe.delay(pipe.reg(carry_out(m, xq, yq, k, "q_carry"), 1, "q_c"), 1, c3 - 2 + r3, "q_cd")
+        # (LUT6 primitives with cascades and lut6; without, as the recorded cores have it)
+        cq = pipe.delay(pipe.reg(carry_out(m, xq, yq, k, "q_carry", self.lut6 and ch > 1), 1, "q_c"), 1, c3 - 2 + r3,
+                        "q_cd")
         (xs, ys), got = reduce(m, pipe, ucols, k + W, lv, "qp", last=False, live=uids, lut6=self.lut6)
         X, Y = xs[k:], ys[k:]
         rows = [xs, ys]
