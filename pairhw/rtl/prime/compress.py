@@ -491,7 +491,7 @@ def zero_sum(m, x, y, width: int, name: str, lut6: bool = False):
     def ok(i, b):  # the bit of position i from its inputs b = (x_i, y_i, x_(i−1), y_(i−1))
         return 1 - (b[0] ^ b[1]) if i == 0 else 1 - (b[0] ^ b[1] ^ (b[2] | b[3]))
 
-    pairs, ins = [], []
+    pairs: list = []
     for i in range(0, width, 2):
         pos = [i, i + 1] if i + 1 < width else [i]
         srcs = sorted({j for p in pos for j in (p, p - 1) if j >= 0})
