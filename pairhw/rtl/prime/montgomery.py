@@ -174,6 +174,11 @@ class MontgomeryCounters(MontgomeryPipelined):
     in of X_hi + Y_hi.  t = X_hi + Y_hi − c·p and d = t − p are each the rows plus a constant row
     that c picks, after one level of counters; d's sign picks t or d.  Latency: the input, two
     stages a product (its pieces, its counters) and two for the sum.
+
+    ``chain`` > 1 (``cascade``): the pieces are 24 × 16 (T) and 16 + 1 × 24 (q, U: the pre-added digit
+    times an odd digit of the constant), so that many start at the same bit, and those are summed
+    ``chain`` at a time along DSP48E1 cascades (:func:`.compress.product_columns`), ``step`` (1 or 2)
+    DSPs between registers: the counters reduce a few bits a column, for the runs' stages of latency.
     """
 
     #: the x digits of a pre-added piece: their sum, a bit wider, fits a DSP48E1's 25-bit signed port
@@ -216,7 +221,7 @@ class MontgomeryCounters(MontgomeryPipelined):
         # input register; for each of T, q and U: its pieces (cascades) and its counters; the sum t' and the result
         self._latency = 1 + sum(self.chain_stages) + sum(self.reduce_stages) + ADD_STAGES + 1
 
-    #: the longest cascade: a run's sum of 32 signed pieces of 43 bits still fits a DSP48E1's 48-bit P
+    #: the longest cascade: a run's sum of 32 pieces of 41 bits (46 bits) fits a DSP48E1's 48-bit P
     MAX_CHAIN = 32
 
     @property
@@ -302,11 +307,12 @@ class MontgomeryCounters(MontgomeryPipelined):
         # it is 0 mod R (x + y ≡ 0 mod 2^k iff x_0 = y_0 and x_i ⊕ y_i = x_(i−1) | y_(i−1) above:
         # the carry that a 0 sum bit needs, no carry chain)
         tlo, ct = segmented_add(m, pipe, x0, y0, k, seg, "tlo")  # at 3 + r1
-        zero = Signal(k, name="tlo_zero_bits")
-        m.d.comb += zero.eq(Cat(~(x0[0] ^ y0[0]), *[~(x0[i] ^ y0[i] ^ (x0[i - 1] | y0[i - 1])) for i in range(1, k)]))
         # with cascades, a tree of six-input levels (:func:`zero_sum`: ABC maps the plain reduction of
         # some netlists to a ripple of LUTs, 11 levels at bn254 with two DSPs a register); without,
-        # as the recorded cores have it
+        # as the recorded cores have it (the bits are built either way, so the measured units stay
+        # as they were measured)
+        zero = Signal(k, name="tlo_zero_bits")
+        m.d.comb += zero.eq(Cat(~(x0[0] ^ y0[0]), *[~(x0[i] ^ y0[i] ^ (x0[i - 1] | y0[i - 1])) for i in range(1, k)]))
         allz = zero_sum(m, x0, y0, k, "tlo_zero", self.lut6) if ch > 1 else zero.all()
         nz = pipe.delay(pipe.reg(~allz, 1, "tlo_nz"), 1, c2 + c3 - 1 + r2, "nz")
         held = pipe.reg(tlo, k, "tlo_held")  # at 4 + r1
