@@ -66,8 +66,6 @@ def count_lut6(m, bits: list, name: str, wanted=None) -> list:
     of the inputs I0…, the unused inputs tied to 0), so that no mapper re-cuts a counter level
     (:data:`pairhw.rtl.binary.nets.LUT6_MODEL` is its model elsewhere); only the outputs ``wanted``
     (all by default) are built, the others are 0."""
-    from amaranth.hdl import Instance
-
     n = len(bits)
     if n == 1:
         return [bits[0]]
@@ -77,12 +75,19 @@ def count_lut6(m, bits: list, name: str, wanted=None) -> list:
             outs.append(Const(0, 1))
             continue
         init = sum(((bin(j & ((1 << n) - 1)).count("1") >> w) & 1) << j for j in range(64))
-        o = Signal(name=f"{name}_b{w}")
-        ins = list(bits) + [Const(0, 1)] * (6 - n)
-        m.submodules[f"{name}_lut{w}"] = Instance("LUT6", p_INIT=Const(init, 64), o_O=o,
-                                                  **{f"i_I{i}": ins[i] for i in range(6)})
-        outs.append(o)
+        outs.append(lut6_cell(m, bits, init, f"{name}_lut{w}", f"{name}_b{w}"))
     return outs
+
+
+def lut6_cell(m, ins: list, init: int, cell: str, out: str):
+    """A Xilinx ``LUT6`` primitive (submodule ``cell``, output Signal ``out``) over ``ins``, the
+    unused inputs tied to 0."""
+    from amaranth.hdl import Instance
+
+    o = Signal(name=out)
+    pad = list(ins) + [Const(0, 1)] * (6 - len(ins))
+    m.submodules[cell] = Instance("LUT6", p_INIT=Const(init, 64), o_O=o, **{f"i_I{i}": pad[i] for i in range(6)})
+    return o
 
 
 def counter_level(cols: dict, width: int, target: int, make=count_bits) -> dict:
@@ -469,17 +474,11 @@ def segmented_add(m, pipe: Pipe, x, y, width: int, seg: int, name: str, cin=None
 
 
 def _lut6(m, ins: list, fn, name: str):
-    """A Xilinx ``LUT6`` primitive computing ``fn`` (a function of up to six bits, the unused inputs
-    0) of ``ins``: its INIT from ``fn``'s truth table, so that no mapper re-cuts the level."""
-    from amaranth.hdl import Instance
-
+    """:func:`lut6_cell` computing ``fn`` (a function of up to six bits) of ``ins``: its INIT from
+    ``fn``'s truth table, so that no mapper re-cuts the level."""
     n = len(ins)
-    init = sum(fn([(j >> b) & 1 for b in range(n)]) << j for j in range(64) if j < (1 << n))
-    o = Signal(name=f"{name}_o")
-    pad = list(ins) + [Const(0, 1)] * (6 - n)
-    m.submodules[f"{name}_lut"] = Instance("LUT6", p_INIT=Const(init, 64), o_O=o,
-                                          **{f"i_I{i}": pad[i] for i in range(6)})
-    return o
+    init = sum(fn([(j >> b) & 1 for b in range(n)]) << j for j in range(1 << n))
+    return lut6_cell(m, ins, init, f"{name}_lut", f"{name}_o")
 
 
 def zero_sum(m, x, y, width: int, name: str, lut6: bool = False):
@@ -491,20 +490,19 @@ def zero_sum(m, x, y, width: int, name: str, lut6: bool = False):
     def ok(i, b):  # the bit of position i from its inputs b = (x_i, y_i, x_(i−1), y_(i−1))
         return 1 - (b[0] ^ b[1]) if i == 0 else 1 - (b[0] ^ b[1] ^ (b[2] | b[3]))
 
-    pairs: list = []
-    for i in range(0, width, 2):
-        pos = [i, i + 1] if i + 1 < width else [i]
-        srcs = sorted({j for p in pos for j in (p, p - 1) if j >= 0})
-        bits = [v for j in srcs for v in (x[j], y[j])]
+    if lut6:  # two neighbouring positions a LUT6: their bits and the ones below
+        cells = []
+        for q, i in enumerate(range(0, width, 2)):
+            pos = [i, i + 1] if i + 1 < width else [i]
+            srcs = sorted({j for p in pos for j in (p, p - 1) if j >= 0})
 
-        def fn(b, pos=pos, srcs=srcs):
-            val = {j: (b[2 * k], b[2 * k + 1]) for k, j in enumerate(srcs)}
-            return int(all(ok(p, val[p] + (val[p - 1] if p else (0, 0))) for p in pos))
-        pairs.append((bits, fn))
-    if lut6:
-        level = Cat(*[_lut6(m, bits, fn, f"{name}_p{i}") for i, (bits, fn) in enumerate(pairs)])
+            def fn(b, pos=pos, srcs=srcs):
+                val = {j: (b[2 * k], b[2 * k + 1]) for k, j in enumerate(srcs)}
+                return int(all(ok(p, val[p] + (val[p - 1] if p else (0, 0))) for p in pos))
+            cells.append(_lut6(m, [v for j in srcs for v in (x[j], y[j])], fn, f"{name}_p{q}"))
+        level = Cat(*cells)
     else:
-        level = Signal(len(pairs), name=f"{name}_p", attrs={"keep": 1})
+        level = Signal(-(-width // 2), name=f"{name}_p", attrs={"keep": 1})
         zs = []
         for p in range(width):
             zs.append(~(x[0] ^ y[0]) if p == 0 else ~(x[p] ^ y[p] ^ (x[p - 1] | y[p - 1])))
