@@ -16,6 +16,9 @@ and returns to LOAD.
 
 from __future__ import annotations
 
+import operator
+from functools import reduce
+
 from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory, ReadPort
@@ -354,14 +357,15 @@ class RegisterFile:
         m.d.comb += data.eq(Mux(hit, self.wdata[b], rp.data))
         return rp, data
 
-    def bank_read(self, b, addr, name, only=None, key=None, index=0):
+    def bank_read(self, b, addr, name, only=None, key=None, index=0, zeroed=False):
         """Bank ``b`` read at ``addr`` into a Signal ``name`` (``only``: the registers the words read;
-        ``key``: the word's address field, ``index``: ``b``'s place among the banks the port reads)."""
+        ``key``: the word's address field, ``index``: ``b``'s place among the banks the port reads;
+        ``zeroed``: a local copy reads 0 in the cycles the word does not read it, read_merge or)."""
         m = self.m
         s = Signal(self.mm, name=name)
         if b in self.local:
             if only is None or only:
-                m.d.comb += s.eq(self.local_read(b, addr, name, only, key, index))
+                m.d.comb += s.eq(self.local_read(b, addr, name, only, key, index, zeroed))
         elif b in self.sync:  # addressed by the next word: the state a comb read sees a cycle later
             rp, data = self.sync_read(b, name)
             m.d.comb += s.eq(data)
@@ -378,16 +382,21 @@ class RegisterFile:
             m.d.comb += s.eq(_read_tree(m, self.regs[b], only, addr, name))
         return s  # (a port that never reads the bank reads 0)
 
-    def local_read(self, b, addr, name, only, key, index):
+    def local_read(self, b, addr, name, only, key, index, zeroed=False):
         """A copy of bank ``b`` of its own (ram_control local) holding the registers ``only`` (None:
         all) at their places in ``only`` (a port that reads 14 of a bank's 18 registers reads a copy
         of 16 words: one LUT RAM deep, not two and a multiplexer), read at a register loaded from the
         next word's field ``key`` (in the cycles the next word has the port read ``b``, its
         ``index``-th bank), or at ``addr`` without a ``key`` (the unloader).  With ``slice_bits`` the
-        copy is slices of that many bits, each a Memory read at a replica of that register."""
+        copy is slices of that many bits, each a Memory read at a replica of that register.  A
+        ``zeroed`` copy has a word more, never written (a LUT RAM's initial 0), which its register loads
+        whenever the next word does not read the copy: the port then ORs its copies (read_merge or)."""
         m, seq, mm = self.m, self.seq, self.mm
         regs = None if only is None else sorted(only)
         depth = self.mc.sizes[b] if regs is None else len(regs)
+        zero = depth if zeroed and key is not None else None  # the word of zeros, past the registers
+        if zero is not None:
+            depth += 1
         nxt = None if key is None else seq.next_field(key)
         sel = None if key is None else seq.next_field(Key.bank(key))
         cuts = _slices(mm, self.dp.slice_bits)
@@ -409,8 +418,11 @@ class RegisterFile:
                 # a register per copy, not the word register's field: the field's net would reach every
                 # copy the port reads; the load enable keeps the registers of one port's copies distinct
                 # (Yosys would merge flip-flops of the same input into one)
-                with m.If(1 if sel is None else sel == index):
-                    m.d.sync += ra.eq(_place(nxt, regs))
+                if zero is not None and sel is not None:  # every cycle: the place, or the zeros
+                    m.d.sync += ra.eq(Mux(sel == index, _place(nxt, regs), zero))
+                else:
+                    with m.If(1 if sel is None else sel == index):
+                        m.d.sync += ra.eq(_place(nxt, regs))
             datas.append(rp.data)
         if len(datas) == 1:
             return datas[0]
@@ -436,14 +448,19 @@ class RegisterFile:
         if rp := dp.read_port(u, port):
             return self.shared_read(*rp)
         key = read_key(dp, u, p, port)
+        # read_merge or: a port of local copies only ORs them (each reads 0 unless the word reads it)
+        merged = dp.read_merge == "or" and len(banks) > 1 and all(b in self.local for b in banks)
         outs = [self.bank_read(b, fld[key], f"{p}_{pn}_{b}",
                                None if self.used_r is None else sorted(k for c, k in self.used_r[key] if c == b),
-                               key, i)
+                               key, i, merged)
                 for i, b in enumerate(banks)]
         if len(outs) == 1:
             return outs[0]
         s = Signal(self.mm, name=f"{p}_{pn}")
-        self.m.d.comb += s.eq(Array(outs)[fld[Key.bank(key)]])
+        if merged:
+            self.m.d.comb += s.eq(reduce(operator.or_, outs))
+        else:
+            self.m.d.comb += s.eq(Array(outs)[fld[Key.bank(key)]])
         return s
 
     def build_writes(self, loads, load_data, writers):

@@ -103,6 +103,12 @@ SCHEMA = {
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
                                    "spans a field-wide copy; the same words and cycles (default: one slice)"),
+        "read_merge": (str, False, "with ram_control local: how a unit input port that reads several banks "
+                                   "picks its copy: mux (default), a multiplexer on the word's bank field, "
+                                   "or or: each copy holds a word of zeros that its read-address register "
+                                   "loads unless the next word reads that copy, and the port ORs its copies "
+                                   "(a wide OR is half the LUTs of a multiplexer; a copy is a word deeper; "
+                                   "the same words and cycles)"),
         "table_copies": (bool, False, "with calls, prime-field pairings: each product of the final "
                                       "exponentiation's windowed powers reads a copy of its odd power, made in "
                                       "a step of its own, so every such product is the same step and its words "
@@ -154,6 +160,8 @@ SCHEMA = {
         "stages": (int, False, "registers in the adder, its latency (default 0): 0 to 2 for F_p (1: the sum "
                                "before its correction by p, 2: the result too); 0 to 10 in seed 002's "
                                "coefficient form (over its chain of ten carry-chain steps)"),
+        "fused": (bool, False, "F_p: the sum and the difference one carry chain (x + (y xor s) + s), their "
+                               "corrections by p another: two chains of p's width, not four (default false)"),
     },
     "inv": {
         "per_cycle": (int, False, "Kaliski steps chained in one cycle (default 1): 2·log2(R)/k cycles "

@@ -386,7 +386,9 @@ class PolyMontField(PrimeFieldInterface):
         if spec.kind == "add":
             try:
                 return PolyAddSub(self.F, self.pm, **dict(spec.options))
-            except TypeError as e:  # an option the adder does not take
-                raise FieldInterfaceError(f"add: {e}") from None
+            except TypeError:  # an option the adder does not take
+                extra = sorted(set(dict(spec.options)) - {"stages"})
+                raise FieldInterfaceError("add: the coefficient-form adder (Chávez Corona et al.'s words) "
+                                          f"takes stages, not {', '.join(extra)}") from None
         raise FieldInterfaceError(f"no {spec.kind} units for {self.name} (the inverter works on canonical "
                                   f"words; inversion is Fermat's a^(p-2) on the multiplier)")

@@ -63,6 +63,8 @@ ROM_READS = ("comb", "sync", "registered", "sync-registered")
 #: writes land a cycle later, before the first word runs; a bank with shared ``read_ports`` keeps the
 #: shared control).  The same words and cycles: only the RTL differs.
 RAM_CONTROLS = ("shared", "local")
+#: how a unit input port that reads several local bank copies picks one (:attr:`Datapath.read_merge`)
+READ_MERGES = ("mux", "or")
 
 
 class DatapathError(ValueError):
@@ -156,6 +158,7 @@ class Datapath:
     slice_bits: int | None = None  # ram_control local: the bits of a copy under one set of address registers
     table_copies: bool = False  # calls: an exponentiation's products read a copy of their table operand
     modulo_orders: int = 1  # the loop's modulo scheduler: placement orders tried per initiation interval
+    read_merge: str = "mux"  # ram_control local: a port's copies chosen by a multiplexer, or "or": the others read 0
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -257,6 +260,12 @@ class Datapath:
             if not self.local_banks:
                 raise DatapathError("ram_control local is for LUT RAM banks (write_ports, read comb, no "
                                     "read_ports); the datapath has none")
+        if self.read_merge not in READ_MERGES:
+            raise DatapathError(f"datapath.read_merge: {self.read_merge!r} is not {' or '.join(READ_MERGES)}")
+        if self.read_merge == "or" and self.ram_control != "local":
+            raise DatapathError("datapath.read_merge: or reads the copies of ram_control local (each copy's "
+                                f"read-address register picks its word of zeros); set ram_control to local, not "
+                                f"{self.ram_control}")
         if self.word_regs is not None:
             if isinstance(self.word_regs, bool) or self.word_regs not in (1, 2):
                 raise DatapathError(f"datapath.word_stages: {self.word_regs!r} is not 1 or 2")
@@ -425,7 +434,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     exponentiation's product by an entry of its table of odd powers reads a copy of the entry made
     in a step of its own (every such product the same step, stored once) and
     ``spec["modulo_orders"]`` how many placement orders the loop's modulo scheduler tries at each
-    initiation interval (:func:`~pairhw.program.schedule.modulo_schedule`).
+    initiation interval (:func:`~pairhw.program.schedule.modulo_schedule`) and ``spec["read_merge"]``
+    how a port picks among its local copies (:attr:`Datapath.read_merge`, :data:`READ_MERGES`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -517,4 +527,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
-                    copies, orders)
+                    copies, orders, spec.get("read_merge", "mux"))

@@ -3,7 +3,7 @@ in [0, p), the range the Montgomery multipliers of :mod:`.montgomery` take and g
 
 from __future__ import annotations
 
-from amaranth.hdl import Module, Mux, Signal
+from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -23,17 +23,23 @@ class AddSubP(wiring.Component):
     width one after the other; ``stages`` 1 registers the sum and the difference between them, 2
     also the result, so that no path holds more than one chain (at 381 bits a chain is about what
     the iterative multiplier's cycle holds on the ECP5).
+
+    With ``fused`` the sum and the difference are one carry chain, x + (y ⊕ s) + s with s the
+    op's subtract bit, and their corrections one more, t − p or t + p by the op (each chain's bit a
+    LUT with its carry): two chains, where the sum, the difference and their corrections are four.
     """
 
     initiation_interval = 1
     _MustUse__silence = True
 
-    def __init__(self, F: PrimeField, stages: int = 0):
+    def __init__(self, F: PrimeField, stages: int = 0, fused: bool = False):
         if not isinstance(stages, int) or isinstance(stages, bool) or not 0 <= stages <= 2:
             raise ValueError(f"stages must be 0, 1 (the sum registered before its correction) or 2 (the "
                              f"result registered too), not {stages!r}")
-        self.F, self.stages, self.latency = F, stages, stages
-        self.name = f"AddSubP_p{F.bits}" + (f"_s{stages}" if stages else "")
+        if not isinstance(fused, bool):
+            raise ValueError(f"fused must be true or false, not {fused!r}")
+        self.F, self.stages, self.latency, self.fused = F, stages, stages, fused
+        self.name = f"AddSubP_p{F.bits}" + (f"_s{stages}" if stages else "") + ("_fused" if fused else "")
         w = F.bits
         super().__init__({"a": In(w), "b": In(w), "op": In(2), "c": Out(w)})
 
@@ -42,6 +48,8 @@ class AddSubP(wiring.Component):
         return (F.add, F.sub, lambda x, _: F.neg(x))[op](a, b)
 
     def elaborate(self, platform):
+        if self.fused:
+            return self._fused()
         m = Module()
         p, w = self.F.p, self.F.bits
         neg = self.op == 2
@@ -59,6 +67,36 @@ class AddSubP(wiring.Component):
         sub = Mux(d[-1], d_p, d)  # x − y < 0: add p
         res = Signal(w, name="res")
         m.d.comb += res.eq(Mux(is_add, add, sub))
+        m.d.comb += self.c.eq(pipe.reg(res, w, "res_q") if self.stages == 2 else res)
+        return m
+
+
+    def _fused(self):
+        m = Module()
+        p, w = self.F.p, self.F.bits
+        neg, sub = self.op == 2, self.op != 0
+        x = Signal(w, name="x")
+        y = Signal(w, name="y_or_not_y")
+        m.d.comb += [x.eq(Mux(neg, 0, self.a)), y.eq(Mux(neg, self.a, self.b) ^ sub.replicate(w))]
+        # t = x ± y in [−p, 2p): w + 2 bits, two's complement (y's complement plus the carry in)
+        t = Signal(w + 2, name="sum_or_diff")
+        m.d.comb += t.eq(x + Cat(y, sub.replicate(2)) + sub)
+        is_add = Signal(name="is_add")
+        m.d.comb += is_add.eq(~sub)
+        pipe = Pipe(m, "")
+        if self.stages:
+            t, is_add = pipe.reg(t, w + 2, "sum_or_diff_q"), pipe.reg(is_add, 1, "add_q")
+        # u = t − p (a sum) or t + p (a difference), one chain: the constant's bits chosen by the op
+        minus_p, plus_p = (-p) % (1 << (w + 2)), p
+        k = Signal(w + 2, name="minus_or_plus_p")
+        m.d.comb += k.eq(Mux(is_add, minus_p, plus_p))
+        u = Signal(w + 2, name="corrected")
+        m.d.comb += u.eq(t + k)
+        # a sum keeps t when t − p < 0; a difference takes t + p when t < 0
+        take_u = Signal(name="take_corrected")
+        m.d.comb += take_u.eq(Mux(is_add, ~u[-1], t[-1]))
+        res = Signal(w, name="res")
+        m.d.comb += res.eq(Mux(take_u, u[:w], t[:w]))
         m.d.comb += self.c.eq(pipe.reg(res, w, "res_q") if self.stages == 2 else res)
         return m
 

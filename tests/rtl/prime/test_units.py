@@ -115,14 +115,16 @@ def test_pipelined_pieces_fit_a_dsp48e1():
             assert max(xws) <= 24 and max(yws) <= 17 and pieces
 
 
+@pytest.mark.parametrize("fused", [False, True])
 @pytest.mark.parametrize("stages", [0, 1, 2])
-def test_adder_unit_adds_subtracts_negates(stages):
-    """a + b, a − b and −a mod p on corners and random values; with ``stages`` each result comes that
-    many cycles after its operands, one a cycle; a stage count it does not have is refused."""
+def test_adder_unit_adds_subtracts_negates(stages, fused):
+    """a + b, a − b and −a mod p on corners and random values, with four carry chains or ``fused``
+    into two; with ``stages`` each result comes that many cycles after its operands, one a cycle; a
+    stage count it does not have is refused."""
     rng = random.Random(5)
     for p in (101, 2**127 - 1, params.curve("bls12-381").p):
         F = PrimeField(p)
-        unit = AddSubP(F, stages=stages)
+        unit = AddSubP(F, stages=stages, fused=fused)
         assert unit.latency == stages
         vals = [0, 1, p - 1, p - 2, p >> 1] + [rng.randrange(p) for _ in range(10)]
         cases = [{"a": a, "b": b, "op": op} for op in range(3) for a in vals for b in vals[:6]]
