@@ -27,6 +27,8 @@ SLOW_CORES = {
                            "f3-19-etat-schoolbook-ram) and etat3-97-fast-ram's",
     "etat3-97-fast-sliced": "test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact (the same "
                             "register file on f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
+    "etat3-97-fast-lean": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file on "
+                          "f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
     "asip-79-k5": "asip-79-k10 (the same iterative Karatsuba ASIP, another core size)",
     "asip-79-lsb5": "asip-79-lsb10 (the same bit-serial ASIP, another memory width)",
     "asip-79-lsd2": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
