@@ -32,7 +32,7 @@ RAM_PRIME_CORES = ("ate-bls12-381-fast-ram",)
 #: the full-size prime cores with calls (20 to 90 s a cold compile; ate-bn-tiny-calls compiles by default)
 CALLS_CORES = ("ate-bn254-small", "ate-bn-chavez11-small", "ate-bn254-fast-calls", "ate-bls12-381-fast-calls", "ate-bn254-fast-d8",
                "ate-bls12-381-fast-d8", "ate-bn254-mid", "ate-bls12-381-mid",
-               "ate-bn254-fast-local", "ate-bls12-381-fast-local", "ate-bls12-381-fast-cascade", "ate-bn254-fast-cascade", "ate-bls12-381-fast-lean", "ate-bn254-fast-lean", "ate-bn254-fast-mulk", "ate-bn254-fast-compact",
+               "ate-bn254-fast-local", "ate-bls12-381-fast-local", "ate-bls12-381-fast-cascade", "ate-bn254-fast-cascade", "ate-bls12-381-fast-lean", "ate-bn254-fast-lean", "ate-bls12-381-fast-lean-b2", "ate-bn254-fast-mulk", "ate-bn254-fast-compact",
                "ate-bn254-fast-2mul")
 LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-chavez11", "ate-bls12-381-small", *FULL_SIZE_TATE,
                  *PRODUCT_CORES, *RAM_PRIME_CORES, *CALLS_CORES)

@@ -132,8 +132,11 @@ class Design:
                          (ValueError,))
 
     def unbatched(self) -> "Design":
-        """This design without its ``batch``: one pairing (or product, or check) a run."""
+        """This design without its ``batch``: one pairing (or product, or check) a run (and without
+        ``interleave``, which takes turns between a batch's pairings)."""
         data = {k: v for k, v in self.data.items() if k != "batch"}
+        if "datapath" in data and "interleave" in data["datapath"]:
+            data["datapath"] = {k: v for k, v in data["datapath"].items() if k != "interleave"}
         return from_data({**data, "name": f"{self.name}-single"})
 
     def core(self):

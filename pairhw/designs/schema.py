@@ -109,6 +109,10 @@ SCHEMA = {
                                    "loads unless the next word reads that copy, and the port ORs its copies "
                                    "(a wide OR is half the LUTs of a multiplexer; a copy is a word deeper; "
                                    "the same words and cycles)"),
+        "interleave": (bool, False, "with calls and a batch: the batch's pairings take turns step by step "
+                                    "(step 1 of each, then step 2 of each, ...), so a step of one fills the "
+                                    "multiplier's latency at the end of the same step of the one before "
+                                    "(fewer cycles a pairing; more registers and words; default false)"),
         "table_copies": (bool, False, "with calls, prime-field pairings: each product of the final "
                                       "exponentiation's windowed powers reads a copy of its odd power, made in "
                                       "a step of its own, so every such product is the same step and its words "

@@ -29,6 +29,7 @@ the table) checks the table as it checks any microcode.
 from __future__ import annotations
 
 import bisect
+from dataclasses import replace
 
 from .datapath import Datapath
 from .microcode import Microcode, Run, assemble
@@ -36,7 +37,7 @@ from .regalloc import Allocation, allowed_banks
 from .schedule import (BlockSchedule, Busy, LoopSchedule, Schedule, ScheduleError, Timeline, _rports, _wport,
                        list_schedule)
 
-__all__ = ["allocate_replay", "allocate_steps", "fragments", "step_of", "step_schedule"]
+__all__ = ["allocate_replay", "allocate_steps", "fragments", "interleave", "step_of", "step_schedule"]
 
 
 def step_of(program, ops) -> list[int]:
@@ -379,13 +380,46 @@ def fragments(mc: Microcode, cuts: list[int], min_share: int | None = None) -> M
     return Microcode(mc.dp, mc.layout, words, None, mc.sizes, mc.inputs, mc.outputs, mc.consts, notes, table)
 
 
+def interleave(ops, steps: list[int], inputs, k: int) -> tuple[list, list[int]]:
+    """The ops of a batch of ``k`` pairings traced one after another, reordered so that their steps
+    take turns: step 1 of each pairing, then step 2 of each, … (``inputs``: the batch's inputs, each
+    pairing's ``len(inputs) // k`` in turn).  A pairing's ops keep their order, and no op reads
+    another pairing's values (an op the lowering made, a constant, goes with the op after it), so
+    the order is a schedule's as well; what it changes is what :func:`step_schedule` overlaps: a
+    step of one pairing fills the tail of the same step of the one before, where its own next step
+    would wait for the multiplier's latency.  Returns the ops and their steps (numbered anew)."""
+    n = len(inputs) // k
+    of = {x: i // n for i, x in enumerate(inputs)}
+    for op in ops:
+        mine = {of[s] for s, _ in op.srcs if s in of}
+        if len(mine) > 1:
+            raise ScheduleError(f"datapath.interleave: {op.dst} reads values of pairings {sorted(mine)} of the "
+                                "batch (its pairings must be independent)")
+        if mine:
+            of[op.dst] = mine.pop()
+    pairing, nxt = [0] * len(ops), 0
+    for i in reversed(range(len(ops))):  # a constant goes with the op after it, as its step does
+        nxt = of.get(ops[i].dst, nxt)
+        pairing[i] = nxt
+    first: dict = {}
+    for i, st in enumerate(steps):
+        first.setdefault(pairing[i], st)
+    local = [st - first[pairing[i]] for i, st in enumerate(steps)]
+    order = sorted(range(len(ops)), key=lambda i: (local[i], pairing[i], i))
+    return [ops[i] for i in order], [local[i] * k + pairing[i] for i in order]
+
+
 def compile_steps(flow, dp: Datapath, program, shared=frozenset()):
     """Schedule, allocate and assemble a straight-line flow step by step; returns (schedule,
-    allocation, microcode with its run table)."""
+    allocation, microcode with its run table).  With ``dp.interleave`` a batch's pairings take
+    turns step by step (:func:`interleave`)."""
     if flow.body or flow.post:
         raise ScheduleError("datapath.calls: the program folds into a loop; calls are for straight-line "
                             "programs (the prime-field pairings)")
     steps = step_of(program, flow.pre)
+    if dp.interleave:
+        pre_ops, steps = interleave(flow.pre, steps, dp.F.pairing_inputs, dp.F.batch)
+        flow = replace(flow, pre=pre_ops)
     pre, starts = step_schedule(flow.pre, steps, dp, shared, dp.calls == "overlap",
                                 LOOKAHEAD if dp.lookahead is None else dp.lookahead)
     empty = BlockSchedule([], [], 0, [])

@@ -159,6 +159,7 @@ class Datapath:
     table_copies: bool = False  # calls: an exponentiation's products read a copy of their table operand
     modulo_orders: int = 1  # the loop's modulo scheduler: placement orders tried per initiation interval
     read_merge: str = "mux"  # ram_control local: a port's copies chosen by a multiplexer, or "or": the others read 0
+    interleave: bool = False  # calls, a batch: the pairings' steps in turn (calls.interleave)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -266,6 +267,14 @@ class Datapath:
             raise DatapathError("datapath.read_merge: or reads the copies of ram_control local (each copy's "
                                 f"read-address register picks its word of zeros); set ram_control to local, not "
                                 f"{self.ram_control}")
+        if not isinstance(self.interleave, bool):
+            raise DatapathError(f"datapath.interleave: {self.interleave!r} is not true or false")
+        if self.interleave and not self.calls:
+            raise DatapathError("datapath.interleave: takes turns between a batch's pairings step by step; "
+                                "needs calls (steps or overlap)")
+        if self.interleave and getattr(self.F, "batch", 1) < 2:
+            raise DatapathError("datapath.interleave: needs a batch of at least 2 pairings (the design's "
+                                "\"batch\")")
         if self.word_regs is not None:
             if isinstance(self.word_regs, bool) or self.word_regs not in (1, 2):
                 raise DatapathError(f"datapath.word_stages: {self.word_regs!r} is not 1 or 2")
@@ -435,7 +444,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     in a step of its own (every such product the same step, stored once) and
     ``spec["modulo_orders"]`` how many placement orders the loop's modulo scheduler tries at each
     initiation interval (:func:`~pairhw.program.schedule.modulo_schedule`) and ``spec["read_merge"]``
-    how a port picks among its local copies (:attr:`Datapath.read_merge`, :data:`READ_MERGES`).
+    how a port picks among its local copies (:attr:`Datapath.read_merge`, :data:`READ_MERGES`), and
+    ``spec["interleave"]`` whether a batch's pairings take turns step by step
+    (:func:`~pairhw.program.calls.interleave`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -527,4 +538,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
-                    copies, orders, spec.get("read_merge", "mux"))
+                    copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False))

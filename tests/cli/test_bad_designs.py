@@ -76,6 +76,13 @@ CASES = {
                           "datapath.read_merge: or reads the copies of ram_control local"),
     "read-merge-and": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(ram_control="local", read_merge="and"),
                        "datapath.read_merge: 'and' is not mux or or"),
+    "interleave-without-calls": (BN, lambda d: d.update(batch=2) or d["datapath"].update(interleave=True),
+                                 "datapath.interleave: takes turns between a batch's pairings step by step; "
+                                 "needs calls"),
+    "interleave-without-batch": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(interleave=True),
+                                 "datapath.interleave: needs a batch of at least 2 pairings"),
+    "interleave-text": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(interleave="yes"),
+                        "datapath.interleave"),
     "table-copies-without-calls": (BN, lambda d: d["datapath"].update(table_copies=True),
                                    "datapath.table_copies: needs calls"),
     "table-copies-on-f2": (F2, lambda d: d["datapath"].update(calls="overlap", table_copies=True),
