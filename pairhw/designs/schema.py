@@ -362,7 +362,10 @@ def check(data) -> None:
             raise SchemaError(str(e)) from None
         return
     try:
-        build_datapath(fi.for_datapath(data["datapath"]), data["datapath"])
+        fd = fi.for_datapath(data["datapath"])
+        if data.get("batch", 1) > 1:  # the datapath of a batch sees its pairings (datapath.interleave)
+            fd = fd.with_batch(data["batch"])
+        build_datapath(fd, data["datapath"])
     except (DatapathError, ValueError) as e:
         raise SchemaError(in_design_terms(str(e), data)) from None
 

@@ -309,3 +309,19 @@ def test_an_interleaved_batch_is_bit_exact_in_fewer_cycles():
     assert (res.verified, res.failed, res.timeout) == (2, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
     assert res.constant_time
+
+
+def test_a_design_file_with_an_interleaved_batch_loads(tmp_path):
+    """A design file's schema check builds its datapath for the batch's pairings, so ``interleave``
+    with ``batch`` 2 passes it (and the same file without the batch is refused, naming the key)."""
+    import json
+
+    from pairhw.designs import DesignError, load
+
+    data = _tiny_batch(True).data
+    path = tmp_path / "b2.json"
+    path.write_text(json.dumps(data))
+    assert load(str(path)).compile().cycles == _tiny_batch(True).compile().cycles
+    path.write_text(json.dumps({k: v for k, v in data.items() if k != "batch"}))
+    with pytest.raises(DesignError, match="datapath.interleave: needs a batch"):
+        load(str(path))
