@@ -551,13 +551,14 @@ def test_a_second_word_register_feeds_block_ram_banks_and_the_run_table_bit_exac
 
 
 @pytest.mark.parametrize("name,curve", [("f3-19-etat-schoolbook-ram", None),
-                                        ("ate-bn254-fast-local", "bn-chavez11-toy")])
+                                        pytest.param("ate-bn254-fast-local", "bn-chavez11-toy",
+                                                     marks=pytest.mark.slow)])
 def test_or_merged_reads_of_local_copies_are_bit_exact(name, curve):
     """``"read_merge": "or"``: each local copy a port reads holds a word of zeros that its read-address
     register loads unless the next word reads that copy, and the port ORs its copies (no multiplexer
     on the bank field). The same words and cycles as the multiplexed copies, 20 pairings bit-exact in
-    constant cycles on the F_3^19 core (four banks) and on ate-bn254-fast-local's register file (ten
-    banks, eight adders writing one each) over a 110-bit BN curve."""
+    constant cycles on the F_3^19 core (four banks) and, in the ``slow`` run, on ate-bn254-fast-local's
+    register file (ten banks, eight adders writing one each) over a 110-bit BN curve."""
     from pairhw.flow import verilog
 
     data = json.loads(json.dumps(designs.get(name).data))
