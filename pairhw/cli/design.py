@@ -290,7 +290,8 @@ def cmd_synth_design(args, UsageError) -> int:
         return 0
     print(synth_text(d.name, res, args.target))
     # a batch's run computes d.batch pairings (as pairhw schedule and sim say it)
-    print(f"cycles per run {res['cycles']} (a batch of {d.batch})" if d.batch > 1 else f"cycles per pairing {res['cycles']}")
+    print(f"cycles per run {res['cycles']} (a batch of {d.batch})" if d.batch > 1
+          else f"cycles per pairing {res['cycles']}")
     return 0
 
 

@@ -394,11 +394,12 @@ class RegisterFile:
         m, seq, mm = self.m, self.seq, self.mm
         regs = None if only is None else sorted(only)
         depth = self.mc.sizes[b] if regs is None else len(regs)
-        zero = depth if zeroed and key is not None else None  # the word of zeros, past the registers
-        if zero is not None:
-            depth += 1
         nxt = None if key is None else seq.next_field(key)
         sel = None if key is None else seq.next_field(Key.bank(key))
+        # the word of zeros, past the registers: only where the word picks among the port's banks
+        zero = depth if zeroed and sel is not None else None
+        if zero is not None:
+            depth += 1
         cuts = _slices(mm, self.dp.slice_bits)
         datas, ports = [], []
         self.copies[b].append((regs, ports))
@@ -418,7 +419,7 @@ class RegisterFile:
                 # a register per copy, not the word register's field: the field's net would reach every
                 # copy the port reads; the load enable keeps the registers of one port's copies distinct
                 # (Yosys would merge flip-flops of the same input into one)
-                if zero is not None and sel is not None:  # every cycle: the place, or the zeros
+                if zero is not None:  # every cycle: the place, or the zeros
                     m.d.sync += ra.eq(Mux(sel == index, _place(nxt, regs), zero))
                 else:
                     with m.If(1 if sel is None else sel == index):

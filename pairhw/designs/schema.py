@@ -317,7 +317,7 @@ def check(data) -> None:
     """:func:`validate`, then build what the file names: the parameter set, the algorithm, the
     datapath with its multiplier (a :class:`SchemaError` names the key that is wrong)."""
     from pairhw import fields, params
-    from pairhw.program.datapath import DatapathError, build_datapath
+    from pairhw.program.datapath import DatapathError
 
     from pairhw.names import current_data
 
@@ -361,11 +361,10 @@ def check(data) -> None:
         except AsipError as e:
             raise SchemaError(str(e)) from None
         return
-    try:
-        fd = fi.for_datapath(data["datapath"])
-        if data.get("batch", 1) > 1:  # the datapath of a batch sees its pairings (datapath.interleave)
-            fd = fd.with_batch(data["batch"])
-        build_datapath(fd, data["datapath"])
+    from pairhw.designs import from_data
+
+    try:  # on the design's own field interface (its batch, its pairs), as the engine builds it
+        from_data(data).datapath()
     except (DatapathError, ValueError) as e:
         raise SchemaError(in_design_terms(str(e), data)) from None
 

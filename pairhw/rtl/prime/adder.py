@@ -70,7 +70,6 @@ class AddSubP(wiring.Component):
         m.d.comb += self.c.eq(pipe.reg(res, w, "res_q") if self.stages == 2 else res)
         return m
 
-
     def _fused(self):
         m = Module()
         p, w = self.F.p, self.F.bits
