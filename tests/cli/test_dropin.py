@@ -261,7 +261,9 @@ async def my_pairing(dut):
 # user's own test); the Wishbone wrapper's bus conventions run in the Amaranth simulator by default
 # (tests/rtl/test_wrap_bus.py) and the ternary core in Verilator (tests/rtl/test_core.py); the rest
 # slow (each is a Verilator build of half a minute)
-@pytest.mark.parametrize("design,wrap", [(F2, "axis"), (F2, "axil"), pytest.param(F3, "wishbone", marks=SLOW),
+# the AXI4-Lite and Wishbone wrappers run in Amaranth's simulator by default (tests/rtl/test_wrap_bus.py)
+@pytest.mark.parametrize("design,wrap", [(F2, "axis"), pytest.param(F2, "axil", marks=SLOW),
+                                         pytest.param(F3, "wishbone", marks=SLOW),
                                          pytest.param(F2, "wishbone", marks=SLOW), pytest.param(F3, "axis", marks=SLOW),
                                          pytest.param(F3, "axil", marks=SLOW),
                                          pytest.param(F3, None, marks=SLOW), pytest.param(F2, None, marks=SLOW)])

@@ -55,6 +55,7 @@ def test_unit_sim_counter_montgomery(capsys):
     assert "MontCnt_p61_w17_s5_l1" in out and "latency 11 cycles" in out and "verified 14 of 14" in out
 
 
+@pytest.mark.slow  # by default the LUT6 counters in Verilator in a core (test_compress.py)
 def test_unit_sim_counter_montgomery_lut6_in_verilator(capsys):
     """``--lut6``: the counters as LUT6 primitives, the same products in Verilator (the model in the
     bench), at a p just below R = 2^102, where q's rows overflow R and t ≥ p both occur."""

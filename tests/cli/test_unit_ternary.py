@@ -22,7 +22,9 @@ def run(capsys, *argv):
 
 @pytest.mark.parametrize("kind,extra,lat,ii", [
     ("karatsuba", ["--stages", "5"], 5, 1),
-    ("karatsuba", ["--schedule", "3,oe", "--registers", "in,base"], 3, 1),
+    # slow (21 s in the Amaranth simulator): the schedules and registers run by default at m = 7 to 19
+    # (tests/rtl/ternary/test_units.py), and this verb at f3-97 with the other kinds
+    pytest.param("karatsuba", ["--schedule", "3,oe", "--registers", "in,base"], 3, 1, marks=pytest.mark.slow),
     ("msd", ["--digit", "4"], 26, 25),
     # slow (28 s in the Amaranth simulator): the schoolbook unit runs by default at m = 5, 7 and 19
     # (tests/rtl/ternary/test_units.py), and this verb at f3-97 with the other kinds

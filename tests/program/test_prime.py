@@ -197,6 +197,7 @@ def test_wait_words_keep_the_loop():
     assert mc.run(fi.point_values(P, Q))[0] == d.model(P, Q)
 
 
+@pytest.mark.slow  # full-size compiles (12 to 15 s each), as test_recorded_schedules_are_the_engines
 @pytest.mark.parametrize("name", ["ate-bn254-fast", "ate-bls12-381-fast"])
 def test_fast_cores_are_within_ten_percent_of_their_multiplier_bound(name):
     """Issue 20's targets: fewer cycles than zcash-fpga's 126,644 and at most 1.1 × the bound (the

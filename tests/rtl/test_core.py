@@ -20,7 +20,9 @@ from ..conftest import curve, random_point
 #: covers their kind at a small size (issue 49: the default run in ten minutes)
 SLOW_CORES = {
     "etat3-97-fast": "test_a_small_pipelined_karatsuba_f3_core_is_bit_exact (its datapath on f3-19)",
-    "f2-79-etat-karatsuba-compact": "f2-79-etat-karatsuba-ram (the same banks and units, with forwarding)",
+    "f2-79-etat-karatsuba-compact": "f2-79-etat-karatsuba-ram's (the same banks and units, with forwarding)",
+    "f2-79-etat-karatsuba-ram": "f2-47-etat-banked-ram (LUT RAM banks, an operand stage, forwarding) and the "
+                                "Karatsuba unit's own simulations",
     "etat3-97-fast-ram": "f3-19-etat-schoolbook-ram (the same LUT RAM banks, operand stage, forwarding and "
                          "block-RAM word) and test_a_small_pipelined_karatsuba_f3_core_is_bit_exact",
     "etat3-97-fast-local": "test_local_ram_control_runs_the_same_words_bit_exact (the same register file on "
@@ -38,8 +40,12 @@ SLOW_CORES = {
     "etat3-97-small": "f3-19-etat-schoolbook (a small ternary core) and "
                       "test_a_small_pipelined_karatsuba_f3_core_is_bit_exact; 23,400 cycles a pairing",
     "f2-47-etat-banked-piped": "f2-47-etat-banked-ram (the same units with the same stage, forwarding and "
-                               "registered word) and f3-19-etat-schoolbook-piped (the same recipe on "
+                               "registered word) and f2-79-etat-tmvp3-piped (the same recipe on "
                                "flip-flop registers)",
+    "f3-19-etat-schoolbook-piped": "f2-79-etat-tmvp3-piped (the same recipe: operand stage, forwarding, "
+                                   "registered word) and f3-19-etat-schoolbook-ram (the same units and stage)",
+    "f2-79-etat-karatsuba-piped": "f2-79-etat-tmvp3-piped (the same recipe on another multiplier) and the "
+                                  "Karatsuba unit's own simulations",
     "ate-bn-tiny-p2": "ate-bn-tiny-check2 (the same product of two pairings, its outputs compared with 1 in "
                       "the core)",
     "ate-bn-tiny-check2": "ate-bn-tiny-check2v (the same check of two pairs, its points validated too)",
@@ -83,7 +89,10 @@ def test_a_small_pipelined_karatsuba_f3_core_is_bit_exact():
     assert d.multiplier_options()["kind"] == "karatsuba" and d.compile().cycles < 400
 
 
-@pytest.mark.parametrize("name", ["f3-19-etat-schoolbook-ram",
+# by default the local copies run in Verilator in test_or_merged_reads_of_local_copies_are_bit_exact
+# (the same register file on f3-19-etat-schoolbook-ram, ORed) and, multiplexed, in
+# test_a_small_constant_unit_is_bit_exact_in_a_core (ate-bn254-fast-local's recipe on bn-tiny)
+@pytest.mark.parametrize("name", [pytest.param("f3-19-etat-schoolbook-ram", marks=pytest.mark.slow),
                                   pytest.param("f2-47-etat-banked-ram", marks=pytest.mark.slow)])
 def test_local_ram_control_runs_the_same_words_bit_exact(name):
     """``"ram_control": "local"`` (etat3-97-fast-local's register file) on a small core of LUT RAM
@@ -102,7 +111,7 @@ def test_local_ram_control_runs_the_same_words_bit_exact(name):
 
 def test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact():
     """``"slice_bits"`` and ``"word_stages": 2`` (etat3-97-fast-sliced's register file) on
-    f3-19-etat-schoolbook-ram's: each local copy cut into 8-bit slices, each with its own read- and
+    f3-19-etat-schoolbook-ram's: each local copy cut into 16-bit slices, each with its own read- and
     write-address and write-enable registers loaded from a second word register; the same words as
     the local control, a cycle more a run, every replica kept apart for the synthesis (``keep`` on its
     ``always`` block), and 20 pairings bit-exact in those cycles."""
@@ -113,14 +122,14 @@ def test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact():
     data["datapath"]["ram_control"] = "local"
     local = designs.from_data(json.loads(json.dumps(data)))
     data["name"] = "f3-19-etat-schoolbook-sliced"
-    data["datapath"].update(word_stages=2, slice_bits=8)
+    data["datapath"].update(word_stages=2, slice_bits=16)
     d = designs.from_data(data)
     assert d.compile().microcode.packed() == local.compile().microcode.packed()
     assert d.compile().cycles == local.compile().cycles + 1
     text = verilog(d)
     replicas = re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text)
     kept = re.findall(r"\(\* keep = 32'd1 \*\)\n\s*always @\(posedge clk\)\n\s*(\w+)\s*<=", text)
-    assert len(replicas) > 3 * 38 // 8 and sorted(replicas) == sorted(kept)
+    assert len(replicas) > 3 * -(-38 // 16) and sorted(replicas) == sorted(kept)
     assert "word_q1" in text
     res = simulate(d, rows=pairings(d, 20, seed=7))
     assert (res.verified, res.failed, res.timeout) == (20, 0, False)
@@ -304,10 +313,13 @@ def _ram_read(name, read, **datapath):
     return designs.from_data(data)
 
 
+# slow: by default a bank read at the clock edge runs in Verilator in
+# test_the_mid_recipe_at_test_size_is_bit_exact (a block-RAM bank, two shared read ports), and a sync
+# ROM with waits in ate-bn-tiny-calls' core test
 @pytest.mark.parametrize("name,datapath", [
-    ("f2-79-etat-tmvp3", {}),  # a LUT ROM: pc_next only for the bank's early reads
-    # the ROM read at the edge too, idle runs held as one word (waits), F_p, pruned connections:
-    # slow (40 s); the default run has the sync read above and ate-bn-tiny-small's own sync ROM and waits
+    # a LUT ROM: pc_next only for the bank's early reads
+    pytest.param("f2-79-etat-tmvp3", {}, marks=pytest.mark.slow),
+    # the ROM read at the edge too, idle runs held as one word (waits), F_p, pruned connections
     pytest.param("ate-bn-tiny-small", {"connect": "program"}, marks=pytest.mark.slow),
 ])
 def test_a_ram_read_at_the_clock_edge_is_bit_exact_in_the_same_cycles(name, datapath):
@@ -361,9 +373,12 @@ def test_shared_read_ports_are_two_lut_ram_copies():
 
 
 @pytest.mark.parametrize("name,datapath", [
-    ("f2-79-etat-tmvp3", {}),
-    # F_p with calls, a run table and a block-RAM ROM into a word register (ate-bn254-small's datapath)
-    ("ate-bn-tiny-calls", {"rom": "sync-registered"}),
+    # `slow`: by default test_the_mid_recipe_at_test_size_is_bit_exact (below)
+    pytest.param("f2-79-etat-tmvp3", {}, marks=pytest.mark.slow),
+    # F_p with calls, a run table and a block-RAM ROM into a word register (ate-bn254-small's datapath):
+    # `slow`; by default test_the_mid_recipe_at_test_size_is_bit_exact (a block-RAM bank with two
+    # shared read ports on bn-tiny) and test_a_block_ram_rom_into_a_word_register_is_bit_exact_a_cycle_later
+    pytest.param("ate-bn-tiny-calls", {"rom": "sync-registered"}, marks=pytest.mark.slow),
 ])
 def test_shared_read_ports_of_a_block_ram_bank_are_bit_exact(name, datapath):
     """``"read_ports": 2`` on a bank read ``sync``: the same words as the LUT RAM bank with two shared
@@ -383,6 +398,7 @@ def test_shared_read_ports_of_a_block_ram_bank_are_bit_exact(name, datapath):
     assert {p["cycles"] for p in res.runs} == {sync.compile().cycles}
 
 
+@pytest.mark.slow  # by default the LUT RAM copies of shared ports: test_shared_read_ports_are_two_lut_ram_copies
 def test_shared_read_ports_of_a_block_ram_bank_are_two_copies():
     """Yosys' synth_ecp5 (native, up to its LUT mapping) builds a sync bank read through two shared
     ports as two block RAM copies (⌈79/36⌉ = 3 DP16KD each), against six with a port per unit input."""
@@ -417,6 +433,7 @@ def test_no_port_is_named_by_number(name):
     assert not re.search(r"\bport_\d+", unit_verilog(designs.get(name).core()))
 
 
+@pytest.mark.slow  # by default test_a_small_constant_unit_is_bit_exact_in_a_core runs shared words (share 4)
 def test_a_run_table_that_runs_shared_words_is_bit_exact():
     """ate-bn-tiny-calls with ``"share": 4``: run-table entries that run part of an earlier step's
     words (ranges that begin inside an earlier entry's), in Verilator against the model, in the
@@ -432,6 +449,9 @@ def test_a_run_table_that_runs_shared_words_is_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+# `slow`: by default test_a_small_constant_unit_is_bit_exact_in_a_core builds the -local recipe on
+# bn-tiny (and a mulk unit), ate-bn-tiny-ram the LUT RAM banks, the counter-unit core the LUT6 counters
+@pytest.mark.slow
 @pytest.mark.parametrize("reference", ["ate-bls12-381-fast-d8", "ate-bls12-381-fast-local"])
 def test_the_d8_recipe_at_test_size_is_bit_exact(reference):
     """ate-bls12-381-fast-d8's datapath on bn-tiny: the counter unit with LUT6 counters, its values in
@@ -464,13 +484,15 @@ def test_the_d8_recipe_at_test_size_is_bit_exact(reference):
 
 def test_a_small_constant_unit_is_bit_exact_in_a_core():
     """ate-bn-tiny with a ``mulk`` unit for 3, 4 and 12 (ξ = 4 + u's 4a, the doubling step's 3 and
-    12, selected per word) writing the shared LUT RAM bank, the -local recipe's calls and banks: in
-    Verilator against the model, in the scheduled cycles."""
+    12, selected per word) writing the shared LUT RAM bank, the -local recipe's calls and banks (three
+    adders, each writing a bank of its own: a third of the copies of six): in Verilator against the
+    model, in the scheduled cycles."""
     full = designs.get("ate-bn254-fast-local").data["datapath"]
     data = json.loads(json.dumps(designs.get("ate-bn-tiny").data))
     data["name"] = "ate-bn-tiny-mulk"
     dp = data["datapath"]
-    adders = next(u for u in dp["units"] if u["kind"] == "add")["count"]
+    add = next(u for u in dp["units"] if u["kind"] == "add")
+    adders = add["count"] = 3
     dp.update({k: full[k] for k in ("calls", "share", "waits", "rom", "ram_control")})
     dp["banks"] = [{"name": b, "write_ports": 1} for b in ["m", *(f"a{i}" for i in range(adders)), "k"]]
     for u in dp["units"]:
@@ -500,6 +522,8 @@ def test_the_mid_recipe_at_test_size_is_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+@pytest.mark.slow  # by default the -local recipe's block-RAM ROM into a word register and run table in
+# test_a_small_constant_unit_is_bit_exact_in_a_core, a bank read at the clock edge in the mid recipe
 def test_a_block_ram_rom_into_a_word_register_is_bit_exact_a_cycle_later():
     """``"rom": "sync-registered"`` on ate-bn-tiny-calls with its bank read at the clock edge (a run
     table, idle runs held by a wait count, ate-bls12-381-small's datapath at test size), with
@@ -530,6 +554,7 @@ def test_a_block_ram_rom_into_a_word_register_is_bit_exact_a_cycle_later():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+@pytest.mark.slow  # by default test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact
 def test_a_second_word_register_feeds_block_ram_banks_and_the_run_table_bit_exact():
     """``"word_stages": 2`` on the datapath of the test above (a block-RAM ROM, a bank read at the clock
     edge, a run table with one-word entries): the banks' early addresses come from the second word

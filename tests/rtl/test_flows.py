@@ -132,6 +132,7 @@ def test_synth_ecp5_router2_is_its_own_result(small_unit):
         **r1, "cached": True}
 
 
+@pytest.mark.slow  # a P&R run (16 s); by default --router's plumbing, the same, in the router2 test
 def test_synth_ecp5_static_placer_is_its_own_result(small_unit):
     """The static placer places the same netlist (the same Yosys figures), nextpnr is run with
     ``--placer static``, and the result is cached apart from HeAP's; naming HeAP is the default."""

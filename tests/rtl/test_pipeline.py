@@ -293,7 +293,10 @@ def _rom(name, rom, **datapath):
 
 
 @pytest.mark.parametrize("name", [
-    "f2-79-etat-tmvp3",  # block RAM banks read at the edge: their early addresses from the ROM's output
+    # block RAM banks read at the edge, their early addresses from the ROM's output: slow; by default
+    # test_the_mid_recipe_at_test_size_is_bit_exact (tests/rtl/test_core.py: a block-RAM ROM into a word
+    # register, a bank read at the edge) and f2-79-etat-tmvp3-piped's core (a LUT ROM into a word register)
+    pytest.param("f2-79-etat-tmvp3", marks=pytest.mark.slow),
     # an F_p core with idle runs held as one word (the wait count read ahead of the word register): slow
     pytest.param("ate-bn-tiny-small", marks=pytest.mark.slow),
 ])

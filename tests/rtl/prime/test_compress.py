@@ -237,7 +237,9 @@ def test_counter_unit_latency_and_catalogue():
         make_unit("montgomery-pipelined", params.curve("bn254").F, segment=1)
 
 
-@pytest.mark.parametrize("lut6", [False, True])
+# the counters left to ABC (lut6 False) build the same core around the unit: `slow`, the unit's own
+# simulations cover both structures by default
+@pytest.mark.parametrize("lut6", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_a_core_on_the_counter_unit_is_bit_exact_in_verilator(lut6):
     """ate-bn-tiny with the counter unit (latency 8 where the adder tree's is 6): its schedule counts
     the new latency, and the core in Verilator equals the golden pairing in constant cycles; with
@@ -257,6 +259,7 @@ def test_a_core_on_the_counter_unit_is_bit_exact_in_verilator(lut6):
     assert (sim.verified, sim.failed, sim.constant_time) == (4, 0, True)
 
 
+@pytest.mark.slow  # 70 s; by default the cascade unit's own simulations and the core on the counter unit
 def test_a_core_on_the_cascade_unit_is_bit_exact_in_verilator():
     """A 110-bit BN core (ate-bn-chavez11-toy's curve and adders) on the cascade unit (runs of 3,
     counters as LUT6 primitives): its schedule counts the runs' stages, and the core in Verilator
@@ -279,7 +282,7 @@ def test_a_core_on_the_cascade_unit_is_bit_exact_in_verilator():
 
 
 @pytest.mark.parametrize("p,lut6", [
-    pytest.param((1 << 61) - 1, False, id="61-bit"),
+    pytest.param((1 << 61) - 1, False, id="61-bit", marks=pytest.mark.slow),  # the LUT6 one by default
     pytest.param((1 << 61) - 1, True, id="61-bit-lut6"),
     # measured with the counters left to ABC9: 9 between registers at bn254 (it re-cuts the kept
     # counter levels), 8 with them as LUT6 primitives
