@@ -441,19 +441,28 @@ class RegisterFile:
             self.shared_rd[key] = self.bank_read(b, self.shared_addr[key], f"{b}_rd{k}", key=key)
         return self.shared_rd[key]
 
-    def read(self, u, p, port):
-        """What input ``port`` of instance ``p`` of unit ``u`` reads, as the word addresses it."""
+    def staged(self, value, name):
+        """``value`` through a register of its own (operand_stage sources: a source's operand register)."""
+        r = Signal(len(value), name=name + "_q")
+        self.m.d.sync += r.eq(value)
+        return r
+
+    def read(self, u, p, port, stage=False):
+        """What input ``port`` of instance ``p`` of unit ``u`` reads, as the word addresses it; with
+        ``stage`` a cycle later, each bank's read and the bank field registered before the choice
+        (operand_stage sources)."""
         dp, fld = self.dp, self.seq.fld
         banks = dp.read_banks(u, port)
         pn = PORT_NAMES[port]
+        q = self.staged if stage else (lambda v, name: v)
         if rp := dp.read_port(u, port):
-            return self.shared_read(*rp)
+            return q(self.shared_read(*rp), f"{p}_{pn}")
         key = read_key(dp, u, p, port)
         # read_merge or: a port of local copies only ORs them (each reads 0 unless the word reads it)
         merged = dp.read_merge == "or" and len(banks) > 1 and all(b in self.local for b in banks)
-        outs = [self.bank_read(b, fld[key], f"{p}_{pn}_{b}",
-                               None if self.used_r is None else sorted(k for c, k in self.used_r[key] if c == b),
-                               key, i, merged)
+        outs = [q(self.bank_read(b, fld[key], f"{p}_{pn}_{b}",
+                                 None if self.used_r is None else sorted(k for c, k in self.used_r[key] if c == b),
+                                 key, i, merged), f"{p}_{pn}_{b}")
                 for i, b in enumerate(banks)]
         if len(outs) == 1:
             return outs[0]
@@ -461,7 +470,7 @@ class RegisterFile:
         if merged:
             self.m.d.comb += s.eq(reduce(operator.or_, outs))
         else:
-            self.m.d.comb += s.eq(Array(outs)[fld[Key.bank(key)]])
+            self.m.d.comb += s.eq(Array(outs)[q(fld[Key.bank(key)], f"{p}_{pn}_bank")])
         return s
 
     def build_writes(self, loads, load_data, writers):
@@ -710,10 +719,22 @@ class PairingCore(StreamCore):
         fsrc = forward_sources(dp)
         wr = {p: Signal(mm, name=f"{p}_wr") for p in fsrc}
 
+        wr_q = {}  # operand_stage sources: a forwarded result's register, one for every input it reaches
+
+        def forwarded(s):
+            if s not in wr_q:
+                wr_q[s] = rf.staged(wr[s], f"{s}_wr")
+            return wr_q[s]
+
+        def sourced(u):  # operand_stage sources: the unit's operand registers sit at its inputs' sources
+            return dp.operand_stage == "sources" and "operands" in u.pipeline
+
         def read(u, p, port):
             """Input ``port`` of ``p`` as the word selects it: its register, or (``p.a_fwd``) a unit's
-            output forwarded; a tree over the sources the words use (all, with ``connect: any``)."""
-            value = rf.read(u, p, port)
+            output forwarded; a tree over the sources the words use (all, with ``connect: any``).  With
+            the operand registers at the sources, each source and the choosing field registered."""
+            at_sources = sourced(u)
+            value = rf.read(u, p, port, at_sources)
             if not u.fwd_in:
                 return value
             key = Key.fwd(p, port)
@@ -721,10 +742,17 @@ class PairingCore(StreamCore):
                 sorted(fsrc.index(s) + 1 for s in rf.used_r[key])
             if not used:
                 return value
-            return _read_tree(m, [value] + [wr[s] for s in fsrc], [0, *used], fld[key], f"{p}_{PORT_NAMES[port]}_fwd")
+            name = f"{p}_{PORT_NAMES[port]}_fwd"
+            if not at_sources:
+                return _read_tree(m, [value] + [wr[s] for s in fsrc], [0, *used], fld[key], name)
+            srcs = [value] + [forwarded(s) if k + 1 in used else value for k, s in enumerate(fsrc)]
+            return _read_tree(m, srcs, [0, *used], rf.staged(fld[key], name + "_sel"), name)
 
         def operand(u, value, name):  # read at the issue cycle, presented to the unit a cycle later
             return stage(u, "operands", value, name + "_q")
+
+        def data(u, value, name):  # a read operand: registered at its sources already, or here
+            return value if sourced(u) else operand(u, value, name)
 
         def result(u, value, name):  # the unit's output, written a cycle later
             return stage(u, "results", value, name + "_q")
@@ -736,8 +764,8 @@ class PairingCore(StreamCore):
             for g in range(u.count):
                 lanes = names[g * u.lanes:(g + 1) * u.lanes]
                 unit = m.submodules[lanes[0]] = self._unit(u)
-                m.d.comb += [unit.a.eq(operand(u, Cat(*(read(u, q, 0) for q in lanes)), f"{lanes[0]}_a")),
-                             unit.b.eq(operand(u, read(u, lanes[0], 1), f"{lanes[0]}_b")),
+                m.d.comb += [unit.a.eq(data(u, Cat(*(read(u, q, 0) for q in lanes)), f"{lanes[0]}_a")),
+                             unit.b.eq(data(u, read(u, lanes[0], 1), f"{lanes[0]}_b")),
                              unit.start.eq(operand(u, run & fld[Key.go(lanes[0])], f"{lanes[0]}_go"))]
                 for j, q in enumerate(lanes):
                     out = Signal(mm, name=f"{q}_out")
@@ -756,7 +784,7 @@ class PairingCore(StreamCore):
                 m.submodules[p] = unit
                 for port in range(u.ports):
                     pn = PORT_NAMES[port]
-                    m.d.comb += getattr(unit, pn).eq(operand(u, read(u, p, port), f"{p}_{pn}"))
+                    m.d.comb += getattr(unit, pn).eq(data(u, read(u, p, port), f"{p}_{pn}"))
                 if u.started:
                     m.d.comb += unit.start.eq(operand(u, run & fld[Key.go(p)], f"{p}_go"))
                 if len(u.ks) > 1:

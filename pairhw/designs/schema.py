@@ -109,6 +109,13 @@ SCHEMA = {
                                    "loads unless the next word reads that copy, and the port ORs its copies "
                                    "(a wide OR is half the LUTs of a multiplexer; a copy is a word deeper; "
                                    "the same words and cycles)"),
+        "operand_stage": (str, False, "with an operand stage (pipeline \"operands\"): where its registers sit: "
+                                      "port (default), one after each unit input's multiplexer, or sources, "
+                                      "one at each source the input chooses among (each bank copy's read, "
+                                      "each forwarded result) and one on the choosing field, so the "
+                                      "multiplexer or OR runs after them in the unit's cycle and a LUT RAM "
+                                      "read ends at a flip-flop beside it (more flip-flops; the same words "
+                                      "and cycles)"),
         "interleave": (bool, False, "with calls and a batch: the batch's pairings take turns step by step "
                                     "(step 1 of each, then step 2 of each, ...), so a step of one fills the "
                                     "multiplier's latency at the end of the same step of the one before "

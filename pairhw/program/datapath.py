@@ -65,6 +65,12 @@ ROM_READS = ("comb", "sync", "registered", "sync-registered")
 RAM_CONTROLS = ("shared", "local")
 #: how a unit input port that reads several local bank copies picks one (:attr:`Datapath.read_merge`)
 READ_MERGES = ("mux", "or")
+#: where the operand stage (pipeline ``operands``) puts its registers (:attr:`Datapath.operand_stage`):
+#: ``port``, one register after each unit input's multiplexer; ``sources``, one at each source the
+#: input chooses among (each bank read, each forwarded result) and one on the choosing field, so the
+#: multiplexer or OR runs in the unit's cycle after the registers and a LUT RAM copy's read ends at a
+#: flip-flop beside it.  The same values a cycle later either way: the same words and cycles.
+OPERAND_STAGES = ("port", "sources")
 
 
 class DatapathError(ValueError):
@@ -160,6 +166,7 @@ class Datapath:
     modulo_orders: int = 1  # the loop's modulo scheduler: placement orders tried per initiation interval
     read_merge: str = "mux"  # ram_control local: a port's copies chosen by a multiplexer, or "or": the others read 0
     interleave: bool = False  # calls, a batch: the pairings' steps in turn (calls.interleave)
+    operand_stage: str = "port"  # the operand registers after each input's multiplexer, or at its "sources"
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -267,6 +274,12 @@ class Datapath:
             raise DatapathError("datapath.read_merge: or reads the copies of ram_control local (each copy's "
                                 f"read-address register picks its word of zeros); set ram_control to local, not "
                                 f"{self.ram_control}")
+        if self.operand_stage not in OPERAND_STAGES:
+            raise DatapathError(f"datapath.operand_stage: {self.operand_stage!r} is not "
+                                f"{' or '.join(OPERAND_STAGES)}")
+        if self.operand_stage == "sources" and not any("operands" in u.pipeline for u in self.units):
+            raise DatapathError("datapath.operand_stage: sources places the registers of the operand stage; "
+                                "no unit has one (pipeline \"operands\")")
         if not isinstance(self.interleave, bool):
             raise DatapathError(f"datapath.interleave: {self.interleave!r} is not true or false")
         if self.interleave and not self.calls:
@@ -446,7 +459,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     initiation interval (:func:`~pairhw.program.schedule.modulo_schedule`) and ``spec["read_merge"]``
     how a port picks among its local copies (:attr:`Datapath.read_merge`, :data:`READ_MERGES`), and
     ``spec["interleave"]`` whether a batch's pairings take turns step by step
-    (:func:`~pairhw.program.calls.interleave`).
+    (:func:`~pairhw.program.calls.interleave`), and ``spec["operand_stage"]`` where the operand
+    stage's registers sit (:attr:`Datapath.operand_stage`, :data:`OPERAND_STAGES`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -538,4 +552,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
-                    copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False))
+                    copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
+                    spec.get("operand_stage", "port"))

@@ -76,6 +76,11 @@ CASES = {
                           "datapath.read_merge: or reads the copies of ram_control local"),
     "read-merge-and": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(ram_control="local", read_merge="and"),
                        "datapath.read_merge: 'and' is not mux or or"),
+    "operand-stage-elsewhere": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(operand_stage="units"),
+                                "datapath.operand_stage: 'units' is not port or sources"),
+    "operand-stage-without-operands": ("f2-47-etat-banked", lambda d: d["datapath"].update(operand_stage="sources"),
+                                       "datapath.operand_stage: sources places the registers of the operand "
+                                       "stage; no unit has one"),
     "interleave-without-calls": (BN, lambda d: d.update(batch=2) or d["datapath"].update(interleave=True),
                                  "datapath.interleave: takes turns between a batch's pairings step by step; "
                                  "needs calls"),

@@ -31,6 +31,8 @@ SLOW_CORES = {
                             "register file on f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
     "etat3-97-fast-lean": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file on "
                           "f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
+    "etat3-97-fast-lean-sources": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file "
+                                  "and operand stage on f3-19-etat-schoolbook-ram) and etat3-97-fast-lean's",
     "asip-79-k5": "asip-79-k10 (the same iterative Karatsuba ASIP, another core size)",
     "asip-79-lsb5": "asip-79-lsb10 (the same bit-serial ASIP, another memory width)",
     "asip-79-lsd2": "asip-79-lsd5 (the same digit-serial ASIP, another digit)",
@@ -575,15 +577,21 @@ def test_a_second_word_register_feeds_block_ram_banks_and_the_run_table_bit_exac
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
-@pytest.mark.parametrize("name,curve", [("f3-19-etat-schoolbook-ram", None),
-                                        pytest.param("ate-bn254-fast-local", "bn-chavez11-toy",
-                                                     marks=pytest.mark.slow)])
-def test_or_merged_reads_of_local_copies_are_bit_exact(name, curve):
+@pytest.mark.parametrize("name,curve,stage", [
+    ("f3-19-etat-schoolbook-ram", None, "sources"),
+    pytest.param("f3-19-etat-schoolbook-ram", None, "port", marks=pytest.mark.slow),
+    pytest.param("ate-bn254-fast-local", "bn-chavez11-toy", None, marks=pytest.mark.slow)])
+def test_or_merged_reads_of_local_copies_are_bit_exact(name, curve, stage):
     """``"read_merge": "or"``: each local copy a port reads holds a word of zeros that its read-address
     register loads unless the next word reads that copy, and the port ORs its copies (no multiplexer
     on the bank field). The same words and cycles as the multiplexed copies, 20 pairings bit-exact in
-    constant cycles on the F_3^19 core (four banks) and, in the ``slow`` run, on ate-bn254-fast-local's
-    register file (ten banks, eight adders writing one each) over a 110-bit BN curve."""
+    constant cycles on the F_3^19 core (four banks, an operand stage) and, in the ``slow`` run, on
+    ate-bn254-fast-local's register file (ten banks, eight adders writing one each) over a 110-bit BN
+    curve. By default the F_3^19 core has its operand registers at the sources (``"operand_stage":
+    "sources"``: at each copy's read, each forwarded result and each forwarding select, the OR in
+    the unit's cycle after them), in the ``slow`` run after each port's OR too."""
+    import re
+
     from pairhw.flow import verilog
 
     data = json.loads(json.dumps(designs.get(name).data))
@@ -592,13 +600,17 @@ def test_or_merged_reads_of_local_copies_are_bit_exact(name, curve):
     if curve:
         data["curve"] = curve
     muxed = designs.from_data(json.loads(json.dumps(data)))
-    data["name"] = name + "-or"
+    data["name"] = name + "-or" + (f"-{stage}" if stage else "")
     data["datapath"]["read_merge"] = "or"
+    if stage:
+        data["datapath"]["operand_stage"] = stage
     d = designs.from_data(data)
     assert d.compile().microcode.packed() == muxed.compile().microcode.packed()
     # every multi-bank port's bank select is gone from the read path: the or core's copies are read
     # at registers that load a zero word (one more word a copy), so its Verilog differs
     assert verilog(d) != verilog(muxed)
+    if stage:  # adder 0's input a: a register of bank m's copy, or none (one after the OR)
+        assert bool(re.search(r"reg \[\d+:0\] add0_a_m_q\b", verilog(d))) == (stage == "sources")
     res = simulate(d, rows=pairings(d, 20, seed=11))
     assert (res.verified, res.failed, res.timeout) == (20, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
