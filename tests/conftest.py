@@ -36,7 +36,8 @@ CALLS_CORES = ("ate-bn254-small", "ate-bn-chavez11-small", "ate-bn254-fast-calls
                "ate-bn254-fast-2mul")
 #: the straight-line full-size prime programs compile in 10 to 15 s each (16,359 and 16,405 cycles)
 FULL_SIZE_PRIME = ("ate-bn254-fast", "ate-bls12-381-fast")
-LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-chavez11", "ate-bls12-381-small", *FULL_SIZE_TATE,
+LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-chavez11", "ate-bn-chavez11-toy", "ate-bls12-381-small",
+                 *FULL_SIZE_TATE,
                  *FULL_SIZE_PRIME,
                  *PRODUCT_CORES, *RAM_PRIME_CORES, *CALLS_CORES)
 

