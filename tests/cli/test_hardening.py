@@ -91,6 +91,8 @@ def test_core_bench_exit_status_is_the_verdict(capsys, tmp_path):
     assert missing.returncode != 0 and "cannot open the vector file" in missing.stdout + missing.stderr
 
 
+@pytest.mark.slow  # by default test_unit_build_prime_bench_decides (tests/cli/test_unit_prime.py): a unit
+# bench's make sim passes, and fails on a corrupted vector
 def test_unit_bench_exit_status_is_the_verdict(capsys, tmp_path):
     out = tmp_path / "u"
     code, _, err = run(capsys, "unit", "build", "--kind", "hybrid-tmvp3", "--m", "29", "-n", "6", "-o", str(out))

@@ -27,13 +27,9 @@ def test_lowered_flow_equals_model(name, alg, rng):
         assert tuple(flow.run({"xP": P[0], "yP": P[1], "xQ": Q[0], "yQ": Q[1]})) == tuple(alg(C, P, Q))
 
 
-#: full-size prime pairings interpreted word by word (19 s for BN254): slow; ate-bn-tiny, ate-bn-tiny-small
-#: and ate-bn-chavez11-toy run by default
-FULL_SIZE_PRIME = ("ate-bn254-fast", "ate-bls12-381-fast")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in FULL_SIZE_PRIME else n for n in
-                                  long_programs_slow([n for n in designs.names() if not designs.get(n).is_asip])])
+#: full-size prime pairings interpreted word by word (19 s for BN254) are slow, as every long program
+#: (conftest.LONG_PROGRAMS); ate-bn-tiny and ate-bn-tiny-small run by default
+@pytest.mark.parametrize("name", long_programs_slow([n for n in designs.names() if not designs.get(n).is_asip]))
 def test_design_microcode_computes_the_pairing(name, rng):
     """Every engine design (the word-serial ASIP designs: tests/rtl/binary/test_asip.py)."""
     d = designs.get(name)

@@ -48,10 +48,12 @@ SLOW_CORES = {
                                    "registered word) and f3-19-etat-schoolbook-ram (the same units and stage)",
     "f2-79-etat-karatsuba-piped": "f2-79-etat-tmvp3-piped (the same recipe on another multiplier) and the "
                                   "Karatsuba unit's own simulations",
+    "ate-bn-tiny-small": "ate-bn-tiny-calls (the same units, RAM bank, sync ROM and wait words, with calls) and "
+                         "test_idle_runs_collapse_into_wait_words (its wait words, by the model)",
     "ate-bn-tiny-p2": "ate-bn-tiny-check2 (the same product of two pairings, its outputs compared with 1 in "
                       "the core)",
     "ate-bn-tiny-check2": "ate-bn-tiny-check2v (the same check of two pairs, its points validated too)",
-    "ate-bn-chavez11-toy": "ate-bn-tiny-small (a prime core) and, unit by unit, Chávez Corona et al.'s "
+    "ate-bn-chavez11-toy": "ate-bn-tiny-calls (a prime core) and, unit by unit, Chávez Corona et al.'s "
                           "multiplier and coefficient-form adder (tests/rtl/prime/test_units.py); its "
                           "bench alone builds for 144 s",
 }
