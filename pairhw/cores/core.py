@@ -708,12 +708,8 @@ class PairingCore(StreamCore):
         writers = []
 
         def stage(u, kind, value, name):
-            """``value`` through unit ``u``'s ``kind`` pipeline register, if it has one."""
-            if kind not in u.pipeline:
-                return value
-            r = Signal(len(value), name=name)
-            m.d.sync += r.eq(value)
-            return r
+            """``value`` through unit ``u``'s ``kind`` pipeline register (``name``_q), if it has one."""
+            return rf.staged(value, name) if kind in u.pipeline else value
 
         # a forwarding datapath: what each unit instance writes this cycle, for the operand registers
         fsrc = forward_sources(dp)
@@ -749,13 +745,13 @@ class PairingCore(StreamCore):
             return _read_tree(m, srcs, [0, *used], rf.staged(fld[key], name + "_sel"), name)
 
         def operand(u, value, name):  # read at the issue cycle, presented to the unit a cycle later
-            return stage(u, "operands", value, name + "_q")
+            return stage(u, "operands", value, name)
 
         def data(u, value, name):  # a read operand: registered at its sources already, or here
             return value if sourced(u) else operand(u, value, name)
 
         def result(u, value, name):  # the unit's output, written a cycle later
-            return stage(u, "results", value, name + "_q")
+            return stage(u, "results", value, name)
 
         for u in dp.units:  # units with lanes: one instance takes every lane's a, lane 0's b and go
             if u.lanes == 1:

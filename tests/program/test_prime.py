@@ -12,6 +12,8 @@ from pairhw.math.prime.pairing import optimal_ate
 from pairhw.program.field import FieldInterfaceError
 from pairhw.program.trace import TraceError, trace_kernel, trace_pairing
 
+from ..conftest import FULL_SIZE_PRIME, long_programs_slow
+
 
 @pytest.mark.parametrize("name", ["bn-tiny", "bn254"])
 def test_traced_optimal_ate_equals_the_model(name):
@@ -197,8 +199,7 @@ def test_wait_words_keep_the_loop():
     assert mc.run(fi.point_values(P, Q))[0] == d.model(P, Q)
 
 
-@pytest.mark.slow  # full-size compiles (12 to 15 s each), as test_recorded_schedules_are_the_engines
-@pytest.mark.parametrize("name", ["ate-bn254-fast", "ate-bls12-381-fast"])
+@pytest.mark.parametrize("name", long_programs_slow(FULL_SIZE_PRIME))  # full-size compiles: slow
 def test_fast_cores_are_within_ten_percent_of_their_multiplier_bound(name):
     """Issue 20's targets: fewer cycles than zcash-fpga's 126,644 and at most 1.1 × the bound (the
     inversion runs on the inverter, the hard part's squarings keep the multiplier busy)."""
