@@ -20,13 +20,15 @@ from ..conftest import curve, random_point
 #: covers their kind at a small size (issue 49: the default run in ten minutes)
 SLOW_CORES = {
     "etat3-97-fast": "test_a_small_pipelined_karatsuba_f3_core_is_bit_exact (its datapath on f3-19)",
-    "f2-79-etat-karatsuba-compact": "f2-79-etat-karatsuba-ram's (the same banks and units, with forwarding)",
+    "f2-79-etat-karatsuba-compact": "f2-79-etat-karatsuba-ram's (the same banks and units, with forwarding): "
+                                    "f2-47-etat-banked-ram and the Karatsuba unit's own simulations",
     "f2-79-etat-karatsuba-ram": "f2-47-etat-banked-ram (LUT RAM banks, an operand stage, forwarding) and the "
                                 "Karatsuba unit's own simulations",
     "etat3-97-fast-ram": "f3-19-etat-schoolbook-ram (the same LUT RAM banks, operand stage, forwarding and "
                          "block-RAM word) and test_a_small_pipelined_karatsuba_f3_core_is_bit_exact",
-    "etat3-97-fast-local": "test_local_ram_control_runs_the_same_words_bit_exact (the same register file on "
-                           "f3-19-etat-schoolbook-ram) and etat3-97-fast-ram's",
+    "etat3-97-fast-local": "test_or_merged_reads_of_local_copies_are_bit_exact (the same local copies on "
+                           "f3-19-etat-schoolbook-ram, ORed), test_a_small_constant_unit_is_bit_exact_in_a_core "
+                           "(local copies multiplexed) and etat3-97-fast-ram's",
     "etat3-97-fast-sliced": "test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact (the same "
                             "register file on f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
     "etat3-97-fast-lean": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file on "
@@ -381,7 +383,8 @@ def test_shared_read_ports_are_two_lut_ram_copies():
     pytest.param("f2-79-etat-tmvp3", {}, marks=pytest.mark.slow),
     # F_p with calls, a run table and a block-RAM ROM into a word register (ate-bn254-small's datapath):
     # `slow`; by default test_the_mid_recipe_at_test_size_is_bit_exact (a block-RAM bank with two
-    # shared read ports on bn-tiny) and test_a_block_ram_rom_into_a_word_register_is_bit_exact_a_cycle_later
+    # shared read ports on bn-tiny) and test_a_small_constant_unit_is_bit_exact_in_a_core (a block-RAM ROM
+    # into a word register, calls, a run table)
     pytest.param("ate-bn-tiny-calls", {"rom": "sync-registered"}, marks=pytest.mark.slow),
 ])
 def test_shared_read_ports_of_a_block_ram_bank_are_bit_exact(name, datapath):
