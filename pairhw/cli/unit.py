@@ -57,6 +57,8 @@ def synth_text(name: str, res: dict, target: str) -> str:
         if cp := res.get("critical_path"):
             body += (f"\ncritical path {cp['ns']} ns ({cp['routing_ns']} ns of it routing, {cp['levels']} logic "
                      f"cells): {cp['from']} -> {cp['to']}")
+            if (w := cp.get("wire")) and w.get("tiles") is not None:
+                body += f"; its slowest wire {w['ns']} ns over {w['tiles']} tiles ({w['net']})"
     return head + "\n" + body
 
 

@@ -514,8 +514,10 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
 def ecp5_critical_path(report: dict) -> dict | None:
     """The longest register-to-register path of a routed nextpnr ``--report``: ``ns`` (its delay),
     ``routing_ns`` (the part spent in wires), ``levels`` (the logic cells it crosses), and ``from`` and
-    ``to`` (cell.port where it starts and ends); None without one.  Where the time goes decides the
-    fix: a deep network wants a register stage, a long wire placement or fewer sinks."""
+    ``to`` (cell.port where it starts and ends), and ``wire``, its slowest net: ``net``, ``ns`` and
+    ``tiles``, the grid distance (|dx| + |dy|) between the cells it joins; None without a path.  Where
+    the time goes decides the fix: a deep network wants a register stage, a long wire placement or
+    fewer sinks, and a wire's tiles tell a net across the die from a congested one."""
     paths = [p["path"] for p in report.get("critical_paths") or [] if p.get("path")]
     if not paths:
         return None
@@ -524,9 +526,16 @@ def ecp5_critical_path(report: dict) -> dict | None:
     def at(end):
         return f"{end['cell']}.{end['port']}"
 
-    return {"ns": round(sum(s["delay"] for s in best), 2),
-            "routing_ns": round(sum(s["delay"] for s in best if s["type"] == "routing"), 2),
-            "levels": sum(s["type"] == "logic" for s in best), "from": at(best[0]["from"]), "to": at(best[-1]["to"])}
+    out = {"ns": round(sum(s["delay"] for s in best), 2),
+           "routing_ns": round(sum(s["delay"] for s in best if s["type"] == "routing"), 2),
+           "levels": sum(s["type"] == "logic" for s in best), "from": at(best[0]["from"]), "to": at(best[-1]["to"])}
+    wires = [s for s in best if s["type"] == "routing"]
+    if wires:
+        w = max(wires, key=lambda s: s["delay"])
+        a, b = w["from"].get("loc"), w["to"].get("loc")
+        out["wire"] = {"net": w.get("net", ""), "ns": round(w["delay"], 2),
+                       "tiles": abs(a[0] - b[0]) + abs(a[1] - b[1]) if a and b else None}
+    return out
 
 
 _FMAX_LINE = re.compile(r"Max frequency for clock '[^']*': ([\d.]+) MHz")

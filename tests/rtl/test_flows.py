@@ -106,16 +106,22 @@ def test_ecp5_critical_path_is_the_longest_path_of_the_report():
     """From nextpnr's --report: the longest of its paths, summed by segment type."""
     from pairhw.synth.flows import ecp5_critical_path
 
-    def seg(kind, delay, cell, port):
-        end = {"cell": cell, "loc": [1, 1], "port": port}
-        return {"type": kind, "delay": delay, "from": end, "to": end}
+    where = {"a": [1, 1], "b": [2, 1], "ff": [10, 20], "lut1": [40, 25], "lut2": [41, 25], "ram": [90, 70]}
 
-    short = [seg("clk-to-q", 0.5, "a", "Q"), seg("routing", 1.0, "b", "A"), seg("setup", 0.1, "b", "D")]
-    long = [seg("clk-to-q", 0.52, "ff", "Q"), seg("routing", 7.13, "lut1", "D"), seg("logic", 0.24, "lut1", "F"),
-            seg("routing", 2.0, "lut2", "C"), seg("logic", 0.24, "lut2", "F"), seg("routing", 11.35, "ram", "WAD2"),
+    def seg(kind, delay, cell, port, src=None, net=None):
+        end = {"cell": cell, "loc": where[cell], "port": port}
+        s = {"type": kind, "delay": delay, "from": {**end, "loc": where[src or cell]}, "to": end}
+        return {**s, "net": net} if net else s
+
+    short = [seg("clk-to-q", 0.5, "a", "Q"), seg("routing", 1.0, "b", "A", "a", "n0"), seg("setup", 0.1, "b", "D")]
+    long = [seg("clk-to-q", 0.52, "ff", "Q"), seg("routing", 7.13, "lut1", "D", "ff", "q"),
+            seg("logic", 0.24, "lut1", "F"), seg("routing", 2.0, "lut2", "C", "lut1", "x"),
+            seg("logic", 0.24, "lut2", "F"), seg("routing", 11.35, "ram", "WAD2", "lut2", "addr2"),
             seg("setup", 0.0, "ram", "WAD2")]
     rep = {"critical_paths": [{"from": "posedge clk", "to": "posedge clk", "path": p} for p in (short, long)]}
-    assert ecp5_critical_path(rep) == {"ns": 21.48, "routing_ns": 20.48, "levels": 2, "from": "ff.Q", "to": "ram.WAD2"}
+    # the slowest wire is the last net, from lut2 at (41, 25) to the RAM at (90, 70): 49 + 45 tiles
+    assert ecp5_critical_path(rep) == {"ns": 21.48, "routing_ns": 20.48, "levels": 2, "from": "ff.Q", "to": "ram.WAD2",
+                                       "wire": {"net": "addr2", "ns": 11.35, "tiles": 94}}
     assert ecp5_critical_path({"critical_paths": []}) is None and ecp5_critical_path({}) is None
 
 
