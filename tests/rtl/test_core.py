@@ -142,6 +142,29 @@ def test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+def test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact():
+    """tate1-239-msd60-staged-sources' recipe on f3-19-etat-schoolbook-ram's datapath: sliced local
+    copies loaded from a second word register, no forwarding, a results stage on the adders and the
+    power units (their results registered before the write, a cycle of latency each) and the operand
+    stage's registers at the sources.  The stages cost cycles, which the schedule counts exactly:
+    20 pairings bit-exact in the cycles ``Microcode.run`` gives, the same for every pairing."""
+    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
+    data["name"] = "f3-19-etat-schoolbook-staged"
+    data["datapath"].update(ram_control="local", word_stages=2, slice_bits=16, forward=False)
+    plain = designs.from_data(json.loads(json.dumps(data)))
+    data["datapath"]["operand_stage"] = "sources"
+    for u in data["datapath"]["units"]:
+        if u["name"] in ("add", "cube", "cbrt"):
+            u["pipeline"] = ["operands", "results"]
+    d = designs.from_data(data)
+    assert d.compile().cycles > plain.compile().cycles
+    row, n_in = pairings(d, 1, seed=7)[0], len(d.compile().microcode.inputs)
+    assert d.compile().run(list(row[:n_in])) == (list(row[n_in:]), d.compile().cycles)
+    res = simulate(d, rows=pairings(d, 20, seed=7))
+    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
 @pytest.mark.parametrize("replica,ffs", [(False, 4), (True, 8)])
 def test_replica_registers_are_kept_apart_by_the_synthesis(replica, ffs):
     """Two 4-bit registers loaded from the same input: Yosys' synth_ecp5 merges them into one, unless
