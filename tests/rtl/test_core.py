@@ -158,6 +158,11 @@ def test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact()
             u["pipeline"] = ["operands", "results"]
     d = designs.from_data(data)
     assert d.compile().cycles > plain.compile().cycles
+    from pairhw.flow import verilog
+
+    # adder 0's input a: a register of bank m's copy (its slices' reads) and one of its bank field
+    source = r"reg \[\d+:0\] add0_a_(m|bank)_q\b"
+    assert len(set(re.findall(source, verilog(d)))) == 2 and not re.search(source, verilog(plain))
     row, n_in = pairings(d, 1, seed=7)[0], len(d.compile().microcode.inputs)
     assert d.compile().run(list(row[:n_in])) == (list(row[n_in:]), d.compile().cycles)
     res = simulate(d, rows=pairings(d, 20, seed=7))
