@@ -17,7 +17,7 @@ ALL_BINARY = SMALL + MEDIUM + ["f2-1223"]
 FULL_SIZE_TATE = ("tate1-239-d16", "tate1-239-d32", "tate1-283-d16", "tate1-283-d32", "tate2-239-d16",
                   "tate2-283-d16", "tate1-239-d16-piped", "tate1-239-msd60-ram",
                   "tate1-239-msd60-orders", "tate1-239-msd60-local", "tate1-239-msd60-staged",
-                  "tate1-239-msd60-staged-sources")
+                  "tate1-239-msd60-staged-sources", "tate1-239-msd60-results")
 
 #: the longest programs (85,859 to 8,865,976 cycles) and the full-size Tate processors: their compile
 #: checks and the microcode interpreter's runs of them are `slow`, as the simulations of their cores
@@ -35,12 +35,15 @@ CALLS_CORES = ("ate-bn254-small", "ate-bn-chavez11-small", "ate-bn254-fast-calls
                "ate-bls12-381-fast-d8", "ate-bn254-mid", "ate-bls12-381-mid",
                "ate-bn254-fast-local", "ate-bls12-381-fast-local", "ate-bls12-381-fast-cascade", "ate-bn254-fast-cascade", "ate-bls12-381-fast-lean", "ate-bn254-fast-lean", "ate-bls12-381-fast-lean-b2", "ate-bn254-fast-mulk", "ate-bn254-fast-compact",
                "ate-bn254-fast-2mul")
+#: loops modulo-scheduled in 200 placement orders (40 to 55 s a cold compile): the evictions' own test
+#: (tests/program/test_schedule.py) schedules the same loop in one order by default
+SEARCHED_LOOPS = ("etat3-97-fast-staged",)
 #: the straight-line full-size prime programs compile in 10 to 15 s each (16,359 and 16,405 cycles)
 FULL_SIZE_PRIME = ("ate-bn254-fast", "ate-bls12-381-fast")
 LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-chavez11", "ate-bn-chavez11-toy", "ate-bls12-381-small",
                  *FULL_SIZE_TATE,
                  *FULL_SIZE_PRIME,
-                 *PRODUCT_CORES, *RAM_PRIME_CORES, *CALLS_CORES)
+                 *PRODUCT_CORES, *RAM_PRIME_CORES, *CALLS_CORES, *SEARCHED_LOOPS)
 
 
 def long_programs_slow(names):

@@ -130,6 +130,11 @@ SCHEMA = {
                                       "place the loop body, it tries n − 1 more before the next interval: "
                                       "HeightR with near ties broken by fixed seeds (a smaller interval more "
                                       "often, a longer compile; default 1: none more)"),
+        "modulo_evict": (str, False, "a core with a loop (no calls): where the modulo scheduler places an op "
+                                     "that fits nowhere in its window, evicting the ops in its way: first (the "
+                                     "unit's instance 0 and the bank's write port 0; default) or fewest (the "
+                                     "instance and write port with the fewest ops in the way: a smaller "
+                                     "interval where several instances of a unit are fully used)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

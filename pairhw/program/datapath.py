@@ -71,6 +71,13 @@ READ_MERGES = ("mux", "or")
 #: multiplexer or OR runs in the unit's cycle after the registers and a LUT RAM copy's read ends at a
 #: flip-flop beside it.  The same values a cycle later either way: the same words and cycles.
 OPERAND_STAGES = ("port", "sources")
+#: where the loop's modulo scheduler puts an op that fits nowhere in its window (iterative modulo
+#: scheduling places it by force and evicts the ops in its way, :func:`~pairhw.program.schedule._place`):
+#: ``first``, on the unit's instance 0 and the bank's write port 0; ``fewest``, on the instance (at its
+#: first issue cycle from there) and write port where the fewest ops are in the way.  With several
+#: instances of a fully used unit, ``first`` keeps evicting from one instance while the others'
+#: cycles stay taken (:attr:`Datapath.modulo_evict`).
+MODULO_EVICTS = ("first", "fewest")
 
 
 class DatapathError(ValueError):
@@ -167,6 +174,7 @@ class Datapath:
     read_merge: str = "mux"  # ram_control local: a port's copies chosen by a multiplexer, or "or": the others read 0
     interleave: bool = False  # calls, a batch: the pairings' steps in turn (calls.interleave)
     operand_stage: str = "port"  # the operand registers after each input's multiplexer, or at its "sources"
+    modulo_evict: str = "first"  # the loop's modulo scheduler: where an op placed by force goes (MODULO_EVICTS)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -456,7 +464,7 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     exponentiation's product by an entry of its table of odd powers reads a copy of the entry made
     in a step of its own (every such product the same step, stored once) and
     ``spec["modulo_orders"]`` how many placement orders the loop's modulo scheduler tries at each
-    initiation interval (:func:`~pairhw.program.schedule.modulo_schedule`) and ``spec["read_merge"]``
+    initiation interval and ``spec["modulo_evict"]`` where it places an op by force (:data:`MODULO_EVICTS`) (:func:`~pairhw.program.schedule.modulo_schedule`) and ``spec["read_merge"]``
     how a port picks among its local copies (:attr:`Datapath.read_merge`, :data:`READ_MERGES`), and
     ``spec["interleave"]`` whether a batch's pairings take turns step by step
     (:func:`~pairhw.program.calls.interleave`), and ``spec["operand_stage"]`` where the operand
@@ -489,6 +497,12 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         raise DatapathError(f"datapath.modulo_orders: {orders!r} is not a whole number of orders of at least 1")
     if orders > 1 and spec.get("calls"):
         raise DatapathError("datapath.modulo_orders: for a core with a loop; with calls the program is list-"
+                            "scheduled step by step (no modulo schedule)")
+    evict = spec.get("modulo_evict", "first")
+    if evict not in MODULO_EVICTS:
+        raise DatapathError(f"datapath.modulo_evict: {evict!r} is not one of {', '.join(MODULO_EVICTS)}")
+    if evict != "first" and spec.get("calls"):
+        raise DatapathError("datapath.modulo_evict: for a core with a loop; with calls the program is list-"
                             "scheduled step by step (no modulo schedule)")
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
@@ -553,4 +567,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
                     copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
-                    spec.get("operand_stage", "port"))
+                    spec.get("operand_stage", "port"), evict)

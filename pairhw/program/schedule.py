@@ -483,6 +483,7 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
         out[e[0]].append(e)
         into[e[1]].append(e)
     mii = _res_mii(body, dp, shared, units)
+    fewest = dp.modulo_evict == "fewest"
     limit = max_ii or (sum(u.delay + u.ii for u in units) + 1)
     wport = _write_ports(body, units, dp, shared)
     rport = [_rports(dp, op, u) for op, u in zip(body, units)]
@@ -493,8 +494,8 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
         # first with multi-cycle units issuing only at multiples of their II, which packs the
         # reservation table without gaps a later op could not use (a tight multiplier needs it)
         bops = [_b_operand(op) for op in body]
-        placed = (_place(order, units, into, out, ii, True, wport, bops=bops, rport=rport)
-                  or _place(order, units, into, out, ii, False, wport, bops=bops, rport=rport))
+        placed = (_place(order, units, into, out, ii, True, wport, bops=bops, rport=rport, fewest=fewest)
+                  or _place(order, units, into, out, ii, False, wport, bops=bops, rport=rport, fewest=fewest))
         if not placed:  # Rau's own order: the highest HeightR first, evicted ops by priority too;
             # then, with the datapath's modulo_orders, the same with its near ties broken otherwise:
             # HeightR plus up to ORDER_NOISE cycles drawn from the seeds 1, 2, … (the greedy
@@ -504,8 +505,8 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
                 rng = random.Random(seed)
                 prio = [h + ORDER_NOISE * rng.random() for h in hr] if seed else hr
                 rau = sorted(range(n), key=lambda i: (-prio[i], i))
-                placed = (_place(rau, units, into, out, ii, True, wport, prio, bops, rport)
-                          or _place(rau, units, into, out, ii, False, wport, prio, bops, rport))
+                placed = (_place(rau, units, into, out, ii, True, wport, prio, bops, rport, fewest)
+                          or _place(rau, units, into, out, ii, False, wport, prio, bops, rport, fewest))
                 if placed:
                     break
         if placed:
@@ -565,14 +566,15 @@ class _Todo:
             heapq.heappush(self.q, (-self.prio[i], i))
 
 
-def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rport=None):
+def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rport=None, fewest=False):
     """Place the ops in ``order`` at ``ii``; on a conflict, evict the ops in the way and place them
     again later (iterative modulo scheduling, Rau 1994), within a budget of evictions.  ``wport[i]``
     is the (bank, ports) whose write ports op i's result takes, at its issue + latency, or None.
     With ``prio`` (Rau's HeightR), the next op placed is always the unplaced one of highest priority.
     ``bops[i]`` is op i's operand b: on a unit with lanes, ops issued in the same cycle of the trip
     on the same b share one start of an instance (one lane each).  ``rport[i]`` lists the shared read
-    ports op i takes in its issue cycle."""
+    ports op i takes in its issue cycle.  With ``fewest``, an op placed by force takes the instance
+    and write port where it evicts the fewest ops (else instance 0 and port 0)."""
     start: dict = {}
     grp: dict = {}  # op -> its start (unit name, instance, issue cycle)
     starts: dict = {}  # start -> the ops sharing it, lane order
@@ -741,6 +743,18 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             return t, _free_instance(u, t, step, phase), _write_free(i, t)
         return None
 
+    def in_the_way(i, t, k, w):
+        """The placed ops op i evicts at cycle t on instance k and write port w: its dependences
+        that t breaks, the ops holding the instance, the write port or its read ports then."""
+        u = units[i]
+        vs = {d for _, d, delay, dist in out[i] if d in start and d != i and start[d] - delay + dist * ii < t}
+        vs |= {v for c in range(u.ii) if (u.name, k, (t + c) % ii) in mrt for v in starts[mrt[(u.name, k, (t + c) % ii)]]}
+        vs |= {s for s, _, delay, dist in into[i] if s in start and s != i and start[s] + delay - dist * ii > t}
+        if wport[i] and wkey(i, t, w) in mrt:
+            vs.add(mrt[wkey(i, t, w)])
+        vs |= {mrt[r] for r in rkeys(i, t) if r in mrt}
+        return vs
+
     while todo:
         i = todo.pop()
         u = units[i]
@@ -767,20 +781,19 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             budget -= 1
             if budget < 0:
                 return None
-            # place at the earliest time not tried before and evict whatever is in the way
+            # place at the earliest time not tried before and evict whatever is in the way: on
+            # instance 0 and write port 0, or (evict "fewest") on the instance, at its first issue
+            # cycle from there, and the write port whose ops in the way are fewest
             t = max(lo, last_try.get(i, lo - step) + step)
             last_try[i] = t
-            victims = {d for _, d, delay, dist in out[i]
-                       if d in start and d != i and start[d] - delay + dist * ii < t}
-            victims |= {v for c in range(u.ii) if (u.name, 0, (t + c) % ii) in mrt
-                        for v in starts[mrt[(u.name, 0, (t + c) % ii)]]}
-            victims |= {s for s, _, delay, dist in into[i] if s in start and s != i and start[s] + delay - dist * ii > t}
-            if wport[i] and wkey(i, t, 0) in mrt:
-                victims.add(mrt[wkey(i, t, 0)])
-            victims |= {mrt[r] for r in rkeys(i, t) if r in mrt}
-            for v in victims:
+            slots = [(t, 0, 0)]
+            if fewest:
+                slots = [(t + (phase[k] - t) % step, k, w) for k in range(u.count)
+                         for w in range(wport[i][1] if wport[i] else 1)]
+            t, k, w = min(slots, key=lambda s: (len(in_the_way(i, *s)), s[1], s[2]))
+            for v in in_the_way(i, t, k, w):
                 unplace(v)
-            put(i, t, 0, 0)
+            put(i, t, k, w)
     n = len(units)
     if any(start[d] < start[s] + delay - dist * ii for i in order for s, d, delay, dist in out[i]):
         return None  # pragma: no cover - every placement checks its edges

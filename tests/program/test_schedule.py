@@ -263,3 +263,36 @@ def test_more_placement_orders_reach_the_product_bound_the_first_orders_miss(rng
     flow = many.flow
     again = modulo_schedule(flow.body, many.dp, trips=flow.trips, shared=flow.carried())
     assert (again.start, again.inst) == (many.loop.start, many.loop.inst)
+
+
+def _staged_adders(evict):
+    """``etat3-97-fast-sliced`` with a results stage on its two adders (a cycle more on every chain
+    of additions) and ``modulo_evict`` set, in one placement order."""
+    d = copy.deepcopy(designs.get("etat3-97-fast-sliced").data)
+    d["name"] = f"etat3-97-staged-adders-{evict}"
+    d["datapath"]["modulo_evict"] = evict
+    for u in d["datapath"]["units"]:
+        if u["kind"] == "add":
+            u["pipeline"] = ["operands", "results"]
+    return designs.from_data(d)
+
+
+def test_evicting_where_fewest_ops_are_in_the_way_reaches_a_smaller_interval(rng):
+    """Placed by force, an op evicts what is in its way: on the adders' instance 0 and its write
+    port 0 (``first``) the Miller loop of the F_3^97 core with staged adders settles at II 20; on
+    the instance and port with the fewest ops in the way (``fewest``) at 19 (in six stages where
+    ``first`` takes three: the interval, not always the loop's cycles), which the verifier passes,
+    whose microcode computes the pairing in its cycles, and the same every time."""
+    d = _staged_adders("fewest")
+    first, fewest = _staged_adders("first").compile(), d.compile()
+    assert (first.loop.ii, first.loop.mii) == (20, 17)
+    assert (fewest.loop.ii, fewest.loop.mii) == (19, 17)
+    assert verify(fewest) == []
+    C, fi = d.curve(), d.field
+    for i in range(2):
+        P, Q = fi.vector_points(C, rng.randrange(1000), i)
+        out, cycles = fewest.run(fi.point_values(P, Q))
+        assert tuple(out) == tuple(d.model(P, Q)) and cycles == fewest.microcode.cycles
+    flow = fewest.flow
+    again = modulo_schedule(flow.body, fewest.dp, trips=flow.trips, shared=flow.carried())
+    assert (again.start, again.inst) == (fewest.loop.start, fewest.loop.inst)

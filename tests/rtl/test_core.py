@@ -31,6 +31,9 @@ SLOW_CORES = {
                            "(local copies multiplexed) and etat3-97-fast-ram's",
     "etat3-97-fast-sliced": "test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact (the same "
                             "register file on f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
+    "etat3-97-fast-staged": "test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact (a "
+                            "results stage on RAM-bank adders over sliced copies, on f3-19-etat-schoolbook-ram) "
+                            "and etat3-97-fast-sliced's",
     "etat3-97-fast-lean": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file on "
                           "f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
     "etat3-97-fast-lean-sources": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file "
