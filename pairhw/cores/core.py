@@ -150,11 +150,16 @@ class Sequencer:
         nxt = rd.data
         self.run = Signal()
         self.next_live = self.run  # high when the next word is one the run executes
+        chain = []  # the word registers ahead of the word, with their live bits: the last is the next word
         for k in range(1, dp.word_stages):
             q = Signal(len(rd.data), name=f"word_q{k}")
             live = Signal(name=f"live{k}")
             m.d.sync += [q.eq(nxt), live.eq(self.next_live)]
             nxt, self.next_live = q, live
+            chain.append((q, live))
+        # with three stages, the word after the next (word_q1) and its live bit: ram_control local's
+        # registers of each copy load it, and the registers of each slice load theirs (a tree)
+        self.word_next2, self.next2_live = chain[-2] if len(chain) >= 2 else (None, None)
         word = rd.data
         self.word_next = nxt if dp.word_stages else None  # the word of the next cycle (ram_control local)
         if dp.word_stages:
@@ -223,6 +228,14 @@ class Sequencer:
             return None
         o, n = self.offsets[key]
         return self.word_next[o:o + n]
+
+    def next2_field(self, key):
+        """Field ``key`` of the word after the next (``word_stages`` 3), or None when the words have
+        no such field."""
+        if key not in self.offsets:
+            return None
+        o, n = self.offsets[key]
+        return self.word_next2[o:o + n]
 
     def set_pc(self, value):
         """The word of the next cycle."""
@@ -396,6 +409,12 @@ class RegisterFile:
         depth = self.mc.sizes[b] if regs is None else len(regs)
         nxt = None if key is None else seq.next_field(key)
         sel = None if key is None else seq.next_field(Key.bank(key))
+        if key is not None and seq.word_next2 is not None:
+            # the next word's fields in registers of this copy, loaded from the word after it: the
+            # word register's net reaches one register a copy, and that register the copy's slices
+            nxt = self.replica(seq.next2_field(key), f"{name}_next")
+            if sel is not None:
+                sel = self.replica(seq.next2_field(Key.bank(key)), f"{name}_sel_next")
         # the word of zeros, past the registers: only where the word picks among the port's banks
         zero = depth if zeroed and sel is not None else None
         if zero is not None:
@@ -430,6 +449,12 @@ class RegisterFile:
         s = Signal(mm, name=f"{name}_data")
         m.d.comb += s.eq(Cat(*datas))
         return s
+
+    def replica(self, value, name):
+        """``value`` a cycle later, in a register of its own that the synthesis keeps apart."""
+        r = Signal(len(value), name=name, attrs={REPLICA: 1})
+        self.m.d.sync += r.eq(value)
+        return r
 
     def shared_read(self, b, k):
         """The data of bank ``b``'s shared read port ``k``."""
@@ -513,30 +538,44 @@ class RegisterFile:
         write of this cycle, which lands in the next with its data held; each copy registers the enable
         of the writes to the registers it holds, and the address under that enable."""
         m, seq, mm = self.m, self.seq, self.mm
+        # with word_stages 3 the writes are chosen from the word after the next, a cycle earlier, and
+        # pass a register of each copy (a tree, as the reads): the loader's writes land a cycle later
+        tree = seq.word_next2 is not None
+        live, field = (seq.next2_live, seq.next2_field) if tree else (seq.next_live, seq.next_field)
         srcs = []  # (enable, address, data in the write's cycle)
         if any(ib == b for _, (ib, _) in loads):
-            if self.ld_q is None:  # one register of the loaded element for every local bank
+            if self.ld_q is None:  # one register of the loaded element for every local bank (two: a tree)
                 self.ld_q = Signal(mm, name="load_data_q")
                 m.d.sync += self.ld_q.eq(load_data[:mm])
+                if tree:
+                    ld_q = self.ld_q
+                    self.ld_q = Signal(mm, name="load_data_q2")
+                    m.d.sync += self.ld_q.eq(ld_q)
             srcs += [(c, k, self.ld_q) for c, (ib, k) in loads if ib == b]
-        for p, _, bsel, _, data, banks in writers:  # bank b's, from the next word
-            en = seq.next_live & seq.next_field(Key.we(p))
+        for p, _, bsel, _, data, banks in writers:  # bank b's, from the next word (or the one after)
+            en = live & field(Key.we(p))
             if bsel is not None:
-                en &= seq.next_field(Key.w_bank(p)) == banks.index(b)
-            srcs.append((en, seq.next_field(Key.w(p)), data))
+                en &= field(Key.w_bank(p)) == banks.index(b)
+            srcs.append((en, field(Key.w(p)), data))
         if not srcs:
             return
         depth = self.mc.sizes[b]
         wen, waddr = Signal(name=f"{b}_wen_next"), Signal(range(max(depth, 2)), name=f"{b}_waddr_next")
         wsel, wdata = Signal(range(len(srcs)), name=f"{b}_wsel"), Signal(mm, name=f"{b}_wdata")
+        wsel_next = Signal.like(wsel, name=f"{b}_wsel_next") if tree else wsel
         for n, (c, a, _) in enumerate(srcs):
             with (m.If if n == 0 else m.Elif)(c):
                 m.d.comb += [wen.eq(1), waddr.eq(a)]
-                m.d.sync += wsel.eq(n)
+                m.d.sync += wsel_next.eq(n)
+        if tree:
+            m.d.sync += wsel.eq(wsel_next)
         m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
         j = 0  # the slices of all the copies, numbered for their registers' names
-        for regs, ports in self.copies[b]:
-            en = wen if regs is None else wen & Cat(*(waddr == k for k in regs)).any()
+        for c, (regs, ports) in enumerate(self.copies[b]):
+            cen, caddr = wen, waddr
+            if tree:  # the copy's own registers of the next write, from the choice a cycle ahead
+                cen, caddr = self.replica(wen, f"{b}_c{c}_wen"), self.replica(waddr, f"{b}_c{c}_waddr")
+            en = cen if regs is None else cen & Cat(*(caddr == k for k in regs)).any()
             for wp, lo, hi in ports:
                 we, wa = wp.en, wp.addr
                 if len(ports) > 1:  # a slice: its own enable and address, replicas the synthesis keeps
@@ -545,7 +584,7 @@ class RegisterFile:
                     m.d.comb += [wp.en.eq(we), wp.addr.eq(wa)]
                 m.d.sync += we.eq(en)
                 with m.If(en):
-                    m.d.sync += wa.eq(_place(waddr, regs))
+                    m.d.sync += wa.eq(_place(caddr, regs))
                 m.d.comb += wp.data.eq(wdata[lo:hi])
                 j += 1
 

@@ -95,10 +95,13 @@ SCHEMA = {
                                     "early from the next microcode word, so no control net spans every copy (needs rom registered or "
                                     "sync-registered; the same words and cycles)"),
         "word_stages": (int, False, "with rom registered or sync-registered: the register stages between the ROM "
-                                    "and the word's fields, 1 (default) or 2; with 2 the next word's fields "
+                                    "and the word's fields, 1 (default), 2 or 3; with 2 the next word's fields "
                                     "(which load the registers of ram_control local and address the sync "
-                                    "banks) leave flip-flops too, not the ROM's output; a run takes a cycle "
-                                    "more, the schedule is the same"),
+                                    "banks) leave flip-flops too, not the ROM's output; with 3 (ram_control "
+                                    "local) each copy has registers of the next word's fields, loaded from the "
+                                    "word after it, which its slices' registers load (a tree, not one net "
+                                    "from the word to every slice); each stage takes a cycle more a run, the "
+                                    "schedule is the same"),
         "slice_bits": (int, False, "with ram_control local: each copy of a LUT RAM bank is cut into slices of "
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
@@ -221,7 +224,7 @@ MOST = {
     ("design", "name"): 100, ("design", "description"): 4_000,
     ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
     ("datapath", "max_sources"): 1 << 20, ("datapath", "lookahead"): 64, ("datapath", "modulo_orders"): 1_000,
-    ("datapath", "word_stages"): 2, ("datapath", "slice_bits"): 1 << 16,
+    ("datapath", "word_stages"): 3, ("datapath", "slice_bits"): 1 << 16,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,

@@ -297,8 +297,11 @@ class Datapath:
             raise DatapathError("datapath.interleave: needs a batch of at least 2 pairings (the design's "
                                 "\"batch\")")
         if self.word_regs is not None:
-            if isinstance(self.word_regs, bool) or self.word_regs not in (1, 2):
-                raise DatapathError(f"datapath.word_stages: {self.word_regs!r} is not 1 or 2")
+            if isinstance(self.word_regs, bool) or self.word_regs not in (1, 2, 3):
+                raise DatapathError(f"datapath.word_stages: {self.word_regs!r} is not 1, 2 or 3")
+            if self.word_regs == 3 and self.ram_control != "local":
+                raise DatapathError("datapath.word_stages: 3 loads ram_control local's registers of each copy "
+                                    f"from the word after the next; set ram_control to local, not {self.ram_control}")
             if self.rom not in ("registered", "sync-registered"):
                 raise DatapathError("datapath.word_stages: registers the word of a registered ROM; set rom to "
                                     f"registered or sync-registered, not {self.rom}")
@@ -335,7 +338,9 @@ class Datapath:
     def word_stages(self) -> int:
         """Register stages between the microcode ROM's output and the word's fields: each delays the
         whole run by a cycle (the core's ``DRAIN`` state), not the schedule: one for a registered ROM,
-        or ``word_stages`` 2 (the next word's fields then leave flip-flops too)."""
+        or ``word_stages`` 2 (the next word's fields then leave flip-flops too), or 3 (ram_control
+        local: each copy's registers of the next word's fields load the word after it, and each
+        slice's registers load those, a tree of registers, not one net from the word to every slice)."""
         if self.rom not in ("registered", "sync-registered"):
             return 0
         return 1 if self.word_regs is None else self.word_regs

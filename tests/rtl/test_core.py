@@ -34,6 +34,9 @@ SLOW_CORES = {
     "etat3-97-fast-staged": "test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact (a "
                             "results stage on RAM-bank adders over sliced copies, on f3-19-etat-schoolbook-ram) "
                             "and etat3-97-fast-sliced's",
+    "etat3-97-fast-tree": "test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact (the same "
+                          "register file, stages and forwarding on f3-19-etat-schoolbook-ram) and "
+                          "etat3-97-fast-staged's",
     "etat3-97-fast-lean": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file on "
                           "f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
     "etat3-97-fast-lean-sources": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file "
@@ -140,6 +143,37 @@ def test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact():
     kept = re.findall(r"\(\* keep = 32'd1 \*\)\n\s*always @\(posedge clk\)\n\s*(\w+)\s*<=", text)
     assert len(replicas) > 3 * -(-38 // 16) and sorted(replicas) == sorted(kept)
     assert "word_q1" in text
+    res = simulate(d, rows=pairings(d, 20, seed=7))
+    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
+def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
+    """``"word_stages": 3`` on f3-19-etat-schoolbook-ram's datapath with sliced local copies, a
+    results stage on the adders and forwarding (etat3-97-fast-staged's recipe): each copy's registers
+    of the next word's read fields and of its bank's next write load the word after the next
+    (``word_q1``), and each slice's registers load those, so no control net runs from the word to
+    every slice; the same words as with two stages, a cycle more a run, every copy's registers kept
+    apart for the synthesis, and 20 pairings bit-exact in those cycles, the loaded inputs (written
+    two cycles late) among them."""
+    from pairhw.flow import verilog
+
+    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
+    data["name"] = "f3-19-etat-schoolbook-staged2"
+    data["datapath"].update(ram_control="local", word_stages=2, slice_bits=16)
+    for u in data["datapath"]["units"]:
+        if u["name"] == "add":
+            u["pipeline"] = ["operands", "results"]
+    two = designs.from_data(json.loads(json.dumps(data)))
+    data["name"] = "f3-19-etat-schoolbook-tree"
+    data["datapath"]["word_stages"] = 3
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == two.compile().microcode.packed()
+    assert d.compile().cycles == two.compile().cycles + 1
+    text = verilog(d)
+    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
+    # adder 0's input a reads bank m through a copy whose next address is a register of its own
+    assert {"add0_a_m_next", "m_c0_wen", "m_c0_waddr"} <= replicas and "word_q2" in text
     res = simulate(d, rows=pairings(d, 20, seed=7))
     assert (res.verified, res.failed, res.timeout) == (20, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
