@@ -17,7 +17,8 @@ ALL_BINARY = SMALL + MEDIUM + ["f2-1223"]
 FULL_SIZE_TATE = ("tate1-239-d16", "tate1-239-d32", "tate1-283-d16", "tate1-283-d32", "tate2-239-d16",
                   "tate2-283-d16", "tate1-239-d16-piped", "tate1-239-msd60-ram",
                   "tate1-239-msd60-orders", "tate1-239-msd60-local", "tate1-239-msd60-staged",
-                  "tate1-239-msd60-staged-sources", "tate1-239-msd60-results")
+                  "tate1-239-msd60-staged-sources", "tate1-239-msd60-results",
+                  "tate1-239-msd60-fewest")
 
 #: the longest programs (85,859 to 8,865,976 cycles) and the full-size Tate processors: their compile
 #: checks and the microcode interpreter's runs of them are `slow`, as the simulations of their cores
