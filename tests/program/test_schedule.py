@@ -254,15 +254,21 @@ def test_more_placement_orders_reach_the_product_bound_the_first_orders_miss(rng
     assert (one.loop.ii, one.loop.mii) == (19, 17)
     assert (many.loop.ii, many.loop.mii) == (17, 17)
     assert many.report()["cycles"] < one.report()["cycles"]
-    assert verify(many) == []
+    _valid_computing_and_repeatable(d, many, rng)
+
+
+def _valid_computing_and_repeatable(d, c, rng):
+    """Design ``d``'s compiled ``c``: a schedule the verifier passes, whose microcode computes two
+    random pairings in its cycles, and whose loop is placed the same again."""
+    assert verify(c) == []
     C, fi = d.curve(), d.field
     for i in range(2):
         P, Q = fi.vector_points(C, rng.randrange(1000), i)
-        out, cycles = many.run(fi.point_values(P, Q))
-        assert tuple(out) == tuple(d.model(P, Q)) and cycles == many.microcode.cycles
-    flow = many.flow
-    again = modulo_schedule(flow.body, many.dp, trips=flow.trips, shared=flow.carried())
-    assert (again.start, again.inst) == (many.loop.start, many.loop.inst)
+        out, cycles = c.run(fi.point_values(P, Q))
+        assert tuple(out) == tuple(d.model(P, Q)) and cycles == c.microcode.cycles
+    flow = c.flow
+    again = modulo_schedule(flow.body, c.dp, trips=flow.trips, shared=flow.carried())
+    assert (again.start, again.inst) == (c.loop.start, c.loop.inst)
 
 
 def _staged_adders(evict):
@@ -287,12 +293,4 @@ def test_evicting_where_fewest_ops_are_in_the_way_reaches_a_smaller_interval(rng
     first, fewest = _staged_adders("first").compile(), d.compile()
     assert (first.loop.ii, first.loop.mii) == (20, 17)
     assert (fewest.loop.ii, fewest.loop.mii) == (19, 17)
-    assert verify(fewest) == []
-    C, fi = d.curve(), d.field
-    for i in range(2):
-        P, Q = fi.vector_points(C, rng.randrange(1000), i)
-        out, cycles = fewest.run(fi.point_values(P, Q))
-        assert tuple(out) == tuple(d.model(P, Q)) and cycles == fewest.microcode.cycles
-    flow = fewest.flow
-    again = modulo_schedule(flow.body, fewest.dp, trips=flow.trips, shared=flow.carried())
-    assert (again.start, again.inst) == (fewest.loop.start, fewest.loop.inst)
+    _valid_computing_and_repeatable(d, fewest, rng)
