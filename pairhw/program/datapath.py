@@ -302,6 +302,10 @@ class Datapath:
             if self.word_regs == 3 and self.ram_control != "local":
                 raise DatapathError("datapath.word_stages: 3 loads ram_control local's registers of each copy "
                                     f"from the word after the next; set ram_control to local, not {self.ram_control}")
+            if self.word_regs == 3 and (self.calls or self.waits):
+                # the tree is built and simulated for a sequencer without run tables or held words
+                raise DatapathError("datapath.word_stages: 3 is for a core whose words run one a cycle (no calls, "
+                                    "no waits)")
             if self.rom not in ("registered", "sync-registered"):
                 raise DatapathError("datapath.word_stages: registers the word of a registered ROM; set rom to "
                                     f"registered or sync-registered, not {self.rom}")
