@@ -473,7 +473,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     exponentiation's product by an entry of its table of odd powers reads a copy of the entry made
     in a step of its own (every such product the same step, stored once) and
     ``spec["modulo_orders"]`` how many placement orders the loop's modulo scheduler tries at each
-    initiation interval and ``spec["modulo_evict"]`` where it places an op by force (:data:`MODULO_EVICTS`) (:func:`~pairhw.program.schedule.modulo_schedule`) and ``spec["read_merge"]``
+    initiation interval (:func:`~pairhw.program.schedule.modulo_schedule`) and ``spec["modulo_evict"]``
+    where it places an op by force (:data:`MODULO_EVICTS`) and ``spec["read_merge"]``
     how a port picks among its local copies (:attr:`Datapath.read_merge`, :data:`READ_MERGES`), and
     ``spec["interleave"]`` whether a batch's pairings take turns step by step
     (:func:`~pairhw.program.calls.interleave`), and ``spec["operand_stage"]`` where the operand
@@ -504,15 +505,13 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     orders = spec.get("modulo_orders", 1)
     if isinstance(orders, bool) or not isinstance(orders, int) or orders < 1:
         raise DatapathError(f"datapath.modulo_orders: {orders!r} is not a whole number of orders of at least 1")
-    if orders > 1 and spec.get("calls"):
-        raise DatapathError("datapath.modulo_orders: for a core with a loop; with calls the program is list-"
-                            "scheduled step by step (no modulo schedule)")
     evict = spec.get("modulo_evict", "first")
     if evict not in MODULO_EVICTS:
         raise DatapathError(f"datapath.modulo_evict: {evict!r} is not one of {', '.join(MODULO_EVICTS)}")
-    if evict != "first" and spec.get("calls"):
-        raise DatapathError("datapath.modulo_evict: for a core with a loop; with calls the program is list-"
-                            "scheduled step by step (no modulo schedule)")
+    for key, chosen in (("modulo_orders", orders > 1), ("modulo_evict", evict != "first")):
+        if chosen and spec.get("calls"):
+            raise DatapathError(f"datapath.{key}: for a core with a loop; with calls the program is list-"
+                                "scheduled step by step (no modulo schedule)")
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))

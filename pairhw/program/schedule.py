@@ -790,8 +790,9 @@ def _place(order, units, into, out, ii, align, wport, prio=None, bops=None, rpor
             if fewest:
                 slots = [(t + (phase[k] - t) % step, k, w) for k in range(u.count)
                          for w in range(wport[i][1] if wport[i] else 1)]
-            t, k, w = min(slots, key=lambda s: (len(in_the_way(i, *s)), s[1], s[2]))
-            for v in in_the_way(i, t, k, w):
+            ways = {slot: in_the_way(i, *slot) for slot in slots}
+            t, k, w = min(slots, key=lambda s: (len(ways[s]), s[1], s[2]))
+            for v in ways[(t, k, w)]:
                 unplace(v)
             put(i, t, k, w)
     n = len(units)
