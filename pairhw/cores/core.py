@@ -422,6 +422,18 @@ class RegisterFile:
         cuts = _slices(mm, self.dp.slice_bits)
         datas, ports = [], []
         self.copies[b].append((regs, ports))
+        load = place = None  # with slices: the copy's next address, computed once for its replicas
+        if len(cuts) > 1 and nxt is not None:
+            # One lookup (the register's place in the copy) for all the slices: a lookup of each slice's
+            # own becomes a ROM in Yosys (proc_rom), memory_dff folds the slice's register into it
+            # whatever its keep, and opt_merge then merges the identical ROMs and their registers into
+            # one whose net spans the copy; a lookup read by several registers keeps them apart.
+            load = Signal(name=f"{name}_ra_load")
+            place = Signal(range(max(depth, 2)), name=f"{name}_ra_next")
+            if zero is not None:
+                m.d.comb += [load.eq(1), place.eq(Mux(sel == index, _place(nxt, regs), zero))]
+            else:
+                m.d.comb += [load.eq(1 if sel is None else sel == index), place.eq(_place(nxt, regs))]
         for j, (lo, hi) in enumerate(cuts):
             suffix = "" if len(cuts) == 1 else f"_s{j}"
             mem = m.submodules[f"bank_{name}{suffix}"] = Memory(shape=hi - lo, depth=depth, init=[],
@@ -429,10 +441,12 @@ class RegisterFile:
             ports.append((mem.write_port(), lo, hi))
             rp = _read_port(mem, f"{name}{suffix}_rd", "comb")
             ra = rp.addr
-            if len(cuts) > 1 and nxt is not None:  # a replica per slice, kept apart by the synthesis
+            if place is not None:  # a replica per slice, kept apart by the synthesis
                 ra = Signal(len(rp.addr), name=f"{name}{suffix}_ra", attrs={REPLICA: 1})
                 m.d.comb += rp.addr.eq(ra)
-            if nxt is None:
+                with m.If(load):
+                    m.d.sync += ra.eq(place)
+            elif nxt is None:
                 m.d.comb += ra.eq(_place(addr, regs))
             else:
                 # a register per copy, not the word register's field: the field's net would reach every
@@ -576,6 +590,12 @@ class RegisterFile:
             if tree:  # the copy's own registers of the next write, from the choice a cycle ahead
                 cen, caddr = self.replica(wen, f"{b}_c{c}_wen"), self.replica(waddr, f"{b}_c{c}_waddr")
             en = cen if regs is None else cen & Cat(*(caddr == k for k in regs)).any()
+            place = _place(caddr, regs)
+            if len(ports) > 1:  # the copy's enable and place computed once for its slices' replicas
+                # (a lookup of each slice's own would be a ROM with the register folded in: bank_read)
+                cen_s, place_s = Signal(name=f"{b}_c{c}_we_next"), Signal(len(ports[0][0].addr), name=f"{b}_c{c}_wa_next")
+                m.d.comb += [cen_s.eq(en), place_s.eq(place)]
+                en, place = cen_s, place_s
             for wp, lo, hi in ports:
                 we, wa = wp.en, wp.addr
                 if len(ports) > 1:  # a slice: its own enable and address, replicas the synthesis keeps
@@ -584,7 +604,7 @@ class RegisterFile:
                     m.d.comb += [wp.en.eq(we), wp.addr.eq(wa)]
                 m.d.sync += we.eq(en)
                 with m.If(en):
-                    m.d.sync += wa.eq(_place(caddr, regs))
+                    m.d.sync += wa.eq(place)
                 m.d.comb += wp.data.eq(wdata[lo:hi])
                 j += 1
 

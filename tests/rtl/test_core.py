@@ -148,6 +148,53 @@ def test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+def _sliced_f3_19(word_stages=2):
+    """f3-19-etat-schoolbook-ram's datapath with local copies in 16-bit slices (etat3-97-fast-sliced's
+    register file at test size)."""
+    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
+    data["name"] = "f3-19-etat-schoolbook-sliced"
+    data["datapath"].update(ram_control="local", word_stages=word_stages, slice_bits=16)
+    return designs.from_data(data)
+
+
+@pytest.mark.parametrize("word_stages", [2, 3])
+def test_each_slice_keeps_its_own_address_registers_through_the_synthesis(word_stages):
+    """After Yosys' synth_ecp5 (native, up to its LUT mapping) no flip-flop addresses the LUT RAM of
+    two slices: each slice's read- and write-address replicas stay registers of their own.  A
+    lookup of the register's place built for each slice became a ROM per slice, Yosys folded the
+    slice's register into its ROM whatever its ``keep``, then merged the identical ROMs and their
+    registers, so one register drove every slice of a copy (found on etat3-97-fast-staged's netlist,
+    whose copies spanned the die from one read-address register)."""
+    import tempfile
+    from collections import defaultdict
+    from pathlib import Path
+
+    from pairhw.flow import verilog
+    from pairhw.synth.flows import _yosys
+
+    d = _sliced_f3_19(word_stages)
+    with tempfile.TemporaryDirectory() as work:
+        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
+               f"select {d.top}\nwrite_json -selected -compat-int net.json\n", verilog(d), Path(work), yosys="native")
+        net = json.loads((Path(work) / "net.json").read_text())["modules"][d.top]
+    driver = {}  # net bit -> the flip-flop whose Q it is
+    for name, cell in net["cells"].items():
+        if cell["type"] == "TRELLIS_FF":
+            driver[cell["connections"]["Q"][0]] = name
+    slices = defaultdict(set)  # flip-flop -> the slices (memories) whose LUT RAM addresses it sets
+    for name, cell in net["cells"].items():
+        if cell["type"] == "TRELLIS_DPR16X4":
+            for port in ("RAD", "WAD"):
+                for bit in cell["connections"][port]:
+                    if bit in driver:
+                        slices[driver[bit]].add((port, name.split(".")[0]))
+    read = [ff for ff, s in slices.items() if any(p == "RAD" for p, _ in s)]
+    write = [ff for ff, s in slices.items() if any(p == "WAD" for p, _ in s)]
+    assert len(read) > 100 and len(write) > 100
+    shared = {ff: sorted(s) for ff, s in slices.items() if len({m for _, m in s}) > 1}
+    assert not shared
+
+
 def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
     """``"word_stages": 3`` on f3-19-etat-schoolbook-ram's datapath with sliced local copies, a
     results stage on the adders and forwarding (etat3-97-fast-staged's recipe): each copy's registers
