@@ -508,9 +508,19 @@ class RegisterFile:
         s = Signal(self.mm, name=f"{p}_{pn}")
         if merged:
             self.m.d.comb += s.eq(reduce(operator.or_, outs))
+        elif dp.slice_selects:  # each slice's multiplexer on a bank field of its own
+            self.m.d.comb += s.eq(Cat(*(Array(o[lo:hi] for o in outs)[sel] for (lo, hi), sel in
+                                        self.slice_fields(Key.bank(key), f"{p}_{pn}_bank"))))
         else:
             self.m.d.comb += s.eq(Array(outs)[q(fld[Key.bank(key)], f"{p}_{pn}_bank")])
         return s
+
+    def slice_fields(self, key, name):
+        """(bits, field) for each slice of an operand (``slice_selects``): field ``key`` of the word in a
+        register of the slice's own, loaded from the next word (the word register's field a cycle
+        later, as the word register itself is), so no net carries the field along the whole operand."""
+        return [((lo, hi), self.replica(self.seq.next_field(key), f"{name}_s{j}"))
+                for j, (lo, hi) in enumerate(_slices(self.mm, self.dp.slice_bits))]
 
     def build_writes(self, loads, load_data, writers):
         """The banks' write ports and the registers' write multiplexers: the loader first (``loads``:
@@ -798,6 +808,11 @@ class PairingCore(StreamCore):
             if not used:
                 return value
             name = f"{p}_{PORT_NAMES[port]}_fwd"
+            if not at_sources and dp.slice_selects:  # a tree a slice, on a select register of its own
+                srcs, out = [value] + [wr[s] for s in fsrc], Signal(mm, name=name)
+                m.d.comb += out.eq(Cat(*(_read_tree(m, [v[lo:hi] for v in srcs], [0, *used], sel, f"{name}_s{j}")
+                                         for j, ((lo, hi), sel) in enumerate(rf.slice_fields(key, f"{name}_sel")))))
+                return out
             if not at_sources:
                 return _read_tree(m, [value] + [wr[s] for s in fsrc], [0, *used], fld[key], name)
             srcs = [value] + [forwarded(s) if k + 1 in used else value for k, s in enumerate(fsrc)]

@@ -106,6 +106,11 @@ SCHEMA = {
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
                                    "spans a field-wide copy; the same words and cycles (default: one slice)"),
+        "slice_selects": (bool, False, "with slice_bits and word_stages 2 or 3: each slice of a unit input's "
+                                       "choice (the bank multiplexer and the forwarding multiplexer) has its "
+                                       "own registers of the word's select fields, loaded from the next word "
+                                       "(replicas the synthesis keeps), so no select net spans the operand; "
+                                       "the same words and cycles (default: false)"),
         "read_merge": (str, False, "with ram_control local: how a unit input port that reads several banks "
                                    "picks its copy: mux (default), a multiplexer on the word's bank field, "
                                    "or or: each copy holds a word of zeros that its read-address register "

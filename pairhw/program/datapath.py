@@ -175,6 +175,7 @@ class Datapath:
     interleave: bool = False  # calls, a batch: the pairings' steps in turn (calls.interleave)
     operand_stage: str = "port"  # the operand registers after each input's multiplexer, or at its "sources"
     modulo_evict: str = "first"  # the loop's modulo scheduler: where an op placed by force goes (MODULO_EVICTS)
+    slice_selects: bool = False  # slice_bits: each slice of a unit input's choice its own select registers
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -316,6 +317,17 @@ class Datapath:
             if self.ram_control != "local":
                 raise DatapathError("datapath.slice_bits: cuts the copies of ram_control local; set ram_control "
                                     f"to local, not {self.ram_control}")
+        if self.slice_selects:
+            if self.slice_bits is None:
+                raise DatapathError("datapath.slice_selects: cuts a unit input's choice into the slices of "
+                                    "slice_bits; set slice_bits")
+            if self.word_stages < 2:
+                # the replicas load the next word's fields, which must leave flip-flops (word_q1)
+                raise DatapathError("datapath.slice_selects: its registers load the next word's fields from "
+                                    "a word register; set word_stages to 2 or 3")
+            if self.operand_stage == "sources":
+                raise DatapathError("datapath.slice_selects: the choice is registered at the sources with "
+                                    "operand_stage sources; use one or the other")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
                                                              for u in self.units]:
             if len(set(stages)) != len(stages) or set(stages) - set(PIPELINE_STAGES):
@@ -477,7 +489,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     where it places an op by force (:data:`MODULO_EVICTS`) and ``spec["read_merge"]``
     how a port picks among its local copies (:attr:`Datapath.read_merge`, :data:`READ_MERGES`), and
     ``spec["interleave"]`` whether a batch's pairings take turns step by step
-    (:func:`~pairhw.program.calls.interleave`), and ``spec["operand_stage"]`` where the operand
+    (:func:`~pairhw.program.calls.interleave`), and ``spec["slice_selects"]`` whether each slice of a
+    unit input's choice has select registers of its own (:attr:`Datapath.slice_selects`), and
+    ``spec["operand_stage"]`` where the operand
     stage's registers sit (:attr:`Datapath.operand_stage`, :data:`OPERAND_STAGES`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
@@ -575,4 +589,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
                     copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
-                    spec.get("operand_stage", "port"), evict)
+                    spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False))

@@ -77,6 +77,21 @@ CASES = {
                           "not shared"),
     "slice-bits-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(ram_control="local", slice_bits=0),
                         "datapath.slice_bits: must be at least 1, not 0"),
+    "slice-selects-no-slices": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_selects=True),
+                                "datapath.slice_selects: cuts a unit input's choice into the slices of slice_bits; "
+                                "set slice_bits"),
+    "slice-selects-one-stage": ("f3-19-etat-schoolbook-ram",
+                                lambda d: d["datapath"].update(ram_control="local", slice_bits=16, slice_selects=True),
+                                "datapath.slice_selects: its registers load the next word's fields from a word "
+                                "register; set word_stages to 2 or 3"),
+    "slice-selects-sources": ("f3-19-etat-schoolbook-ram",
+                              lambda d: d["datapath"].update(ram_control="local", slice_bits=16, word_stages=2,
+                                                             forward=False, operand_stage="sources",
+                                                             slice_selects=True),
+                              "datapath.slice_selects: the choice is registered at the sources with operand_stage "
+                              "sources; use one or the other"),
+    "slice-selects-string": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_selects="yes"),
+                             "datapath.slice_selects"),
     "read-merge-shared": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(read_merge="or"),
                           "datapath.read_merge: or reads the copies of ram_control local"),
     "read-merge-and": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(ram_control="local", read_merge="and"),

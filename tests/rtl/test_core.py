@@ -195,6 +195,42 @@ def test_each_slice_keeps_its_own_address_registers_through_the_synthesis(word_s
     assert not shared
 
 
+def test_select_registers_of_each_slice_are_bit_exact_and_kept_apart():
+    """``"slice_selects"`` on the sliced F_3^19 core (forwarding, several banks a port): each slice of
+    a unit input's bank multiplexer and forwarding multiplexer reads select registers of its own,
+    loaded from the next word; the same words and cycles, the replicas in the Verilog and, after
+    Yosys' synth_ecp5 (native, up to its LUT mapping), a flip-flop each, and 20 pairings bit-exact."""
+    import tempfile
+    from pathlib import Path
+
+    from pairhw.flow import verilog
+    from pairhw.synth.flows import _yosys
+
+    plain = _sliced_f3_19()
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = "f3-19-etat-schoolbook-selects"
+    data["datapath"]["slice_selects"] = True
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
+    assert d.compile().cycles == plain.compile().cycles
+    text = verilog(d)
+    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
+    selects = {r for r in replicas if re.search(r"_(bank|fwd_sel)_s\d+$", r)}
+    # mul's input a: its bank field and its forwarding select, one register a slice (38 bits: 2 slices)
+    assert {"mul_a_bank_s0", "mul_a_bank_s1", "mul_a_fwd_sel_s0", "mul_a_fwd_sel_s1"} <= selects
+    with tempfile.TemporaryDirectory() as work:
+        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
+               f"select {d.top}\nwrite_json -selected -compat-int net.json\n", text, Path(work), yosys="native")
+        net = json.loads((Path(work) / "net.json").read_text())["modules"][d.top]
+    q = {c["connections"]["Q"][0] for c in net["cells"].values() if c["type"] == "TRELLIS_FF"}
+    # each replica a flip-flop of its own (the bits the words use: the others are constants)
+    ffs = {n: frozenset(b for b in net["netnames"][n]["bits"] if b in q) for n in selects}
+    assert all(ffs.values()) and len(set().union(*ffs.values())) == sum(map(len, ffs.values()))
+    res = simulate(d, rows=pairings(d, 20, seed=7))
+    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
 def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
     """``"word_stages": 3`` on f3-19-etat-schoolbook-ram's datapath with sliced local copies, a
     results stage on the adders and forwarding (etat3-97-fast-staged's recipe): each copy's registers
