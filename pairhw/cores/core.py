@@ -603,7 +603,8 @@ class RegisterFile:
             place = _place(caddr, regs)
             if len(ports) > 1:  # the copy's enable and place computed once for its slices' replicas
                 # (a lookup of each slice's own would be a ROM with the register folded in: bank_read)
-                cen_s, place_s = Signal(name=f"{b}_c{c}_we_next"), Signal(len(ports[0][0].addr), name=f"{b}_c{c}_wa_next")
+                cen_s = Signal(name=f"{b}_c{c}_we_next")
+                place_s = Signal(len(ports[0][0].addr), name=f"{b}_c{c}_wa_next")
                 m.d.comb += [cen_s.eq(en), place_s.eq(place)]
                 en, place = cen_s, place_s
             for wp, lo, hi in ports:

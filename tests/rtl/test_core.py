@@ -37,6 +37,12 @@ SLOW_CORES = {
     "etat3-97-fast-tree": "test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact (the same "
                           "register file, stages and forwarding on f3-19-etat-schoolbook-ram) and "
                           "etat3-97-fast-staged's",
+    "etat3-97-fast-selects": "test_select_registers_of_each_slice_are_bit_exact_and_kept_apart (the same "
+                             "select registers on f3-19-etat-schoolbook-ram's sliced core) and "
+                             "etat3-97-fast-staged's",
+    "etat3-97-fast-tree-selects": "test_select_registers_of_each_slice_are_bit_exact_and_kept_apart and "
+                                  "test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact (the same "
+                                  "select registers and tree on f3-19-etat-schoolbook-ram) and etat3-97-fast-tree's",
     "etat3-97-fast-lean": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file on "
                           "f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
     "etat3-97-fast-lean-sources": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file "
@@ -195,7 +201,10 @@ def test_each_slice_keeps_its_own_address_registers_through_the_synthesis(word_s
     assert not shared
 
 
-def test_select_registers_of_each_slice_are_bit_exact_and_kept_apart():
+# slow with word_stages 3: the tree of control registers has a default test of its own
+# (test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact)
+@pytest.mark.parametrize("word_stages", [2, pytest.param(3, marks=pytest.mark.slow)])
+def test_select_registers_of_each_slice_are_bit_exact_and_kept_apart(word_stages):
     """``"slice_selects"`` on the sliced F_3^19 core (forwarding, several banks a port): each slice of
     a unit input's bank multiplexer and forwarding multiplexer reads select registers of its own,
     loaded from the next word; the same words and cycles, the replicas in the Verilog and, after
@@ -206,7 +215,7 @@ def test_select_registers_of_each_slice_are_bit_exact_and_kept_apart():
     from pairhw.flow import verilog
     from pairhw.synth.flows import _yosys
 
-    plain = _sliced_f3_19()
+    plain = _sliced_f3_19(word_stages)
     data = json.loads(json.dumps(plain.data))
     data["name"] = "f3-19-etat-schoolbook-selects"
     data["datapath"]["slice_selects"] = True
