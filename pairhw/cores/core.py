@@ -422,18 +422,28 @@ class RegisterFile:
         cuts = _slices(mm, self.dp.slice_bits)
         datas, ports = [], []
         self.copies[b].append((regs, ports))
-        load = place = None  # with slices: the copy's next address, computed once for its replicas
-        if len(cuts) > 1 and nxt is not None:
-            # One lookup (the register's place in the copy) for all the slices: a lookup of each slice's
-            # own becomes a ROM in Yosys (proc_rom), memory_dff folds the slice's register into it
-            # whatever its keep, and opt_merge then merges the identical ROMs and their registers into
-            # one whose net spans the copy; a lookup read by several registers keeps them apart.
-            load = Signal(name=f"{name}_ra_load")
-            place = Signal(range(max(depth, 2)), name=f"{name}_ra_next")
-            if zero is not None:
-                m.d.comb += [load.eq(1), place.eq(Mux(sel == index, _place(nxt, regs), zero))]
+        load = place = None  # a copy's read address loads ``place`` (when ``load``, if not None) a cycle early
+        if nxt is not None:
+            # a register per copy, not the word register's field: the field's net would reach every
+            # copy the port reads; the load enable keeps the registers of one port's copies distinct
+            # (Yosys would merge flip-flops of the same input into one)
+            if zero is not None:  # every cycle: the place, or the zeros
+                place = Mux(sel == index, _place(nxt, regs), zero)
             else:
-                m.d.comb += [load.eq(1 if sel is None else sel == index), place.eq(_place(nxt, regs))]
+                load, place = 1 if sel is None else sel == index, _place(nxt, regs)
+            if len(cuts) > 1:
+                # One lookup (the register's place in the copy) for all the slices: a lookup of each
+                # slice's own becomes a ROM in Yosys (proc_rom), memory_dff folds the slice's register
+                # into it whatever its keep, and opt_merge then merges the identical ROMs and their
+                # registers into one whose net spans the copy; a lookup read by several registers keeps
+                # them apart.
+                shared = Signal(range(max(depth, 2)), name=f"{name}_ra_next")
+                m.d.comb += shared.eq(place)
+                place = shared
+                if load is not None:
+                    shared = Signal(name=f"{name}_ra_load")
+                    m.d.comb += shared.eq(load)
+                    load = shared
         for j, (lo, hi) in enumerate(cuts):
             suffix = "" if len(cuts) == 1 else f"_s{j}"
             mem = m.submodules[f"bank_{name}{suffix}"] = Memory(shape=hi - lo, depth=depth, init=[],
@@ -441,22 +451,16 @@ class RegisterFile:
             ports.append((mem.write_port(), lo, hi))
             rp = _read_port(mem, f"{name}{suffix}_rd", "comb")
             ra = rp.addr
-            if place is not None:  # a replica per slice, kept apart by the synthesis
+            if len(cuts) > 1 and nxt is not None:  # a replica per slice, kept apart by the synthesis
                 ra = Signal(len(rp.addr), name=f"{name}{suffix}_ra", attrs={REPLICA: 1})
                 m.d.comb += rp.addr.eq(ra)
+            if nxt is None:
+                m.d.comb += ra.eq(_place(addr, regs))
+            elif load is None:
+                m.d.sync += ra.eq(place)
+            else:
                 with m.If(load):
                     m.d.sync += ra.eq(place)
-            elif nxt is None:
-                m.d.comb += ra.eq(_place(addr, regs))
-            else:
-                # a register per copy, not the word register's field: the field's net would reach every
-                # copy the port reads; the load enable keeps the registers of one port's copies distinct
-                # (Yosys would merge flip-flops of the same input into one)
-                if zero is not None:  # every cycle: the place, or the zeros
-                    m.d.sync += ra.eq(Mux(sel == index, _place(nxt, regs), zero))
-                else:
-                    with m.If(1 if sel is None else sel == index):
-                        m.d.sync += ra.eq(_place(nxt, regs))
             datas.append(rp.data)
         if len(datas) == 1:
             return datas[0]

@@ -138,10 +138,8 @@ def test_sliced_copies_loaded_from_a_second_word_register_are_bit_exact():
     data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
     data["name"] = "f3-19-etat-schoolbook-local"
     data["datapath"]["ram_control"] = "local"
-    local = designs.from_data(json.loads(json.dumps(data)))
-    data["name"] = "f3-19-etat-schoolbook-sliced"
-    data["datapath"].update(word_stages=2, slice_bits=16)
-    d = designs.from_data(data)
+    local = designs.from_data(data)
+    d = _sliced_f3_19()
     assert d.compile().microcode.packed() == local.compile().microcode.packed()
     assert d.compile().cycles == local.compile().cycles + 1
     text = verilog(d)
@@ -171,18 +169,10 @@ def test_each_slice_keeps_its_own_address_registers_through_the_synthesis(word_s
     slice's register into its ROM whatever its ``keep``, then merged the identical ROMs and their
     registers, so one register drove every slice of a copy (found on etat3-97-fast-staged's netlist,
     whose copies spanned the die from one read-address register)."""
-    import tempfile
     from collections import defaultdict
-    from pathlib import Path
-
-    from pairhw.flow import verilog
-    from pairhw.synth.flows import _yosys
 
     d = _sliced_f3_19(word_stages)
-    with tempfile.TemporaryDirectory() as work:
-        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
-               f"select {d.top}\nwrite_json -selected -compat-int net.json\n", verilog(d), Path(work), yosys="native")
-        net = json.loads((Path(work) / "net.json").read_text())["modules"][d.top]
+    net = _ecp5_netlist(d)
     driver = {}  # net bit -> the flip-flop whose Q it is
     for name, cell in net["cells"].items():
         if cell["type"] == "TRELLIS_FF":
@@ -209,11 +199,7 @@ def test_select_registers_of_each_slice_are_bit_exact_and_kept_apart(word_stages
     a unit input's bank multiplexer and forwarding multiplexer reads select registers of its own,
     loaded from the next word; the same words and cycles, the replicas in the Verilog and, after
     Yosys' synth_ecp5 (native, up to its LUT mapping), a flip-flop each, and 20 pairings bit-exact."""
-    import tempfile
-    from pathlib import Path
-
     from pairhw.flow import verilog
-    from pairhw.synth.flows import _yosys
 
     plain = _sliced_f3_19(word_stages)
     data = json.loads(json.dumps(plain.data))
@@ -227,10 +213,7 @@ def test_select_registers_of_each_slice_are_bit_exact_and_kept_apart(word_stages
     selects = {r for r in replicas if re.search(r"_(bank|fwd_sel)_s\d+$", r)}
     # mul's input a: its bank field and its forwarding select, one register a slice (38 bits: 2 slices)
     assert {"mul_a_bank_s0", "mul_a_bank_s1", "mul_a_fwd_sel_s0", "mul_a_fwd_sel_s1"} <= selects
-    with tempfile.TemporaryDirectory() as work:
-        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
-               f"select {d.top}\nwrite_json -selected -compat-int net.json\n", text, Path(work), yosys="native")
-        net = json.loads((Path(work) / "net.json").read_text())["modules"][d.top]
+    net = _ecp5_netlist(d)
     q = {c["connections"]["Q"][0] for c in net["cells"].values() if c["type"] == "TRELLIS_FF"}
     # each replica a flip-flop of its own (the bits the words use: the others are constants)
     ffs = {n: frozenset(b for b in net["netnames"][n]["bits"] if b in q) for n in selects}
@@ -463,6 +446,21 @@ def _ecp5_cells(d) -> dict:
         _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
                "tee -q -o stat.json stat -json\n", verilog(d), Path(work), yosys="native")
         return _stat_cells(Path(work), d.top)
+
+
+def _ecp5_netlist(d) -> dict:
+    """Design ``d``'s core after Yosys' synth_ecp5 (native) up to its LUT mapping: its module of the
+    JSON netlist (cells with their connections, net names with their bits)."""
+    import tempfile
+    from pathlib import Path
+
+    from pairhw.flow import verilog
+    from pairhw.synth.flows import _yosys
+
+    with tempfile.TemporaryDirectory() as work:
+        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
+               f"select {d.top}\nwrite_json -selected -compat-int net.json\n", verilog(d), Path(work), yosys="native")
+        return json.loads((Path(work) / "net.json").read_text())["modules"][d.top]
 
 
 def _ram_read(name, read, **datapath):
