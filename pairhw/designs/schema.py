@@ -161,7 +161,8 @@ SCHEMA = {
         "kind": (str, True, "mul, add, const, the field's powers: sqr, sqrt (F_2^m); cube, cbrt (F_3^m); and inv (F_p: "
                                  "a constant-time inverter, instead of Fermat's a^(p-2) on the multiplier) and "
                                  "mulk (F_p: k*a for the small constants of its k, instead of doublings and "
-                                 "additions)"),
+                                 "additions) and add3 (F_p: x + y + z, x + y - z, x - y - z and the adder's ops; "
+                                 "a sum or difference that one other alone reads is folded into it)"),
         "count": (int, False, "identical instances (default 1)"),
         "lanes": (int, False, "mul units: multipliers per instance sharing the operand b and its x^i*b array, "
                               "started together (Shu–Kwon–Gaj's groups; msd only; default 1)"),
@@ -178,12 +179,12 @@ SCHEMA = {
                                    "datapath's pipeline (a constant table has none)"),
         "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),
         "inv": ("inv", False, "inv units (F_p): options of the inverter"),
-        "add": ("add", False, "add units (F_p): options of the adder"),
+        "add": ("add", False, "add and add3 units (F_p): options of the adder"),
     },
     "add": {
         "stages": (int, False, "registers in the adder, its latency (default 0): 0 to 2 for F_p (1: the sum "
-                               "before its correction by p, 2: the result too); 0 to 10 in seed 002's "
-                               "coefficient form (over its chain of ten carry-chain steps)"),
+                               "before its correction by p, 2: the result too; an add3 unit 0 or 1); 0 to "
+                               "10 in seed 002's coefficient form (over its chain of ten carry-chain steps)"),
         "fused": (bool, False, "F_p: the sum and the difference one carry chain (x + (y xor s) + s), their "
                                "corrections by p another: two chains of p's width, not four (default false)"),
     },
@@ -327,8 +328,8 @@ def validate(data) -> None:
                                                               else f"only a mul unit has one, not {u['kind']}"))
         if "inv" in u and u["kind"] != "inv":
             raise SchemaError(f"datapath.units[{i}].inv: only an inv unit has one, not {u['kind']}")
-        if "add" in u and u["kind"] != "add":
-            raise SchemaError(f"datapath.units[{i}].add: only an add unit has one, not {u['kind']}")
+        if "add" in u and u["kind"] not in ("add", "add3"):
+            raise SchemaError(f"datapath.units[{i}].add: only an add or add3 unit has one, not {u['kind']}")
     if not any(u["kind"] == "mul" for u in units):
         raise SchemaError("datapath.units: a design needs a mul unit")
 

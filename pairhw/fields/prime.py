@@ -132,17 +132,32 @@ class PrimeFieldInterface(BaseField):
     """F_p for the engine (see the module docstring)."""
 
     family = "prime"
-    ops = {"add": 2, "sub": 2, "neg": 1, "mul": 2, "inv": 1, "mulk": 1, "const": 0}
+    ops = {"add": 2, "sub": 2, "neg": 1, "mul": 2, "inv": 1, "mulk": 1, "const": 0,
+           "add3": 3, "addsub": 3, "sub2": 3}
     powers: dict = {}
     unit_kinds = {
         "mul": UnitKind(("mul",), 2, started=True),
         "add": UnitKind(("add", "sub", "neg"), 2),
+        # x + y + z, x + y − z, x − y − z besides the adder's ops: an addition chain in one op
+        # (pairhw.program.fuse.fuse_additions folds a sum or difference that one other alone reads)
+        "add3": UnitKind(("add3", "addsub", "sub2", "add", "sub", "neg"), 3),
         "const": UnitKind(("const",), 0),
         "inv": UnitKind(("inv",), 1, started=True),
         # k·a for the small constants k of the unit's "k" (ξ = 9 + u's 9·a in one op, not four additions)
         "mulk": UnitKind(("mulk",), 1, scaled=True),
     }
     methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul", "inv": "inv", "mulk": "mul_int"}
+
+    def apply(self, kind: str, args, k: int = 1, const=None):
+        """The value of one op on model values; a three-operand addition is the model's two."""
+        F = self.F
+        if kind == "add3":
+            return F.add(F.add(args[0], args[1]), args[2])
+        if kind == "addsub":
+            return F.sub(F.add(args[0], args[1]), args[2])
+        if kind == "sub2":
+            return F.sub(F.sub(args[0], args[1]), args[2])
+        return super().apply(kind, args, k, const)
     pairings_module = "pairhw.math.prime.pairing"
     catalogue_module = "pairhw.rtl.prime.catalogue"
 
@@ -297,7 +312,7 @@ class PrimeFieldInterface(BaseField):
         return unit
 
     def build_unit(self, spec):
-        from pairhw.rtl.prime.adder import AddSubP, MulSmallP
+        from pairhw.rtl.prime.adder import AddSub3P, AddSubP, MulSmallP
         from pairhw.rtl.prime.inverter import InvP
 
         if spec.kind == "add":
@@ -305,6 +320,13 @@ class PrimeFieldInterface(BaseField):
                 return AddSubP(self.F, **dict(spec.options))
             except TypeError as e:  # an option the adder does not take
                 raise FieldInterfaceError(f"add: {e}") from None
+        if spec.kind == "add3":
+            try:
+                return AddSub3P(self.F, **dict(spec.options))
+            except TypeError:  # an option the adder does not take
+                extra = sorted(set(dict(spec.options)) - {"stages"})
+                raise FieldInterfaceError(f"add3: the three-operand adder takes stages, not "
+                                          f"{', '.join(extra)}") from None
         if spec.kind == "mulk":  # k·(vR) = (k·v)R: a constant product keeps the Montgomery form
             self.no_options(spec)
             return MulSmallP(self.F, spec.ks)
@@ -383,6 +405,9 @@ class PolyMontField(PrimeFieldInterface):
     def build_unit(self, spec):
         from pairhw.rtl.prime.polyadd import PolyAddSub
 
+        if spec.kind == "add3":
+            raise FieldInterfaceError("add3: the coefficient-form adder (Chávez Corona et al.'s words) has two "
+                                      "operands; there is no three-operand one")
         if spec.kind == "add":
             try:
                 return PolyAddSub(self.F, self.pm, **dict(spec.options))

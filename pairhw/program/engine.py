@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from pairhw.progress import plural
 
-from .calls import compile_steps
+from .calls import compile_steps, step_of
 from .datapath import Datapath
-from .fuse import fuse_powers
+from .fuse import fuse_additions, fuse_powers
 from .loop import fold_loop
 from .lower import Flow, lower
 from .microcode import Microcode, assemble
@@ -128,10 +128,13 @@ def mul_bound(dp: Datapath, products: int) -> int:
 
 def compile_flow(flow: Flow, dp: Datapath, balance: bool = True, program=None) -> Compiled:
     """Fuse power chains for ``dp``'s units (``balance``: share concurrent chains between squarer
-    and square root, :func:`~pairhw.program.fuse.fuse_powers`), schedule, allocate and assemble.
+    and square root, :func:`~pairhw.program.fuse.fuse_powers`) and additions for its three-operand
+    adders (:func:`~pairhw.program.fuse.fuse_additions`), schedule, allocate and assemble.
     A datapath with ``calls`` schedules the traced ``program``'s steps one by one and stores each
     distinct step once (:mod:`pairhw.program.calls`)."""
     flow = fuse_powers(flow, dp, balance)
+    # a three-operand adder's sums, each within its step (a core with calls keeps its steps' ops)
+    flow = fuse_additions(flow, dp, step_of(program, flow.pre) if dp.calls and program is not None else None)
     shared = flow.carried()
     if dp.calls and program is not None:
         sched, alloc, mc = compile_steps(flow, dp, program, shared)

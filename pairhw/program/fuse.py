@@ -16,6 +16,7 @@ same unit to the other one, longest first, whenever that finishes the group soon
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from functools import lru_cache
 
 from .datapath import Datapath, DatapathError
@@ -150,3 +151,67 @@ def fuse_powers(flow: Flow, dp: Datapath, balance: bool = True) -> Flow:
 
     return Flow(flow.F, flow.inputs, block(flow.pre, balance), block(flow.body, False), flow.trips, flow.init,
                 flow.final, block(flow.post, balance), flow.outputs, flow.period)
+
+
+#: the three-operand additions of an ``add3`` unit, x + y ± z and x − y − z (:func:`fuse_additions`)
+TERNARY = ("add3", "addsub", "sub2")
+
+
+def _ternary(outer, inner, first: bool):
+    """The three-operand op for ``outer`` = (``inner``) ± z (``first``: inner is outer's first
+    operand) or z ± (``inner``), inner and outer each ``add`` or ``sub``: (kind, srcs), the first
+    operand always added."""
+    x, y = inner.srcs
+    if first:
+        z = outer.srcs[1]
+        neg_y, neg_z = inner.kind == "sub", outer.kind == "sub"
+        terms = [x, y, z]
+    else:  # z ± (x ± y)
+        z = outer.srcs[0]
+        sign = outer.kind == "sub"
+        neg_y, neg_z = sign, sign != (inner.kind == "sub")
+        terms = [z, x, y]
+    first_t, a, b = terms[0], (terms[1], neg_y), (terms[2], neg_z)
+    if a[1] and not b[1]:  # x − a + b = x + b − a
+        a, b = b, a
+    kind = "add3" if not a[1] and not b[1] else "addsub" if not a[1] else "sub2"
+    return kind, (first_t, a[0], b[0])
+
+
+def fuse_additions(flow: Flow, dp: Datapath, steps: list | None = None) -> Flow:
+    """``flow`` with each addition or subtraction whose result one other addition or subtraction
+    alone reads folded into that reader: x ± y ± z in one op of an ``add3`` unit, when ``dp`` has one
+    (else ``flow`` as it is).
+
+    A value read by the loop across trips, before or after the loop, or as an output stays an op of
+    its own; so does one computed in another step than its reader's (``steps``: each ``flow.pre``
+    op's step, a core with calls), so that a step's ops stay its own.  Each reader folds in one
+    operand (its first that qualifies): three operands at most.  The interpreted result
+    (:meth:`Flow.run`) is unchanged."""
+    if not any("add3" in u.ops for u in dp.units):
+        return flow
+    readers = Counter(s for _, ops in flow.blocks() for op in ops for s, _ in op.srcs)
+    keep = set(flow.outputs) | set(flow.init.values()) | set(flow.final.values())
+    keep |= {s for op in flow.body for s, d in op.srcs if d}
+
+    def block(ops, step):
+        prod = {op.dst: i for i, op in enumerate(ops)}
+        absorbed: dict = {}  # index of a folded op -> its reader's index
+        out = []
+        for i, op in enumerate(ops):
+            if op.kind in ("add", "sub") and all(not d for _, d in op.srcs):
+                for n, (s, _) in enumerate(op.srcs):
+                    j = prod.get(s)
+                    if j is None or j in absorbed or readers[s] != 1 or s in keep \
+                            or out[j].kind not in ("add", "sub") or any(d for _, d in out[j].srcs) \
+                            or (step is not None and step[j] != step[i]):
+                        continue
+                    absorbed[j] = i
+                    kind, srcs = _ternary(op, out[j], n == 0)
+                    op = replace(op, kind=kind, srcs=srcs)
+                    break
+            out.append(op)
+        return [op for i, op in enumerate(out) if i not in absorbed]
+
+    return replace(flow, pre=block(flow.pre, steps), body=block(flow.body, None),
+                   post=block(flow.post, None))

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-#: the names of a unit's two input ports, in port order
-PORT_NAMES = "ab"
+#: the names of a unit's input ports, in port order (an add3 unit has three; c is every unit's result)
+PORT_NAMES = "abd"
 
 
 @dataclass(frozen=True)

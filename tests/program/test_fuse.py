@@ -154,3 +154,99 @@ def test_power_unit_is_bit_exact(kind, rng):
     sim.add_testbench(tb)
     sim.run()
     assert unit.xor_count == sum(PowerUnit(F, kind, (k,)).xor_count for k in ks)
+
+
+# -- three-operand additions (F_p's add3 units) ----------------------------------------------------
+
+
+def _sums(flow):
+    return {kind: sum(op.kind == kind for op in flow.pre) for kind in ("add", "sub", "add3", "addsub", "sub2")}
+
+
+@pytest.mark.parametrize("outer,inner,first", list(itertools.product(("add", "sub"), ("add", "sub"), (True, False))))
+def test_each_chain_of_two_additions_folds_into_one_op_of_the_same_value(outer, inner, first):
+    """(x ± y) ± z and z ± (x ± y), all eight: one op x + y ± z or x − y − z (its first operand always
+    added) of the same value, for operands spanning F_p (0, 1, p − 1)."""
+    from pairhw.fields.prime import PrimeFieldInterface
+    from pairhw.math.prime.field import PrimeField
+    from pairhw.program.fuse import TERNARY, _ternary
+    from pairhw.program.lower import LOp
+
+    fi = PrimeFieldInterface(PrimeField(101))
+    inner_op = LOp("v", inner, (("x", 0), ("y", 0)))
+    outer_op = LOp("w", outer, (("v", 0), ("z", 0)) if first else (("z", 0), ("v", 0)))
+    kind, srcs = _ternary(outer_op, inner_op, first)
+    assert kind in TERNARY and sorted(s for s, _ in srcs) == ["x", "y", "z"]
+    for x, y, z in itertools.product((0, 1, 100, 37), repeat=3):
+        env = {"x": x, "y": y, "z": z}
+        env["v"] = fi.apply(inner, (x, y))
+        want = fi.apply(outer, (env["v"], z) if first else (z, env["v"]))
+        assert fi.apply(kind, [env[s] for s, _ in srcs]) == want
+
+
+def _tiny_flow(adder="add3", calls=None):
+    from pairhw import designs
+    from pairhw.program.calls import step_of
+    from pairhw.program.engine import native_ops
+    from pairhw.program.fuse import fuse_additions
+
+    data = designs.get("ate-bn-tiny").data
+    d = designs.from_data({**data, "datapath": {**data["datapath"], "units": [
+        {**u, "kind": adder} if u["kind"] == "add" else u for u in data["datapath"]["units"]]}})
+    dp = d.datapath()
+    program = trace_pairing(dp.F, d.curve(), d.field.algorithm(d.algorithm), native=native_ops(dp))
+    flow = lower(fold_loop(program))
+    steps = step_of(program, flow.pre) if calls else None
+    return d, flow, fuse_additions(flow, dp, steps), steps
+
+
+def test_additions_fold_only_for_a_three_operand_adder_and_keep_the_pairing(rng):
+    """With an add3 unit a third of ate-bn-tiny's additions and subtractions fold into their one
+    reader (each op then of at most three operands); the interpreted flow gives the same pairing
+    values; with a two-operand adder the flow is left as it is."""
+    d, flow, fused, _ = _tiny_flow()
+    before, after = _sums(flow), _sums(fused)
+    n_before = before["add"] + before["sub"]
+    n_after = sum(after.values())
+    assert after["add3"] and after["addsub"] and after["sub2"]
+    assert n_after < 0.8 * n_before
+    assert len(flow.pre) - len(fused.pre) == n_before - n_after  # one op fewer per fold
+    assert all(len(op.srcs) <= 3 for op in fused.pre)
+    fi = d.field
+    for i in range(3):
+        P, Q = fi.vector_points(d.curve(), 7, i)
+        values = dict(zip(flow.inputs, fi.point_values(P, Q)))
+        assert fused.run(values) == flow.run(values) == list(d.model(P, Q))
+    _, plain, same, _ = _tiny_flow("add")
+    assert same is plain
+
+
+def test_a_value_read_twice_or_in_another_step_is_not_folded():
+    """A fold removes its inner op: never one whose value another op or an output also reads, nor,
+    with calls, one of another step than its reader's (each step keeps its ops); on ate-bn-tiny's
+    flow and on a hand-made one."""
+    from collections import Counter
+
+    from pairhw.program.fuse import fuse_additions
+    from pairhw.program.lower import Flow, LOp
+
+    d, flow, fused, _ = _tiny_flow()
+    readers = Counter(s for op in flow.pre for s, _ in op.srcs)
+    gone = {op.dst for op in flow.pre} - {op.dst for op in fused.pre}
+    assert gone and all(readers[v] == 1 and v not in flow.outputs for v in gone)
+
+    def op(dst, kind, *srcs):
+        return LOp(dst, kind, tuple((s, 0) for s in srcs))
+
+    pre = [op("s", "add", "x", "y"), op("t", "sub", "s", "z"),  # folds: t = x + y − z
+           op("u", "add", "x", "z"), op("v", "add", "u", "y"), op("w", "sub", "u", "t"),  # u read twice
+           op("e", "sub", "x", "y"), op("f", "add", "z", "e"),  # e in step 0, f in step 1
+           op("o", "add", "y", "y"), op("g", "add", "o", "x")]  # o an output
+    hand = Flow(flow.F, ["x", "y", "z"], pre, [], 0, {}, {}, [], ["t", "v", "w", "f", "g", "o"])
+    steps = [0, 0, 0, 0, 0, 0, 1, 1, 1]
+    out = fuse_additions(hand, d.datapath(), steps)
+    assert [(o.dst, o.kind) for o in out.pre] == [("t", "addsub"), ("u", "add"), ("v", "add"), ("w", "sub"),
+                                                  ("e", "sub"), ("f", "add"), ("o", "add"), ("g", "add")]
+    assert [(o.dst, o.kind) for o in fuse_additions(hand, d.datapath()).pre if o.dst == "f"] == [("f", "addsub")]
+    values = {"x": 5, "y": 90, "z": 17}
+    assert out.run(values) == hand.run(values)

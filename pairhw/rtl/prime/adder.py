@@ -3,7 +3,7 @@ in [0, p), the range the Montgomery multipliers of :mod:`.montgomery` take and g
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -97,6 +97,85 @@ class AddSubP(wiring.Component):
         res = Signal(w, name="res")
         m.d.comb += res.eq(Mux(take_u, u[:w], t[:w]))
         m.d.comb += self.c.eq(pipe.reg(res, w, "res_q") if self.stages == 2 else res)
+        return m
+
+
+#: the ops of an ``add3`` unit, selected by ``op`` (the field interface's order for unit kind ``add3``)
+OPS3 = ("add3", "addsub", "sub2", "add", "sub", "neg")
+
+
+class AddSub3P(wiring.Component):
+    """c = a + b + d (op 0), a + b − d (1), a − b − d (2), a + b (3), a − b (4) or −a (5) mod p,
+    latency ``stages`` (default 0): a chain of two additions or subtractions in one op.
+
+    x + σ·y + τ·z with σ, τ ∈ {+1, −1} (a two-operand op has z = 0, a negation x = 0 and y = a) is
+    one carry chain after a carry-save step: x ⊕ y' ⊕ z' and the majority of the three shifted up
+    by a bit, where y' and z' are y and z, or their complements with the +1s as carries in.  For
+    operands in [0, p) the result t lies in (−2p, 3p), and of t + j·p for the three j the op's
+    signs allow (j ∈ {0, −1, −2} with no subtraction, {1, 0, −1} with one, {2, 1, 0} with two:
+    three chains side by side) the least non-negative one is in [0, p).  Two chains one after the
+    other, as :class:`AddSubP`'s ``fused`` adder; ``stages`` 1 registers t between them.
+    """
+
+    initiation_interval = 1
+    _MustUse__silence = True
+
+    def __init__(self, F: PrimeField, stages: int = 0):
+        if not isinstance(stages, int) or isinstance(stages, bool) or not 0 <= stages <= 1:
+            raise ValueError(f"stages must be 0 or 1 (the sum registered before its correction by p), "
+                             f"not {stages!r}")
+        self.F, self.stages, self.latency = F, stages, stages
+        self.name = f"AddSub3P_p{F.bits}" + (f"_s{stages}" if stages else "")
+        w = F.bits
+        super().__init__({"a": In(w), "b": In(w), "d": In(w), "op": In(3), "c": Out(w)})
+
+    def emulate(self, a: int, b: int, d: int = 0, op: int = 0) -> int:
+        F = self.F
+        return (lambda: F.add(F.add(a, b), d), lambda: F.sub(F.add(a, b), d), lambda: F.sub(F.sub(a, b), d),
+                lambda: F.add(a, b), lambda: F.sub(a, b), lambda: F.neg(a))[op]()
+
+    def elaborate(self, platform):
+        m = Module()
+        p, w = self.F.p, self.F.bits
+        tw = w + 3  # t in (−2p, 3p), two's complement
+        op = self.op
+        neg = op == 5
+        sub_y = Signal(name="sub_y")  # σ = −1: a − b …, and −a (0 − a)
+        sub_z = Signal(name="sub_z")  # τ = −1
+        two = Signal(name="three_operands")
+        m.d.comb += [sub_y.eq((op == 2) | (op == 4) | neg), sub_z.eq((op == 1) | (op == 2)), two.eq(op < 3)]
+        x, y, z = Signal(w, name="x"), Signal(w, name="y"), Signal(w, name="z")
+        m.d.comb += [x.eq(Mux(neg, 0, self.a)), y.eq(Mux(neg, self.a, self.b)), z.eq(Mux(two, self.d, 0))]
+        # y' and z' in tw bits: the operand, or its complement (sign-extended ones) with a carry in
+        yc, zc = Signal(tw, name="y_or_not_y"), Signal(tw, name="z_or_not_z")
+        m.d.comb += [yc.eq(Cat(y, Const(0, 3)) ^ sub_y.replicate(tw)),
+                     zc.eq(Cat(z, Const(0, 3)) ^ sub_z.replicate(tw))]
+        xe = Cat(x, Const(0, 3))
+        # carry-save: one chain adds the bitwise sum and the majority shifted (σ's +1 in its bit 0)
+        save, carry = Signal(tw, name="save"), Signal(tw, name="carry")
+        m.d.comb += [save.eq(xe ^ yc ^ zc),
+                     carry.eq(Cat(sub_y, ((xe & yc) | (xe & zc) | (yc & zc))[:tw - 1]))]
+        t = Signal(tw, name="sum3")
+        m.d.comb += t.eq(save + carry + sub_z)
+        subs = Signal(2, name="subtractions")
+        m.d.comb += subs.eq(sub_y + sub_z)
+        pipe = Pipe(m, "")
+        if self.stages:
+            t, subs = pipe.reg(t, tw, "sum3_q"), pipe.reg(subs, 2, "subtractions_q")
+        # t + j·p for the three j of the op's subtractions: candidate k = 0, 1, 2 is t + (subs − k)·p
+        # (largest first), its constant chosen by subs
+        cands = []
+        for k in range(3):
+            js = [n - k for n in range(3)]  # j for subs = 0, 1, 2
+            const = Signal(tw, name=f"j{k}_p")
+            m.d.comb += const.eq(Array(Const(j * p % (1 << tw), tw) for j in js)[subs])
+            v = Signal(tw, name=f"cand{k}")
+            m.d.comb += v.eq(t + const)
+            cands.append(v)
+        # the least non-negative of the candidates (cand0 > cand1 > cand2, one apart by p)
+        res = Signal(w, name="res")
+        m.d.comb += res.eq(Mux(~cands[2][-1], cands[2][:w], Mux(~cands[1][-1], cands[1][:w], cands[0][:w])))
+        m.d.comb += self.c.eq(res)
         return m
 
 

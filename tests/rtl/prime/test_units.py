@@ -12,7 +12,7 @@ from pairhw import params
 from pairhw.math.prime.field import Montgomery, PrimeField
 from pairhw.math.prime.polymont import PolyMont, bn_p, dsp_plan, find_seed_t
 from pairhw.emit import unit_verilog
-from pairhw.rtl.prime.adder import AddSubP, MulSmallP
+from pairhw.rtl.prime.adder import OPS3, AddSub3P, AddSubP, MulSmallP
 from pairhw.rtl.prime.catalogue import KindError, bn_t, make_unit, prime_field
 from pairhw.rtl.prime.dsp import product_pieces
 from pairhw.rtl.prime.montgomery import MontgomeryIterative, MontgomeryPipelined
@@ -135,6 +135,31 @@ def test_adder_unit_adds_subtracts_negates(stages, fused):
     for bad in (3, -1, True):
         with pytest.raises(ValueError, match="stages must be 0, 1"):
             AddSubP(PrimeField(101), stages=bad)
+
+
+@pytest.mark.parametrize("stages", [0, 1])
+def test_three_operand_adder_equals_the_model(stages):
+    """a + b + d, a + b − d, a − b − d and the adder's own a + b, a − b, −a, each fully reduced,
+    over edge values (0, 1, p − 1: the sums' extremes 3p − 3 and −2p + 2) and random ones; the
+    unit's ``emulate`` agrees; a stage count it does not have is refused."""
+    rng = random.Random(8)
+    model = {"add3": lambda a, b, d: a + b + d, "addsub": lambda a, b, d: a + b - d,
+             "sub2": lambda a, b, d: a - b - d, "add": lambda a, b, d: a + b, "sub": lambda a, b, d: a - b,
+             "neg": lambda a, b, d: -a}
+    for p in (101, 2**127 - 1, params.curve("bls12-381").p):
+        F = PrimeField(p)
+        unit = AddSub3P(F, stages=stages)
+        assert unit.latency == stages
+        vals = [0, 1, p - 1, p - 2, p >> 1]
+        triples = [(a, b, d) for a in vals for b in vals for d in vals]
+        triples += [(rng.randrange(p), rng.randrange(p), rng.randrange(p)) for _ in range(20)]
+        cases = [{"a": a, "b": b, "d": d, "op": op} for op in range(len(OPS3)) for a, b, d in triples]
+        want = [model[OPS3[c["op"]]](c["a"], c["b"], c["d"]) % p for c in cases]
+        assert simulate_comb(unit, cases) == want
+        assert [unit.emulate(c["a"], c["b"], c["d"], c["op"]) for c in cases] == want
+    for bad in (2, -1, True):
+        with pytest.raises(ValueError, match="stages must be 0 or 1"):
+            AddSub3P(PrimeField(101), stages=bad)
 
 
 def test_small_constant_products():
