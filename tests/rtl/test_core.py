@@ -775,3 +775,27 @@ def test_or_merged_reads_of_local_copies_are_bit_exact(name, curve, stage):
     assert (res.verified, res.failed, res.timeout) == (20, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
     assert res.constant_time
+
+
+def test_three_operand_adders_are_bit_exact_in_a_core():
+    """ate-bls12-381-fast-add3's datapath on bn-tiny: two add3 units (x + y ± z, x − y − z, and the
+    adder's own ops) writing a LUT RAM bank each, the lean register file (local copies, ORed) and
+    calls: the folded additions in the microcode, and 4 pairings in Verilator against the model, in
+    the scheduled cycles."""
+    full = designs.get("ate-bls12-381-fast-add3").data["datapath"]
+    data = json.loads(json.dumps(designs.get("ate-bn-tiny").data))
+    data["name"] = "ate-bn-tiny-add3"
+    dp = data["datapath"]
+    dp.update({k: full[k] for k in ("calls", "share", "waits", "rom", "ram_control", "read_merge", "lookahead")})
+    dp["banks"] = [{"name": b, "write_ports": 1} for b in ("m", "a0", "a1", "k")]
+    for u in dp["units"]:
+        u["writes"] = ["m"] if u["kind"] == "mul" else ["k"]
+        if u["kind"] == "add":
+            u.update(kind="add3", count=2, writes_each=["a0", "a1"])
+    d = designs.from_data(data)
+    kinds = {op.kind for op in d.compile().flow.pre}
+    assert {"add3", "addsub", "sub2", "add", "sub"} <= kinds
+    assert d.report()["interconnect"]["read_inputs_max"] == 4
+    res = simulate(d, rows=pairings(d, 4, seed=23))
+    assert (res.verified, res.failed, res.timeout) == (4, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
