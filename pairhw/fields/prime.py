@@ -312,7 +312,7 @@ class PrimeFieldInterface(BaseField):
         return unit
 
     def build_unit(self, spec):
-        from pairhw.rtl.prime.adder import AddSub3P, AddSubP, MulSmallP
+        from pairhw.rtl.prime.adder import Add3P, AddSubP, MulSmallP
         from pairhw.rtl.prime.inverter import InvP
 
         if spec.kind == "add":
@@ -322,7 +322,7 @@ class PrimeFieldInterface(BaseField):
                 raise FieldInterfaceError(f"add: {e}") from None
         if spec.kind == "add3":
             try:
-                return AddSub3P(self.F, **dict(spec.options))
+                return Add3P(self.F, **dict(spec.options))
             except TypeError:  # an option the adder does not take
                 extra = sorted(set(dict(spec.options)) - {"stages"})
                 raise FieldInterfaceError(f"add3: the three-operand adder takes stages, not "

@@ -197,7 +197,7 @@ def fuse_additions(flow: Flow, dp: Datapath, steps: list | None = None) -> Flow:
     def block(ops, step):
         prod = {op.dst: i for i, op in enumerate(ops)}
         absorbed: dict = {}  # index of a folded op -> its reader's index
-        out = []
+        out: list = []
         for i, op in enumerate(ops):
             if op.kind in ("add", "sub") and all(not d for _, d in op.srcs):
                 for n, (s, _) in enumerate(op.srcs):

@@ -104,7 +104,7 @@ class AddSubP(wiring.Component):
 OPS3 = ("add3", "addsub", "sub2", "add", "sub", "neg")
 
 
-class AddSub3P(wiring.Component):
+class Add3P(wiring.Component):
     """c = a + b + d (op 0), a + b − d (1), a − b − d (2), a + b (3), a − b (4) or −a (5) mod p,
     latency ``stages`` (default 0): a chain of two additions or subtractions in one op.
 
@@ -125,7 +125,7 @@ class AddSub3P(wiring.Component):
             raise ValueError(f"stages must be 0 or 1 (the sum registered before its correction by p), "
                              f"not {stages!r}")
         self.F, self.stages, self.latency = F, stages, stages
-        self.name = f"AddSub3P_p{F.bits}" + (f"_s{stages}" if stages else "")
+        self.name = f"Add3P_p{F.bits}" + (f"_s{stages}" if stages else "")
         w = F.bits
         super().__init__({"a": In(w), "b": In(w), "d": In(w), "op": In(3), "c": Out(w)})
 
@@ -142,10 +142,10 @@ class AddSub3P(wiring.Component):
         neg = op == 5
         sub_y = Signal(name="sub_y")  # σ = −1: a − b …, and −a (0 − a)
         sub_z = Signal(name="sub_z")  # τ = −1
-        two = Signal(name="three_operands")
-        m.d.comb += [sub_y.eq((op == 2) | (op == 4) | neg), sub_z.eq((op == 1) | (op == 2)), two.eq(op < 3)]
+        three = Signal(name="three_operands")
+        m.d.comb += [sub_y.eq((op == 2) | (op == 4) | neg), sub_z.eq((op == 1) | (op == 2)), three.eq(op < 3)]
         x, y, z = Signal(w, name="x"), Signal(w, name="y"), Signal(w, name="z")
-        m.d.comb += [x.eq(Mux(neg, 0, self.a)), y.eq(Mux(neg, self.a, self.b)), z.eq(Mux(two, self.d, 0))]
+        m.d.comb += [x.eq(Mux(neg, 0, self.a)), y.eq(Mux(neg, self.a, self.b)), z.eq(Mux(three, self.d, 0))]
         # y' and z' in tw bits: the operand, or its complement (sign-extended ones) with a carry in
         yc, zc = Signal(tw, name="y_or_not_y"), Signal(tw, name="z_or_not_z")
         m.d.comb += [yc.eq(Cat(y, Const(0, 3)) ^ sub_y.replicate(tw)),

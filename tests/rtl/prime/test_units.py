@@ -12,7 +12,7 @@ from pairhw import params
 from pairhw.math.prime.field import Montgomery, PrimeField
 from pairhw.math.prime.polymont import PolyMont, bn_p, dsp_plan, find_seed_t
 from pairhw.emit import unit_verilog
-from pairhw.rtl.prime.adder import OPS3, AddSub3P, AddSubP, MulSmallP
+from pairhw.rtl.prime.adder import OPS3, Add3P, AddSubP, MulSmallP
 from pairhw.rtl.prime.catalogue import KindError, bn_t, make_unit, prime_field
 from pairhw.rtl.prime.dsp import product_pieces
 from pairhw.rtl.prime.montgomery import MontgomeryIterative, MontgomeryPipelined
@@ -146,9 +146,12 @@ def test_three_operand_adder_equals_the_model(stages):
     model = {"add3": lambda a, b, d: a + b + d, "addsub": lambda a, b, d: a + b - d,
              "sub2": lambda a, b, d: a - b - d, "add": lambda a, b, d: a + b, "sub": lambda a, b, d: a - b,
              "neg": lambda a, b, d: -a}
+    from pairhw.fields.prime import PrimeFieldInterface
+
+    assert OPS3 == PrimeFieldInterface.unit_kinds["add3"].ops  # the unit's op select: the interface's order
     for p in (101, 2**127 - 1, params.curve("bls12-381").p):
         F = PrimeField(p)
-        unit = AddSub3P(F, stages=stages)
+        unit = Add3P(F, stages=stages)
         assert unit.latency == stages
         vals = [0, 1, p - 1, p - 2, p >> 1]
         triples = [(a, b, d) for a in vals for b in vals for d in vals]
@@ -159,7 +162,7 @@ def test_three_operand_adder_equals_the_model(stages):
         assert [unit.emulate(c["a"], c["b"], c["d"], c["op"]) for c in cases] == want
     for bad in (2, -1, True):
         with pytest.raises(ValueError, match="stages must be 0 or 1"):
-            AddSub3P(PrimeField(101), stages=bad)
+            Add3P(PrimeField(101), stages=bad)
 
 
 def test_small_constant_products():
