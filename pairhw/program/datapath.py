@@ -182,6 +182,14 @@ class Datapath:
         if not names or len(set(names)) != len(names):
             raise DatapathError("bank names must be distinct and at least one bank is needed")
         kinds = self.F.unit_kinds
+        owner: dict = {}  # instance name -> its unit: the microcode's fields and the Verilog are named so
+        for u in self.units:
+            for q in u.instance_names():
+                if q in owner and owner[q] != u.name:
+                    raise DatapathError(f"unit {u.name}: its instance {q} has the name of an instance of unit "
+                                        f"{owner[q]} (instances of a unit of count n are name0 … name(n−1)); "
+                                        "rename one of them")
+                owner[q] = u.name
         for u in self.units:
             if u.kind not in kinds:
                 raise DatapathError(f"unit {u.name}: unknown kind {u.kind!r} for {self.F.name}; kinds: "

@@ -176,6 +176,9 @@ CASES = {
                          "the adder of F_2^47 takes no options (stages)"),
     "add-stages-too-many": ("ate-bn-chavez11-toy", lambda d: unit(d, "add").update(add={"stages": 11}),
                             "add.stages: must be at most 10"),
+    "instance-name-clash": (BN, lambda d: d["datapath"]["units"].extend(
+        [{"name": "a", "kind": "add", "count": 2}, {"name": "a1", "kind": "add"}]),
+        "datapath.units[4] (a1): its instance a1 has the name of an instance of unit a"),
     "add3-stages-two": (BN, lambda d: unit(d, "add").update(kind="add3", add={"stages": 2}),
                         "datapath.units[1] (add): stages must be 0 or 1 (the sum registered before its correction"),
     "add3-fused": (BN, lambda d: unit(d, "add").update(kind="add3", add={"fused": True}),
