@@ -813,13 +813,14 @@ class PairingCore(StreamCore):
             if not used:
                 return value
             name = f"{p}_{PORT_NAMES[port]}_fwd"
-            if not at_sources and dp.slice_selects:  # a tree a slice, on a select register of its own
-                srcs, out = [value] + [wr[s] for s in fsrc], Signal(mm, name=name)
+            if not at_sources:
+                srcs = [value] + [wr[s] for s in fsrc]
+                if not dp.slice_selects:
+                    return _read_tree(m, srcs, [0, *used], fld[key], name)
+                out = Signal(mm, name=name)  # a tree a slice, on a select register of its own
                 m.d.comb += out.eq(Cat(*(_read_tree(m, [v[lo:hi] for v in srcs], [0, *used], sel, f"{name}_s{j}")
                                          for j, ((lo, hi), sel) in enumerate(rf.slice_fields(key, f"{name}_sel")))))
                 return out
-            if not at_sources:
-                return _read_tree(m, [value] + [wr[s] for s in fsrc], [0, *used], fld[key], name)
             srcs = [value] + [forwarded(s) if k + 1 in used else value for k, s in enumerate(fsrc)]
             return _read_tree(m, srcs, [0, *used], rf.staged(fld[key], name + "_sel"), name)
 

@@ -147,17 +147,8 @@ class PrimeFieldInterface(BaseField):
         "mulk": UnitKind(("mulk",), 1, scaled=True),
     }
     methods = {"add": "add", "sub": "sub", "neg": "neg", "mul": "mul", "inv": "inv", "mulk": "mul_int"}
-
-    def apply(self, kind: str, args, k: int = 1, const=None):
-        """The value of one op on model values; a three-operand addition is the model's two."""
-        F = self.F
-        if kind == "add3":
-            return F.add(F.add(args[0], args[1]), args[2])
-        if kind == "addsub":
-            return F.sub(F.add(args[0], args[1]), args[2])
-        if kind == "sub2":
-            return F.sub(F.sub(args[0], args[1]), args[2])
-        return super().apply(kind, args, k, const)
+    #: a three-operand addition's value: the model's two ops, (x op1 y) op2 z
+    TERNARY = {"add3": ("add", "add"), "addsub": ("add", "sub"), "sub2": ("sub", "sub")}
     pairings_module = "pairhw.math.prime.pairing"
     catalogue_module = "pairhw.rtl.prime.catalogue"
 
@@ -167,6 +158,14 @@ class PrimeFieldInterface(BaseField):
     pairs = 1
     #: whether the program also computes the validation residues of its points (:meth:`with_validation`)
     validate = False
+
+    def apply(self, kind: str, args, k: int = 1, const=None):
+        """The value of one op on model values (:attr:`TERNARY` for the three-operand additions)."""
+        two = self.TERNARY.get(kind)
+        if two is None:
+            return super().apply(kind, args, k, const)
+        x, y, z = args
+        return getattr(self.F, two[1])(getattr(self.F, two[0])(x, y), z)
 
     @property
     def pairing_inputs(self) -> tuple:

@@ -565,8 +565,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             kw.update(latency=built.latency, ii=built.initiation_interval,
                       options=tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                              for k, v in u["mul"].items())))
-        elif u["kind"] in ("add", "add3") and u["kind"] in F.unit_kinds and ("add" in u or u["kind"] == "add3"):
-            # the adder's options: its latency is the built unit's (an add3 unit built to check the field has one)
+        elif (u["kind"] == "add" and "add" in u) or (u["kind"] == "add3" and "add3" in F.unit_kinds):
+            # the adder's options: its latency is the built unit's (an add3 unit always built: a field
+            # whose adder has two operands refuses it)
             kw.update(options=tuple(sorted(u.get("add", {}).items())))
             try:
                 built = F.build_unit(UnitSpec(**kw))

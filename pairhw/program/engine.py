@@ -8,7 +8,7 @@ from pairhw.progress import plural
 
 from .calls import compile_steps, step_of
 from .datapath import Datapath
-from .fuse import fuse_additions, fuse_powers
+from .fuse import folds_additions, fuse_additions, fuse_powers
 from .loop import fold_loop
 from .lower import Flow, lower
 from .microcode import Microcode, assemble
@@ -133,8 +133,8 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True, program=None) -
     A datapath with ``calls`` schedules the traced ``program``'s steps one by one and stores each
     distinct step once (:mod:`pairhw.program.calls`)."""
     flow = fuse_powers(flow, dp, balance)
-    # a three-operand adder's sums, each within its step (a core with calls keeps its steps' ops)
-    flow = fuse_additions(flow, dp, step_of(program, flow.pre) if dp.calls and program is not None else None)
+    if folds_additions(dp):  # a three-operand adder's sums, each within its step (calls keep steps' ops)
+        flow = fuse_additions(flow, dp, step_of(program, flow.pre) if dp.calls and program is not None else None)
     shared = flow.carried()
     if dp.calls and program is not None:
         sched, alloc, mc = compile_steps(flow, dp, program, shared)

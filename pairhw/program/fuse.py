@@ -153,14 +153,11 @@ def fuse_powers(flow: Flow, dp: Datapath, balance: bool = True) -> Flow:
                 flow.final, block(flow.post, balance), flow.outputs, flow.period)
 
 
-#: the three-operand additions of an ``add3`` unit, x + y ± z and x − y − z (:func:`fuse_additions`)
-TERNARY = ("add3", "addsub", "sub2")
-
-
 def _ternary(outer, inner, first: bool):
     """The three-operand op for ``outer`` = (``inner``) ± z (``first``: inner is outer's first
     operand) or z ± (``inner``), inner and outer each ``add`` or ``sub``: (kind, srcs), the first
-    operand always added."""
+    operand always added; the kinds are an ``add3`` unit's x + y + z, x + y − z and x − y − z
+    (:attr:`pairhw.fields.prime.PrimeFieldInterface.TERNARY`)."""
     x, y = inner.srcs
     if first:
         z = outer.srcs[1]
@@ -178,6 +175,11 @@ def _ternary(outer, inner, first: bool):
     return kind, (first_t, a[0], b[0])
 
 
+def folds_additions(dp: Datapath) -> bool:
+    """Whether ``dp`` has a unit of three-operand additions (:func:`fuse_additions` folds for it)."""
+    return any("add3" in u.ops for u in dp.units)
+
+
 def fuse_additions(flow: Flow, dp: Datapath, steps: list | None = None) -> Flow:
     """``flow`` with each addition or subtraction whose result one other addition or subtraction
     alone reads folded into that reader: x ± y ± z in one op of an ``add3`` unit, when ``dp`` has one
@@ -188,7 +190,7 @@ def fuse_additions(flow: Flow, dp: Datapath, steps: list | None = None) -> Flow:
     op's step, a core with calls), so that a step's ops stay its own.  Each reader folds in one
     operand (its first that qualifies): three operands at most.  The interpreted result
     (:meth:`Flow.run`) is unchanged."""
-    if not any("add3" in u.ops for u in dp.units):
+    if not folds_additions(dp):
         return flow
     readers = Counter(s for _, ops in flow.blocks() for op in ops for s, _ in op.srcs)
     keep = set(flow.outputs) | set(flow.init.values()) | set(flow.final.values())

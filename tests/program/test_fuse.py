@@ -169,14 +169,14 @@ def test_each_chain_of_two_additions_folds_into_one_op_of_the_same_value(outer, 
     added) of the same value, for operands spanning F_p (0, 1, p − 1)."""
     from pairhw.fields.prime import PrimeFieldInterface
     from pairhw.math.prime.field import PrimeField
-    from pairhw.program.fuse import TERNARY, _ternary
+    from pairhw.program.fuse import _ternary
     from pairhw.program.lower import LOp
 
     fi = PrimeFieldInterface(PrimeField(101))
     inner_op = LOp("v", inner, (("x", 0), ("y", 0)))
     outer_op = LOp("w", outer, (("v", 0), ("z", 0)) if first else (("z", 0), ("v", 0)))
     kind, srcs = _ternary(outer_op, inner_op, first)
-    assert kind in TERNARY and sorted(s for s, _ in srcs) == ["x", "y", "z"]
+    assert kind in fi.TERNARY and sorted(s for s, _ in srcs) == ["x", "y", "z"]
     for x, y, z in itertools.product((0, 1, 100, 37), repeat=3):
         env = {"x": x, "y": y, "z": z}
         env["v"] = fi.apply(inner, (x, y))
