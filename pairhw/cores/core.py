@@ -502,7 +502,7 @@ class RegisterFile:
             return q(self.shared_read(*rp), f"{p}_{pn}")
         key = read_key(dp, u, p, port)
         # read_merge or: a port of local copies only ORs them (each reads 0 unless the word reads it)
-        merged = dp.read_merge == "or" and len(banks) > 1 and all(b in self.local for b in banks)
+        merged = dp.zeroed_copies(u, port)
         outs = [q(self.bank_read(b, fld[key], f"{p}_{pn}_{b}",
                                  None if self.used_r is None else sorted(k for c, k in self.used_r[key] if c == b),
                                  key, i, merged), f"{p}_{pn}_{b}")

@@ -143,6 +143,12 @@ SCHEMA = {
                                      "unit's instance 0 and the bank's write port 0; default) or fewest (the "
                                      "instance and write port with the fewest ops in the way: a smaller "
                                      "interval where several instances of a unit are fully used)"),
+        "allocate": (str, False, "with calls overlap, ram_control local and connect program: how registers are "
+                                 "chosen: first (default), the lowest free one (or a repeated step's); copies, "
+                                 "the free one that adds the fewest registers to the LUT RAM copies of the ports "
+                                 "that read the value (a copy holds the registers its port reads: 31 and its word "
+                                 "of zeros a RAM32M deep, 63 a RAM64M), so a port's copies stay shallow; the "
+                                 "same schedule and cycles, other words"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

@@ -32,7 +32,7 @@ import bisect
 from dataclasses import replace
 
 from .datapath import Datapath
-from .microcode import Microcode, Run, assemble
+from .microcode import Microcode, Run, assemble, read_key
 from .regalloc import Allocation, allowed_banks
 from .schedule import (BlockSchedule, Busy, LoopSchedule, Schedule, ScheduleError, Timeline, _rports, _wport,
                        list_schedule)
@@ -472,6 +472,34 @@ def allocate_replay(flow, dp: Datapath, sched: Schedule, steps: list[int], start
         return not (n < len(ivs) and ivs[n][0] <= hi) and not (n > 0 and ivs[n - 1][1] >= lo)
 
     reg: dict = {}
+    # allocate copies: a port's LUT RAM copy of a bank holds the registers it reads (ram_control local,
+    # connect program), with its word of zeros 32 words a RAM32M deep, 64 a RAM64M; a value takes the
+    # free register that makes the fewest copies deeper, then adds the fewest registers to copies,
+    # then is read by the fewest other ports (each port's registers kept its own), then the lowest
+    copies = dp.allocate == "copies"
+    fields: dict = {}  # value -> the word's read fields (unit inputs) that read it
+    zero: dict = {}  # field -> 1 if its copies hold a word of zeros (Datapath.zeroed_copies)
+    reach: dict = {}  # (field, bank) -> the registers (region, k) it reads
+    owners: dict = {}  # (bank, region, k) -> the fields that read it
+    if copies:
+        for r in block.records():
+            u, names = r.unit, r.unit.instance_names()
+            for port, (s, _) in enumerate(ops[r.op].srcs):
+                q = names[r.slot - r.slot % u.lanes] if port == 1 else names[r.slot]  # a lane's b is lane 0's
+                f = read_key(dp, u, q, port)
+                fields.setdefault(s, set()).add(f)
+                zero[f] = int(dp.zeroed_copies(u, port))
+
+    def added(v, bg, k) -> tuple[int, int]:
+        """The copies made deeper than a multiple of 32 words (a RAM32M's; or made at all) and the
+        copies reaching a register more, if v takes register (bg, k)."""
+        deeper = more = 0
+        for f in fields.get(v, ()):
+            got = reach.get((f, bg[0]), ())
+            if (bg[1], k) not in got:
+                more += 1
+                deeper += not got or (len(got) + zero[f]) % 32 == 0
+        return deeper, more
 
     def take(v, bg, k):
         regs = lives[bg]
@@ -479,9 +507,18 @@ def allocate_replay(flow, dp: Datapath, sched: Schedule, steps: list[int], start
             regs.append([])
         bisect.insort(regs[k], life(v))
         reg[v] = (bg, k)
+        for f in fields.get(v, ()):
+            reach.setdefault((f, bg[0]), set()).add((bg[1], k))
+            owners.setdefault((*bg, k), set()).add(f)
 
     def lowest(v):
         bg, (lo, hi) = where(v), life(v)
+        if copies:
+            mine = fields.get(v, set())
+            k = min((k for k in range(len(lives[bg]) + 1) if free(bg, k, lo, hi)),
+                    key=lambda k: (*added(v, bg, k), len(owners.get((*bg, k), set()) - mine), k))
+            take(v, bg, k)
+            return
         k = 0
         while not free(bg, k, lo, hi):
             k += 1
@@ -507,7 +544,9 @@ def allocate_replay(flow, dp: Datapath, sched: Schedule, steps: list[int], start
                 best, score = t_out, sc
         for m in sorted(range(len(seg)), key=lambda m: (written[seg[m].dst], m)):
             v = seg[m].dst
-            if best is not None and best[m][0] == where(v) and free(*best[m], *life(v)):
+            # (allocate copies: a template's register only where the value's ports read it already)
+            if (best is not None and best[m][0] == where(v) and free(*best[m], *life(v))
+                    and not (copies and added(v, *best[m])[1])):
                 take(v, *best[m])
             else:
                 lowest(v)

@@ -65,6 +65,11 @@ ROM_READS = ("comb", "sync", "registered", "sync-registered")
 RAM_CONTROLS = ("shared", "local")
 #: how a unit input port that reads several local bank copies picks one (:attr:`Datapath.read_merge`)
 READ_MERGES = ("mux", "or")
+#: how a core with calls that overlap chooses its registers (:attr:`Datapath.allocate`,
+#: :func:`~pairhw.program.calls.allocate_replay`): ``first``, the lowest free register (or a repeated
+#: step's); ``copies``, the free register that deepens the fewest LUT RAM copies (ram_control local:
+#: a port's copy of a bank holds the registers it reads, 32 words a RAM32M deep, 64 a RAM64M)
+ALLOCATES = ("first", "copies")
 #: where the operand stage (pipeline ``operands``) puts its registers (:attr:`Datapath.operand_stage`):
 #: ``port``, one register after each unit input's multiplexer; ``sources``, one at each source the
 #: input chooses among (each bank read, each forwarded result) and one on the choosing field, so the
@@ -176,6 +181,7 @@ class Datapath:
     operand_stage: str = "port"  # the operand registers after each input's multiplexer, or at its "sources"
     modulo_evict: str = "first"  # the loop's modulo scheduler: where an op placed by force goes (MODULO_EVICTS)
     slice_selects: bool = False  # slice_bits: each slice of a unit input's choice its own select registers
+    allocate: str = "first"  # calls overlap: the lowest free register, or the one deepening the fewest copies (ALLOCATES)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -291,6 +297,13 @@ class Datapath:
             raise DatapathError("datapath.read_merge: or reads the copies of ram_control local (each copy's "
                                 f"read-address register picks its word of zeros); set ram_control to local, not "
                                 f"{self.ram_control}")
+        if self.allocate not in ALLOCATES:
+            raise DatapathError(f"datapath.allocate: {self.allocate!r} is not {' or '.join(ALLOCATES)}")
+        if self.allocate == "copies" and not (self.calls == "overlap" and self.ram_control == "local"
+                                              and self.connect == "program"):
+            raise DatapathError("datapath.allocate: copies chooses registers for the LUT RAM copies that hold only "
+                                "what their port reads: it needs calls overlap, ram_control local and connect "
+                                "program")
         if self.operand_stage not in OPERAND_STAGES:
             raise DatapathError(f"datapath.operand_stage: {self.operand_stage!r} is not "
                                 f"{' or '.join(OPERAND_STAGES)}")
@@ -437,6 +450,13 @@ class Datapath:
     def read_banks(self, u: UnitSpec, port: int) -> tuple:
         return tuple(u.reads[port]) if u.reads else tuple(self.bank_names())
 
+    def zeroed_copies(self, u: UnitSpec, port: int) -> bool:
+        """Whether input ``port`` of ``u`` ORs its local copies (``read_merge`` or, several banks, all
+        local): each of its copies then holds a word of zeros past its registers."""
+        banks = self.read_banks(u, port)
+        return (self.read_merge == "or" and len(banks) > 1 and self.read_port(u, port) is None
+                and all(b in self.local_banks for b in banks))
+
     def write_banks(self, u: UnitSpec, inst: int | None = None) -> tuple:
         """The banks ``u`` (instance ``inst``) may write: its own ``writes_each`` bank first, then the
         shared ``writes`` (every bank that is no instance's own, by default).  Without ``inst``: the
@@ -500,7 +520,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     (:func:`~pairhw.program.calls.interleave`), and ``spec["slice_selects"]`` whether each slice of a
     unit input's choice has select registers of its own (:attr:`Datapath.slice_selects`), and
     ``spec["operand_stage"]`` where the operand
-    stage's registers sit (:attr:`Datapath.operand_stage`, :data:`OPERAND_STAGES`).
+    stage's registers sit (:attr:`Datapath.operand_stage`, :data:`OPERAND_STAGES`), and ``spec["allocate"]``
+    how a core with calls that overlap chooses registers (:data:`ALLOCATES`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -599,4 +620,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("forward", False)), spec.get("max_sources"), spec.get("calls"), share,
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
                     copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
-                    spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False))
+                    spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
+                    spec.get("allocate", "first"))

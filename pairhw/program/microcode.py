@@ -192,10 +192,37 @@ class Microcode:
                 writers = [p for p, u in instances(dp) if b in dp.write_banks(u, u.instance_names().index(p))
                            and (used_w is None or p in used_w.get((b, k), ()))]
                 writes[(b, k)] = len(writers) + ((b, k) in inputs)
+        depths = self.copy_depths(used_r)
         return {"connect": dp.connect, "read_ports": len(ports), "read_inputs": sum(ports.values()),
                 "read_inputs_max": max(ports.values(), default=0), "registers": len(writes),
                 "write_inputs": sum(writes.values()), "write_inputs_max": max(writes.values(), default=0),
-                "ram_banks": len(rams), "ports": ports}
+                "ram_banks": len(rams), "ports": ports,
+                **({"copies": {"count": len(depths), "over_32": sum(d > 32 for d in depths),
+                               "over_64": sum(d > 64 for d in depths)}} if dp.local_banks else {})}
+
+    def copy_depths(self, used_r=None) -> list[int]:
+        """The words of each LUT RAM copy the core builds for its unit inputs (ram_control local: a
+        copy per input and bank it reads, holding the registers the words read there with connect
+        program, else the whole bank, and a word of zeros where the input ORs its copies,
+        :meth:`~pairhw.program.datapath.Datapath.zeroed_copies`): 32 words fit a RAM32M (6 bits in 4
+        LUTs), 64 a RAM64M (3 bits); ``used_r``: :meth:`connections`' reads, if known."""
+        dp = self.dp
+        local = set(dp.local_banks)
+        if dp.connect == "program" and used_r is None:
+            used_r = self.connections()[1]
+        out = []
+        for p, u in instances(dp):
+            for port in range(u.ports):
+                if (lane(u, p) > 0 and port == 1) or dp.read_port(u, port):  # lane 0's b; a shared RAM port
+                    continue
+                key, zero = read_key(dp, u, p, port), dp.zeroed_copies(u, port)
+                for b in dp.read_banks(u, port):
+                    if b not in local:
+                        continue
+                    n = self.sizes.get(b, 0) if used_r is None else len({k for c, k in used_r.get(key, ()) if c == b})
+                    if used_r is None or n:
+                        out.append(n + zero)
+        return out
 
     def run(self, values: list) -> tuple[list, int]:
         """Execute the microcode on input values (stream order); returns (outputs, cycles)."""

@@ -338,3 +338,29 @@ def test_a_design_file_with_an_interleaved_batch_loads(tmp_path):
     path.write_text(json.dumps({k: v for k, v in data.items() if k != "batch"}))
     with pytest.raises(DesignError, match="datapath.interleave: needs a batch"):
         load(str(path))
+
+
+def test_copies_allocation_keeps_the_ports_copies_shallower_and_the_pairing():
+    """``"allocate": "copies"`` on ate-bn254-fast-add3's datapath over the 110-bit BN curve: the same
+    schedule (each op at the same cycle on the same unit), the model's pairing in the same constant
+    cycles, and LUT RAM copies (each holds the registers its port reads and a word of zeros) that
+    take fewer 32-word RAM32M blocks, far fewer of them deeper than one, than the lowest free
+    register gives."""
+    got = {}
+    for alloc in ("first", "copies"):
+        data = {**designs.get("ate-bn254-fast-add3").data, "curve": "bn-chavez11-toy", "name": f"toy-{alloc}"}
+        data["datapath"] = {**data["datapath"], "allocate": alloc}
+        d = designs.from_data(data)
+        got[alloc] = d, d.compile()
+    (first, a), (d, b) = got["first"], got["copies"]
+    assert (b.pre.start, b.pre.inst, b.cycles) == (a.pre.start, a.pre.inst, a.cycles)
+    fi = d.field
+    for P, Q in _pairs(d, 2, seed=19):
+        assert b.run(fi.point_values(P, Q)) == (list(d.model(P, Q)), b.cycles)
+    deep, blocks = {}, {}
+    for alloc, (_, cp) in got.items():
+        depths = cp.microcode.copy_depths()
+        deep[alloc], blocks[alloc] = sum(n > 32 for n in depths), sum(-(-n // 32) for n in depths)
+        assert cp.report()["interconnect"]["copies"] == {"count": len(depths), "over_32": deep[alloc],
+                                                         "over_64": sum(n > 64 for n in depths)}
+    assert blocks["copies"] < blocks["first"] and 3 * deep["copies"] < 2 * deep["first"]

@@ -781,15 +781,16 @@ def test_three_operand_adders_are_bit_exact_in_a_core():
     """ate-bls12-381-fast-add3's datapath on bn-tiny: two add3 units (x + y ± z, x − y − z, and the
     adder's own ops) and a fused two-operand adder, each writing a LUT RAM bank of its own, the
     constants and the inverse written through the multiplier's bank's port, the lean register file
-    (local copies, ORed) and calls, with ate-bn254-fast-add3's small-constant unit (bn-tiny's
-    ξ = 4 + u: k = 3, 4, 12) writing a bank of its own: the folded additions in the microcode on the
-    add3 units, the others on both kinds, and 4 pairings in Verilator against the model, in the
-    scheduled cycles."""
+    (local copies, ORed; registers chosen for shallow copies, allocate copies) and calls, with
+    ate-bn254-fast-add3's small-constant unit (bn-tiny's ξ = 4 + u: k = 3, 4, 12) writing a bank of
+    its own: the folded additions in the microcode on the add3 units, the others on both kinds, and
+    4 pairings in Verilator against the model, in the scheduled cycles."""
     full = designs.get("ate-bls12-381-fast-add3").data["datapath"]
     data = json.loads(json.dumps(designs.get("ate-bn-tiny").data))
     data["name"] = "ate-bn-tiny-add3"
     dp = data["datapath"]
-    dp.update({k: full[k] for k in ("calls", "share", "waits", "rom", "ram_control", "read_merge", "lookahead")})
+    dp.update({k: full[k] for k in ("calls", "share", "waits", "rom", "ram_control", "read_merge", "lookahead",
+                                    "allocate")})
     dp["banks"] = [{"name": b, "write_ports": 1} for b in ("m", "a0", "a1", "a2", "k")]
     for u in dp["units"]:
         u["writes"] = ["m"]  # the constants and the inverse share the multiplier's write port, as there
