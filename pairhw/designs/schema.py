@@ -149,6 +149,11 @@ SCHEMA = {
                                  "that read the value (a copy holds the registers its port reads: 31 and its word "
                                  "of zeros a RAM32M deep, 63 a RAM64M), so a port's copies stay shallow; the "
                                  "same schedule and cycles, other words"),
+        "inverse_window": (int, False, "BLS12 curves with an inverter unit: the final exponentiation's F_p inversion "
+                                       "overlaps this many of the hard part's first squarings, done on the easy part's "
+                                       "value before it is divided by the inverse (each squaring 12 F_p products more, "
+                                       "then one chain of squarings of the inverse; where the multiplier would wait "
+                                       "for the inverter; default: none, the inverse first)"),
         "units": (["unit"], True, "the functional units, in any order"),
     },
     "bank": {

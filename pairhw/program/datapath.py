@@ -182,6 +182,7 @@ class Datapath:
     modulo_evict: str = "first"  # the loop's modulo scheduler: where an op placed by force goes (MODULO_EVICTS)
     slice_selects: bool = False  # slice_bits: each slice of a unit input's choice its own select registers
     allocate: str = "first"  # calls overlap: the lowest free register, or the one deepening the fewest copies (ALLOCATES)
+    inverse_window: int = 0  # BLS12: the hard part's first squarings overlapping the F_p inversion (0: none)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -297,6 +298,11 @@ class Datapath:
             raise DatapathError("datapath.read_merge: or reads the copies of ram_control local (each copy's "
                                 f"read-address register picks its word of zeros); set ram_control to local, not "
                                 f"{self.ram_control}")
+        if isinstance(self.inverse_window, bool) or not isinstance(self.inverse_window, int) or self.inverse_window < 0:
+            raise DatapathError(f"datapath.inverse_window: {self.inverse_window!r} is not a whole number of squarings")
+        if self.inverse_window and (self.F.family != "prime" or not any(u.kind == "inv" for u in self.units)):
+            raise DatapathError("datapath.inverse_window: the squarings that overlap the final exponentiation's "
+                                "F_p inversion need a prime field and an inverter unit (kind inv)")
         if self.allocate not in ALLOCATES:
             raise DatapathError(f"datapath.allocate: {self.allocate!r} is not {' or '.join(ALLOCATES)}")
         if self.allocate == "copies" and not (self.calls == "overlap" and self.ram_control == "local"
@@ -521,7 +527,9 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     unit input's choice has select registers of its own (:attr:`Datapath.slice_selects`), and
     ``spec["operand_stage"]`` where the operand
     stage's registers sit (:attr:`Datapath.operand_stage`, :data:`OPERAND_STAGES`), and ``spec["allocate"]``
-    how a core with calls that overlap chooses registers (:data:`ALLOCATES`).
+    how a core with calls that overlap chooses registers (:data:`ALLOCATES`), and ``spec["inverse_window"]``
+    how many of a BLS12 final exponentiation's squarings overlap its inversion
+    (:func:`~pairhw.math.prime.pairing.final_exp_overlapped_bls12`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -621,4 +629,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
                     copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
-                    spec.get("allocate", "first"))
+                    spec.get("allocate", "first"), spec.get("inverse_window", 0))

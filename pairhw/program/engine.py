@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pairhw.progress import plural
 
 from .calls import compile_steps, step_of
-from .datapath import Datapath
+from .datapath import Datapath, DatapathError
 from .fuse import folds_additions, fuse_additions, fuse_powers
 from .loop import fold_loop
 from .lower import Flow, lower
@@ -170,7 +170,11 @@ def check_sources(mc: Microcode) -> None:
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
     """Trace ``algorithm`` on curve ``C`` (over the datapath's field) and compile it for ``dp``."""
-    program = trace_pairing(dp.F, C, algorithm, native=native_ops(dp), copies=dp.table_copies)
+    if dp.inverse_window and C.family != "bls12":
+        raise DatapathError(f"datapath.inverse_window: the overlapped inversion is written for BLS12 curves' final "
+                            f"exponentiation, not {C.family.upper()}")
+    program = trace_pairing(dp.F, C, algorithm, native=native_ops(dp), copies=dp.table_copies,
+                            inverse_window=dp.inverse_window)
     return compile_flow(lower(fold_loop(program)), dp, program=program)
 
 

@@ -165,6 +165,10 @@ class Tracer:
         #: the model copies an exponentiation's table operand before each product (:meth:`copy`;
         #: a datapath's ``table_copies``)
         self.copies = False
+        #: BLS12: the hard part's first squarings that overlap the final exponentiation's inversion
+        #: (:func:`~pairhw.math.prime.pairing.final_exp_overlapped_bls12`; a datapath's
+        #: ``inverse_window``; 0: the inverse first)
+        self.inverse_window = 0
 
     def __getattr__(self, name):  # to_hex, poly_str, ZERO, ...: pass through
         return getattr(self._F, name)
@@ -288,21 +292,25 @@ class Tracer:
         raise TraceError("pow is not traced")
 
 
-def trace_kernel(fi, inputs, fn, optimize: bool = True, native=frozenset(), copies: bool = False) -> Program:
+def trace_kernel(fi, inputs, fn, optimize: bool = True, native=frozenset(), copies: bool = False,
+                 inverse_window: int = 0) -> Program:
     """Trace ``fn(TF, *values)`` on symbolic elements of the field ``fi`` (an interface of
     :mod:`pairhw.program.field`) named ``inputs`` (a list of names, or a count n for ``a0`` …
     ``a(n-1)``); ``fn`` returns the outputs.  Besides the pairings, for measuring one operation on a
-    datapath: an inversion, an F_{2^4m} product.  ``copies``: :attr:`Tracer.copies`."""
+    datapath: an inversion, an F_{2^4m} product.  ``copies``: :attr:`Tracer.copies`;
+    ``inverse_window``: :attr:`Tracer.inverse_window`."""
     TF = fi.tracer(optimize)
     TF.native = frozenset(native)
     TF.copies = copies
+    TF.inverse_window = inverse_window
     names = [f"a{i}" for i in range(inputs)] if isinstance(inputs, int) else list(inputs)
     out = fn(TF, *[TF.input(x) for x in names])
     TF.program.outputs = [o.name if isinstance(o, Sym) else o for o in out]
     return TF.program
 
 
-def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset(), copies: bool = False) -> Program:
+def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset(), copies: bool = False,
+                  inverse_window: int = 0) -> Program:
     """Trace ``algorithm(C', P, Q)`` (a pairing of the model, on curve ``C`` rebuilt over the tracer
     of the field interface ``fi``) with symbolic inputs, the interface's ``pairing_inputs`` (``xP, yP,
     xQ, yQ``, or the six F_p values of a G1 × G2 pair); the outputs are the base-field coefficients of
@@ -312,10 +320,11 @@ def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset(), c
     operations on the same operands are computed once; without it, the program has exactly the
     model's operations (the counts of :mod:`pairhw.math.opcount`).  ``native``: op kinds the target
     datapath executes (:attr:`Tracer.native`); ``copies``: an exponentiation's products read copies of
-    their table operand (:attr:`Tracer.copies`).
+    their table operand (:attr:`Tracer.copies`); ``inverse_window``: the final exponentiation's
+    squarings that overlap its inversion (:attr:`Tracer.inverse_window`).
     """
 
     def fn(TF, *inputs):
         return fi.flatten(algorithm(fi.curve_over(C, TF), *fi.points(inputs)))
 
-    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize, native, copies)
+    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize, native, copies, inverse_window)

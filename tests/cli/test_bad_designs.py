@@ -112,6 +112,14 @@ CASES = {
                          "datapath.allocate: 'fewest' is not first or copies"),
     "allocate-copies-without-local-copies": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(allocate="copies"),
                                              "datapath.allocate: copies chooses registers for the LUT RAM copies"),
+    "inverse-window-on-bn": ("ate-bn-tiny", lambda d: d["datapath"].update(inverse_window=4),
+                             "datapath.inverse_window: the overlapped inversion is written for BLS12 curves' final "
+                             "exponentiation, not BN"),
+    "inverse-window-without-inverter": (BN, lambda d: d["datapath"].update(inverse_window=4),
+                                        "datapath.inverse_window: the squarings that overlap the final "
+                                        "exponentiation's F_p inversion need a prime field and an inverter unit"),
+    "inverse-window-negative": ("ate-bn-tiny", lambda d: d["datapath"].update(inverse_window=-1),
+                                "datapath.inverse_window: must be at least 1, not -1"),
     "table-copies-without-calls": (BN, lambda d: d["datapath"].update(table_copies=True),
                                    "datapath.table_copies: needs calls"),
     "table-copies-on-f2": (F2, lambda d: d["datapath"].update(calls="overlap", table_copies=True),

@@ -364,3 +364,28 @@ def test_copies_allocation_keeps_the_ports_copies_shallower_and_the_pairing():
         assert cp.report()["interconnect"]["copies"] == {"count": len(depths), "over_32": deep[alloc],
                                                          "over_64": sum(n > 64 for n in depths)}
     assert blocks["copies"] < blocks["first"] and 3 * deep["copies"] < 2 * deep["first"]
+
+
+def test_an_overlapped_inverse_keeps_the_traced_pairing():
+    """``"inverse_window": 16`` (ate-bls12-381-fast-overlap): the traced program, the hard part's
+    first 16 squarings done before the division by the inverse, computes the model's pairing."""
+    from pairhw.program.engine import native_ops
+    from pairhw.program.trace import trace_pairing
+
+    d = designs.get("ate-bls12-381-fast-overlap")
+    dp, C, fi = d.datapath(), d.curve(), d.field
+    assert dp.inverse_window == 16
+    prog = trace_pairing(dp.F, C, fi.algorithm(d.algorithm), native=native_ops(dp), copies=True,
+                         inverse_window=16)
+    plain = trace_pairing(dp.F, C, fi.algorithm(d.algorithm), native=native_ops(dp), copies=True)
+    assert sum(op.kind == "mul" for op in prog.ops) > sum(op.kind == "mul" for op in plain.ops)
+    P, Q = fi.vector_points(C, 29, 0)
+    assert prog.run(dict(zip(prog.inputs, fi.point_values(P, Q)))) == list(d.model(P, Q))
+
+
+@pytest.mark.slow
+def test_an_overlapped_inverse_fills_the_inverters_wait():
+    """The same datapath waiting for its one-step-a-cycle inverter takes more cycles: the window's
+    products run while the inverter does."""
+    d = designs.get("ate-bls12-381-fast-overlap")
+    assert d.compile().cycles < _with("ate-bls12-381-fast-overlap", inverse_window=0).compile().cycles

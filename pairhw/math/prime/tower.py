@@ -161,20 +161,28 @@ class Tower12:
         t0, t1 = K.sqr(a), K.sqr(b)
         return K.add(self.mul_xi(t1), t0), K.sub(K.sqr(K.add(a, b)), K.add(t0, t1))
 
-    def cyclotomic_sqr12(self, a):
+    def cyclotomic_sqr12(self, a, k=None):
         """a² for a in the cyclotomic subgroup (a^(p⁴ − p² + 1) = 1: after the easy part of the final
         exponentiation): Granger–Scott (PKC 2010, §3.1), three F_p⁴ squarings, 9 F_p² squarings
         (18 F_p products) against :meth:`sqr12`'s 12 F_p² products.  With a = Σ a_j w^j, the pairs
-        (a_0, a_3), (a_1, a_4), (a_2, a_5) are F_p⁴ elements in y = w³ (y² = v³ = ξ)."""
+        (a_0, a_3), (a_1, a_4), (a_2, a_5) are F_p⁴ elements in y = w³ (y² = v³ = ξ).
+
+        With ``k`` ∈ F_p: a = k·g for g in the cyclotomic subgroup, and the result is k²·g².  Each
+        output is 3t ± 2z with t quadratic in a's coefficients z, so the linear terms take the factor
+        once more: 3t ± 2k·z (12 F_p products more, beside the squarings, not after them)."""
         K = self.K
         (z0, z4, z3), (z2, z1, z5) = a
 
+        def lin(z):  # the linear term's 2z (2k·z for a scaled element)
+            z = z if k is None else K.mul_fp(z, k)
+            return K.add(z, z)
+
         # 3t ± 2z as 2t + (t ± 2z): two additions after t (2z does not wait for t)
         def three_minus_two(t, z):
-            return K.add(K.add(t, t), K.sub(t, K.add(z, z)))
+            return K.add(K.add(t, t), K.sub(t, lin(z)))
 
         def three_plus_two(t, z):
-            return K.add(K.add(t, t), K.add(t, K.add(z, z)))
+            return K.add(K.add(t, t), K.add(t, lin(z)))
 
         t0, t1 = self._fp4_sqr(z0, z1)
         n0, n1 = three_minus_two(t0, z0), three_plus_two(t1, z1)

@@ -56,6 +56,39 @@ def test_hard_part_is_exact(name, rng):
     assert T.eq12(fast, T.pow12(f, C.hard_exponent))
 
 
+def test_a_scaled_cyclotomic_square_is_the_square_scaled_by_the_factor_squared(rng):
+    """Granger–Scott's squaring of k·g (g cyclotomic, k ∈ F_p) with its linear terms scaled by k is
+    k²·g² (the overlapped final exponentiation's squarings); without the factor it is not."""
+    C = params.curve("bls12-381")
+    T, F = C.T, C.F
+    g = pp.final_exp_easy(C, pp.miller_loop(C, C.g1, C.E2.hash_to_point(b"scaled")))
+    k = rng.randrange(2, C.p)
+    kg = T.scale12_fp(g, k)
+    assert T.eq12(T.cyclotomic_sqr12(kg, k), T.scale12_fp(T.cyclotomic_sqr12(g), F.mul(k, k)))
+    assert not T.eq12(T.cyclotomic_sqr12(kg), T.scale12_fp(T.cyclotomic_sqr12(g), F.mul(k, k)))
+
+
+@pytest.mark.parametrize("window", [1, 15, 16, 17, 50])
+def test_the_overlapped_final_exponentiation_is_the_final_exponentiation(window, rng):
+    """BLS12-381's final exponentiation with the inverse overlapped by the hard part's first
+    ``window`` squarings (on the easy part's value before the division) gives the same value, for
+    windows below, at and above the set bit 16 of |u − 1| and past its bit 48."""
+    C = params.curve("bls12-381")
+    for i in range(2):
+        P = C.E1.mul(rng.randrange(1, C.r), C.g1)
+        Q = C.E2.mul(rng.randrange(1, C.r), C.g2)
+        f = pp.miller_loop(C, P, Q)
+        assert C.T.eq12(pp.final_exp_overlapped_bls12(C, f, window), pp.final_exp(C, f))
+
+
+def test_an_overlapped_window_past_the_exponent_is_refused():
+    C = params.curve("bls12-381")
+    f = pp.miller_loop(C, C.g1, C.g2)
+    for window in (0, 63, 64):
+        with pytest.raises(ValueError, match="overlapped window must be between 1 and 62"):
+            pp.final_exp_overlapped_bls12(C, f, window)
+
+
 @pytest.mark.parametrize("name", PRIME_SETS)
 def test_optimal_ate_equals_textbook(name):
     C = params.curve(name)
