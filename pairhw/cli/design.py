@@ -135,8 +135,7 @@ def _interconnect_text(ic: dict) -> str:
                f"(at most {ic['write_inputs_max']})" if ic["registers"] else "no flip-flop registers")
             + f"{ram}; connect {ic['connect']}"
             + (f"; {ic['copies']['count']:,} LUT RAM cop{'y' if ic['copies']['count'] == 1 else 'ies'} "
-               f"({ic['copies']['over_32']} over "
-               f"32 words, {ic['copies']['over_64']} over 64)" if "copies" in ic else ""))
+               f"({ic['copies']['over_32']} over 32 words, {ic['copies']['over_64']} over 64)" if "copies" in ic else ""))
 
 
 def cmd_schedule(args, UsageError) -> int:

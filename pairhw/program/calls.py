@@ -447,7 +447,10 @@ def allocate_replay(flow, dp: Datapath, sched: Schedule, steps: list[int], start
     :data:`NEAR` steps after their own (the powers an exponentiation keeps, the Miller loop's points)
     take registers above the others, so that they do not push a recurring step's values elsewhere.
     Every register is checked free over each value's whole life, so the allocation is valid whatever
-    the templates give (:meth:`~pairhw.program.microcode.Microcode.run` checks the words)."""
+    the templates give (:meth:`~pairhw.program.microcode.Microcode.run` checks the words).  With
+    ``"allocate": "copies"`` the register is the one that keeps the LUT RAM copies of the value's
+    readers shallowest instead of the lowest, and a template's only where every reader reads it
+    already (docs/ARCHITECTURE.md, "Registers for shallow copies")."""
     ops, block = flow.pre, sched.pre
     written, at_step, last, readers = _lives(flow, block, steps)
     far = {v for v in written  # an output, a loaded value, or one read more than NEAR steps on

@@ -118,6 +118,9 @@ CASES = {
     "inverse-window-without-inverter": (BN, lambda d: d["datapath"].update(inverse_window=4),
                                         "datapath.inverse_window: the squarings that overlap the final "
                                         "exponentiation's F_p inversion need a prime field and an inverter unit"),
+    "inverse-window-too-long": ("ate-bls12-381-fast-overlap", lambda d: d["datapath"].update(inverse_window=63),
+                                "datapath.inverse_window: at most 62 squarings (the first power of the hard part, by "
+                                "|u − 1|, has 63), not 63"),
     "inverse-window-negative": ("ate-bn-tiny", lambda d: d["datapath"].update(inverse_window=-1),
                                 "datapath.inverse_window: must be at least 1, not -1"),
     "table-copies-without-calls": (BN, lambda d: d["datapath"].update(table_copies=True),
