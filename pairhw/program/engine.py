@@ -173,7 +173,7 @@ def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
     if dp.inverse_window and C.family != "bls12":
         raise DatapathError(f"datapath.inverse_window: the overlapped inversion is written for BLS12 curves' final "
                             f"exponentiation, not {C.family.upper()}")
-    longest = abs(C.u - 1).bit_length() - 2  # the power by |u − 1| goes on from the window's last square
+    longest = abs(C.u - 1).bit_length() - 2 if dp.inverse_window else 0  # the power by |u − 1| follows
     if dp.inverse_window > longest:
         raise DatapathError(f"datapath.inverse_window: at most {longest} squarings (the first power of the hard "
                             f"part, by |u − 1|, has {longest + 1}), not {dp.inverse_window}")
