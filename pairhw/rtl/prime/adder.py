@@ -111,10 +111,12 @@ class Add3P(wiring.Component):
     x + σ·y + τ·z with σ, τ ∈ {+1, −1} (a two-operand op has z = 0, a negation x = 0 and y = a) is
     one carry chain after a carry-save step: x ⊕ y' ⊕ z' and the majority of the three shifted up
     by a bit, where y' and z' are y and z, or their complements with the +1s as carries in.  For
-    operands in [0, p) the result t lies in (−2p, 3p), and of t + j·p for the three j the op's
-    signs allow (j ∈ {0, −1, −2} with no subtraction, {1, 0, −1} with one, {2, 1, 0} with two:
-    three chains side by side) the least non-negative one is in [0, p).  Two chains one after the
-    other, as :class:`AddSubP`'s ``fused`` adder; ``stages`` 1 registers t between them.
+    operands in [0, p) the result t lies in (−2p, 3p).  Its top four bits bound it from below, and
+    that bound's quotient by p gives j with t + j·p in [0, 2p) (:meth:`quotients_by_top`): the result
+    is t + (j − 1)·p where that is non-negative, else t + j·p.  The two candidates are two chains side
+    by side after t's (three in all, where one candidate for each of the three j the op's subtractions
+    allow took four); their constants wait for t's top bits, so the chains run one after the other
+    as :class:`AddSubP`'s ``fused`` adder's two.  ``stages`` 1 registers t between them.
     """
 
     initiation_interval = 1
@@ -157,26 +159,38 @@ class Add3P(wiring.Component):
                      carry.eq(Cat(sub_y, ((xe & yc) | (xe & zc) | (yc & zc))[:tw - 1]))]
         t = Signal(tw, name="sum3")
         m.d.comb += t.eq(save + carry + sub_z)
-        subs = Signal(2, name="subtractions")
-        m.d.comb += subs.eq(sub_y + sub_z)
         pipe = Pipe(m, "")
         if self.stages:
-            t, subs = pipe.reg(t, tw, "sum3_q"), pipe.reg(subs, 2, "subtractions_q")
-        # t + j·p for the three j of the op's subtractions: candidate k = 0, 1, 2 is t + (subs − k)·p
-        # (largest first), its constant chosen by subs
+            t = pipe.reg(t, tw, "sum3_q")
+        # the top bits of t pick the first of two candidates t + j·p, t + (j − 1)·p (quotients_by_top);
+        # the second, if non-negative, is the result, else the first: two chains, not three
+        shift, js = self.quotients_by_top()
+        top = t[shift:]
         cands = []
-        for k in range(3):
-            js = [n - k for n in range(3)]  # j for subs = 0, 1, 2
-            const = Signal(tw, name=f"j{k}_p")
-            m.d.comb += const.eq(Array(Const(j * p % (1 << tw), tw) for j in js)[subs])
-            v = Signal(tw, name=f"cand{k}")
+        for n, dj in enumerate((0, -1)):
+            const = Signal(tw, name=f"j{n}_p")
+            m.d.comb += const.eq(Array(Const((j + dj) * p % (1 << tw), tw) for j in js)[top])
+            v = Signal(tw, name=f"cand{n}")
             m.d.comb += v.eq(t + const)
             cands.append(v)
-        # the least non-negative of the candidates (cand0 > cand1 > cand2, one apart by p)
         res = Signal(w, name="res")
-        m.d.comb += res.eq(Mux(~cands[2][-1], cands[2][:w], Mux(~cands[1][-1], cands[1][:w], cands[0][:w])))
+        m.d.comb += res.eq(Mux(cands[1][-1], cands[0][:w], cands[1][:w]))
         m.d.comb += self.c.eq(res)
         return m
+
+    def quotients_by_top(self) -> tuple[int, list[int]]:
+        """(s, js): t in (−2p, 3p), two's complement in bits(p) + 3 bits, and for each value h of its
+        bits from s = bits(p) − 1 up (2^s ≤ p), j = −⌊lo/p⌋ for the least t they allow, lo = h·2^s
+        signed (0 where no t has them).  t + j·p ≥ 0, and t < lo + 2^s ≤ lo + p makes t + j·p < 2p:
+        t + j·p or t + (j − 1)·p is t mod p."""
+        p, w = self.F.p, self.F.bits
+        tw, s = w + 3, w - 1
+        js = []
+        for h in range(1 << (tw - s)):
+            lo = (h - (1 << (tw - s)) if h >> (tw - s - 1) else h) << s
+            hi = lo + (1 << s) - 1
+            js.append(-(max(lo, -2 * p + 1) // p) if hi > -2 * p and lo < 3 * p else 0)
+        return s, js
 
 
 class MulSmallP(wiring.Component):

@@ -156,6 +156,9 @@ def test_three_operand_adder_equals_the_model(stages):
         vals = [0, 1, p - 1, p - 2, p >> 1]
         triples = [(a, b, d) for a in vals for b in vals for d in vals]
         triples += [(rng.randrange(p), rng.randrange(p), rng.randrange(p)) for _ in range(20)]
+        # sums at and beside p and 2p (a + b + d; a − b − d at −p, −2p + 2), where the candidates turn
+        triples += [(min(x, p - 1), max(0, min(p - 1, x - p + 1)), max(0, x - 2 * p + 2))
+                    for k in (1, 2) for x in (k * p - 1, k * p, k * p + 1)]
         cases = [{"a": a, "b": b, "d": d, "op": op} for op in range(len(OPS3)) for a, b, d in triples]
         want = [model[OPS3[c["op"]]](c["a"], c["b"], c["d"]) % p for c in cases]
         assert simulate_comb(unit, cases) == want
@@ -163,6 +166,24 @@ def test_three_operand_adder_equals_the_model(stages):
     for bad in (2, -1, True):
         with pytest.raises(ValueError, match="stages must be 0 or 1"):
             Add3P(PrimeField(101), stages=bad)
+
+
+def test_the_top_bits_of_a_three_operand_sum_leave_two_candidates():
+    """Add3P's correction: for every t in (−2p, 3p) at p = 101 and 127, and for t at and beside each
+    multiple of p and each boundary of the top bits at BLS12-381's p, t + j·p (j from t's top bits)
+    is in [0, 2p), so t + j·p or t + (j − 1)·p is t mod p."""
+    for p in (101, 127, params.curve("bls12-381").p):
+        unit = Add3P(PrimeField(p))
+        s, js = unit.quotients_by_top()
+        tw = PrimeField(p).bits + 3
+        if p < 1000:
+            ts = range(-2 * p + 1, 3 * p)
+        else:
+            edges = [k * p for k in range(-2, 4)] + [h << s for h in range(-8, 8)]
+            ts = [e + d for e in edges for d in (-1, 0, 1) if -2 * p < e + d < 3 * p]
+        for t in ts:
+            j = js[(t % (1 << tw)) >> s]
+            assert 0 <= t + j * p < 2 * p, (p, t)
 
 
 def test_small_constant_products():
