@@ -15,6 +15,39 @@ from .dsp import Pipe
 OPS = ("add", "sub", "neg")
 
 
+def quotients_by_top(p: int, width: int, least: int, most: int) -> tuple[int, list[int]]:
+    """(s, qs) for a value t in [least, most] held in ``width`` bits (two's complement where least < 0):
+    s = bits(p) − 1 (2^s ≤ p), and for each value h of t's bits from s up, q = ⌊lo/p⌋ for the least
+    t they allow (lo = h·2^s, signed; 0 where no t has them).  t − q·p ≥ 0, and t < lo + 2^s ≤ lo + p
+    makes t − q·p < 2p: of t − q·p and t − (q + 1)·p, the second where non-negative is t mod p.  So
+    the top bits of a sum pick the constants of two subtractions side by side (:class:`Add3P`), where
+    a correction by each multiple of p took one each."""
+    s = p.bit_length() - 1
+    n = width - s
+    qs = []
+    for h in range(1 << n):
+        lo = (h - (1 << n) if least < 0 and h >> (n - 1) else h) << s
+        hi = lo + (1 << s) - 1
+        qs.append(max(lo, least) // p if hi >= least and lo <= most else 0)
+    return s, qs
+
+
+def reduce_by_top(m: Module, t, width: int, p: int, least: int, most: int, w: int, prefix: str = ""):
+    """t mod p (``w`` bits) for t in [least, most] in ``width`` bits: the two subtractions of
+    :func:`quotients_by_top`, their constants picked by t's top bits, the second if non-negative."""
+    s, qs = quotients_by_top(p, width, least, most)
+    cands = []
+    for n, dq in enumerate((0, 1)):
+        const = Signal(width, name=f"{prefix}j{n}_p")
+        m.d.comb += const.eq(Array(Const(-(q + dq) * p % (1 << width), width) for q in qs)[t[s:width]])
+        v = Signal(width, name=f"{prefix}cand{n}")
+        m.d.comb += v.eq(t + const)
+        cands.append(v)
+    res = Signal(w, name=f"{prefix}res")
+    m.d.comb += res.eq(Mux(cands[1][-1], cands[0][:w], cands[1][:w]))
+    return res
+
+
 class AddSubP(wiring.Component):
     """c = a + b (op 0), a − b (op 1) or −a (op 2) mod p, latency ``stages`` (default 0).
 
@@ -112,7 +145,7 @@ class Add3P(wiring.Component):
     one carry chain after a carry-save step: x ⊕ y' ⊕ z' and the majority of the three shifted up
     by a bit, where y' and z' are y and z, or their complements with the +1s as carries in.  For
     operands in [0, p) the result t lies in (−2p, 3p).  Its top four bits bound it from below, and
-    that bound's quotient by p gives j with t + j·p in [0, 2p) (:meth:`quotients_by_top`): the result
+    that bound's quotient by p gives j with t + j·p in [0, 2p) (:func:`quotients_by_top`): the result
     is t + (j − 1)·p where that is non-negative, else t + j·p.  The two candidates are two chains side
     by side after t's (three in all, where one candidate for each of the three j the op's subtractions
     allow took four); their constants wait for t's top bits, so the chains run one after the other
@@ -162,35 +195,10 @@ class Add3P(wiring.Component):
         pipe = Pipe(m, "")
         if self.stages:
             t = pipe.reg(t, tw, "sum3_q")
-        # the top bits of t pick the first of two candidates t + j·p, t + (j − 1)·p (quotients_by_top);
-        # the second, if non-negative, is the result, else the first: two chains, not three
-        shift, js = self.quotients_by_top()
-        top = t[shift:]
-        cands = []
-        for n, dj in enumerate((0, -1)):
-            const = Signal(tw, name=f"j{n}_p")
-            m.d.comb += const.eq(Array(Const((j + dj) * p % (1 << tw), tw) for j in js)[top])
-            v = Signal(tw, name=f"cand{n}")
-            m.d.comb += v.eq(t + const)
-            cands.append(v)
-        res = Signal(w, name="res")
-        m.d.comb += res.eq(Mux(cands[1][-1], cands[0][:w], cands[1][:w]))
-        m.d.comb += self.c.eq(res)
+        # t mod p from two subtractions whose constants t's top bits pick (reduce_by_top): two
+        # chains, not one for each multiple the op's subtractions allow
+        m.d.comb += self.c.eq(reduce_by_top(m, t, tw, p, -2 * p + 1, 3 * p - 3, w))
         return m
-
-    def quotients_by_top(self) -> tuple[int, list[int]]:
-        """(s, js): t in (−2p, 3p), two's complement in bits(p) + 3 bits, and for each value h of its
-        bits from s = bits(p) − 1 up (2^s ≤ p), j = −⌊lo/p⌋ for the least t they allow, lo = h·2^s
-        signed (0 where no t has them).  t + j·p ≥ 0, and t < lo + 2^s ≤ lo + p makes t + j·p < 2p:
-        t + j·p or t + (j − 1)·p is t mod p."""
-        p, w = self.F.p, self.F.bits
-        tw, s = w + 3, w - 1
-        js = []
-        for h in range(1 << (tw - s)):
-            lo = (h - (1 << (tw - s)) if h >> (tw - s - 1) else h) << s
-            hi = lo + (1 << s) - 1
-            js.append(-(max(lo, -2 * p + 1) // p) if hi > -2 * p and lo < 3 * p else 0)
-        return s, js
 
 
 class MulSmallP(wiring.Component):

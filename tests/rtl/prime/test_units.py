@@ -12,7 +12,7 @@ from pairhw import params
 from pairhw.math.prime.field import Montgomery, PrimeField
 from pairhw.math.prime.polymont import PolyMont, bn_p, dsp_plan, find_seed_t
 from pairhw.emit import unit_verilog
-from pairhw.rtl.prime.adder import OPS3, Add3P, AddSubP, MulSmallP
+from pairhw.rtl.prime.adder import OPS3, Add3P, AddSubP, MulSmallP, quotients_by_top
 from pairhw.rtl.prime.catalogue import KindError, bn_t, make_unit, prime_field
 from pairhw.rtl.prime.dsp import product_pieces
 from pairhw.rtl.prime.montgomery import MontgomeryIterative, MontgomeryPipelined
@@ -169,21 +169,21 @@ def test_three_operand_adder_equals_the_model(stages):
 
 
 def test_the_top_bits_of_a_three_operand_sum_leave_two_candidates():
-    """Add3P's correction: for every t in (−2p, 3p) at p = 101 and 127, and for t at and beside each
-    multiple of p and each boundary of the top bits at BLS12-381's p, t + j·p (j from t's top bits)
-    is in [0, 2p), so t + j·p or t + (j − 1)·p is t mod p."""
+    """quotients_by_top over Add3P's range: for every t in (−2p, 3p) at p = 101 and 127, and for t at
+    and beside each multiple of p and each boundary of the top bits at BLS12-381's p, t − q·p (q from
+    t's top bits) is in [0, 2p), so t − q·p or t − (q + 1)·p is t mod p."""
     for p in (101, 127, params.curve("bls12-381").p):
-        unit = Add3P(PrimeField(p))
-        s, js = unit.quotients_by_top()
-        tw = PrimeField(p).bits + 3
-        if p < 1000:
-            ts = range(-2 * p + 1, 3 * p)
-        else:
-            edges = [k * p for k in range(-2, 4)] + [h << s for h in range(-8, 8)]
-            ts = [e + d for e in edges for d in (-1, 0, 1) if -2 * p < e + d < 3 * p]
-        for t in ts:
-            j = js[(t % (1 << tw)) >> s]
-            assert 0 <= t + j * p < 2 * p, (p, t)
+        w = p.bit_length()
+        for width, least, most in ((w + 3, -2 * p + 2, 3 * p - 3),):
+            s, qs = quotients_by_top(p, width, least, most)
+            if p < 1000:
+                ts = range(least, most + 1)
+            else:
+                edges = [k * p for k in range(-2, 4)] + [h << s for h in range(-16, 16)]
+                ts = [e + d for e in edges for d in (-1, 0, 1) if least <= e + d <= most]
+            for t in ts:
+                q = qs[(t % (1 << width)) >> s]
+                assert 0 <= t - q * p < 2 * p, (p, width, t)
 
 
 def test_small_constant_products():
@@ -193,6 +193,8 @@ def test_small_constant_products():
         F = PrimeField(p)
         unit = MulSmallP(F, ks)
         vals = [0, 1, p - 1, p >> 1] + [rng.randrange(p) for _ in range(10)]
+        # |k|·a at and beside each multiple of p, where the quotient turns
+        vals += [x for k in (2, 3, 6, 9, 36) for j in range(1, k) for x in (j * p // k, j * p // k + 1) if x < p]
         cases = [{"a": a, "sel": sel} for sel in range(len(ks)) for a in vals]
         assert simulate_comb(unit, cases) == [c["a"] * ks[c["sel"]] % p for c in cases]
     with pytest.raises(ValueError):
