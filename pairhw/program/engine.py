@@ -170,13 +170,15 @@ def check_sources(mc: Microcode) -> None:
 
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
     """Trace ``algorithm`` on curve ``C`` (over the datapath's field) and compile it for ``dp``."""
-    if dp.inverse_window and C.family != "bls12":
-        raise DatapathError(f"datapath.inverse_window: the overlapped inversion is written for BLS12 curves' final "
-                            f"exponentiation, not {C.family.upper()}")
-    longest = abs(C.u - 1).bit_length() - 2 if dp.inverse_window else 0  # the power by |u − 1| follows
-    if dp.inverse_window > longest:
-        raise DatapathError(f"datapath.inverse_window: at most {longest} squarings (the first power of the hard "
-                            f"part, by |u − 1|, has {longest + 1}), not {dp.inverse_window}")
+    if dp.inverse_window:
+        from pairhw.math.prime.pairing import longest_inverse_window
+
+        if C.family != "bls12":
+            raise DatapathError(f"datapath.inverse_window: the overlapped inversion is written for BLS12 curves' "
+                                f"final exponentiation, not {C.family.upper()}")
+        if dp.inverse_window > (longest := longest_inverse_window(C)):
+            raise DatapathError(f"datapath.inverse_window: at most {longest} squarings (the first power of the hard "
+                                f"part, by |u − 1|, has {longest + 1}), not {dp.inverse_window}")
     program = trace_pairing(dp.F, C, algorithm, native=native_ops(dp), copies=dp.table_copies,
                             inverse_window=dp.inverse_window)
     return compile_flow(lower(fold_loop(program)), dp, program=program)

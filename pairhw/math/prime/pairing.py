@@ -295,14 +295,20 @@ def final_exp_easy(C: PairingCurve, f):
     f^(p^6 − 1) = f̄/f = f̄²/n with n = f·f̄ ∈ F_{p^6}, n⁻¹ = adj(n)/t, t ∈ F_{p^2}, t⁻¹ = t̄/ν,
     ν = t·t̄ ∈ F_p: f̄²·adj(n)·t̄ does not wait for the F_p inversion of ν, which a core overlaps
     with it, and only 12 F_p products follow the inversion."""
+    T = C.T
+    y, nu = easy_quotient(C, f)
+    f = T.scale12_fp(y, C.F.inv(nu))
+    return T.mul12(T.frob12(f, 2), f)
+
+
+def easy_quotient(C: PairingCurve, f):
+    """(y, ν) with f^(p^6 − 1) = y/ν, y = f̄²·adj(n)·t̄ and ν ∈ F_p (:func:`final_exp_easy`)."""
     T, K = C.T, C.K
     g, h = f
     n = T.sub6(T.sqr6(g), T.mul6_v(T.sqr6(h)))
     adj, t = T.adj6(n)
     nu = K.norm(t)
-    y = T.scale12(T.scale12(T.sqr12(T.conj12(f)), adj), K.conj(t))
-    f = T.scale12_fp(y, C.F.inv(nu))
-    return T.mul12(T.frob12(f, 2), f)
+    return T.scale12(T.scale12(T.sqr12(T.conj12(f)), adj), K.conj(t)), nu
 
 
 def final_exp_hard_bn(C: PairingCurve, f):
@@ -339,13 +345,24 @@ def final_exp_hard_bls12(C: PairingCurve, f):
     λ0 = λ1·u + 1 the exponent is λ3p³ + λ2p² + λ1p + λ0 (the usual 3·hard formula of
     Hayashida–Hayasaka–Teruya 2020 divided by 3; u ≡ 1 mod 3 makes f^λ3 = (f^(u−1))^((u−1)/3));
     the powers square by Granger–Scott (f is cyclotomic here)."""
+    return hard_bls12_after(C, C.T.pow12_cyclotomic(f, C.u - 1), f)
+
+
+def hard_bls12_after(C: PairingCurve, a, f):
+    """:func:`final_exp_hard_bls12` from its first power a = f^(u − 1) on."""
     T = C.T
     u = C.u
-    A = T.pow12_cyclotomic(T.pow12_cyclotomic(f, u - 1), (u - 1) // 3)
+    A = T.pow12_cyclotomic(a, (u - 1) // 3)
     B = T.pow12_cyclotomic(A, u)
     Cc = T.mul12(T.pow12_cyclotomic(B, u), T.conj12(A))
     D = T.mul12(T.pow12_cyclotomic(Cc, u), f)
     return T.mul12(T.mul12(T.frob12(A, 3), T.frob12(B, 2)), T.mul12(T.frob12(Cc, 1), D))
+
+
+def longest_inverse_window(C: PairingCurve) -> int:
+    """The most squarings :func:`final_exp_overlapped_bls12` takes: the hard part's first power, by
+    |u − 1|, has one more."""
+    return abs(C.u - 1).bit_length() - 2
 
 
 def final_exp_overlapped_bls12(C: PairingCurve, f, window: int):
@@ -353,26 +370,24 @@ def final_exp_overlapped_bls12(C: PairingCurve, f, window: int):
     part's first ``window`` squarings, which a core with one multiplier otherwise leaves idle while
     the inverter runs (hundreds of cycles at 381 bits).
 
-    f^(p^6 − 1) = y/ν with y = f̄²·adj(n)·t̄ and ν ∈ F_p (:func:`final_exp_easy`), so the easy part
-    is g = Y/ν² with Y = y^(p^2 + 1) (ν^(p^2) = ν), computed without the inverse.  The hard part's
-    first power g^e, e = |u − 1|, starts on Y: Z_j = Y^(2^j) = g^(2^j)·ν^(2^(j + 1)) by ``window``
-    general squarings (:meth:`~Tower12.sqr12`: Y is not unitary, so not Granger–Scott's), while
-    the inverse runs; then g^(2^w) = Z_w·s_(w + 1) with s_j = (ν⁻¹)^(2^j), and the bits of e below
-    w are the Z_j of its set bits scaled the same way.  The rest of g^e is the usual cyclotomic
-    power of g^(2^w) by e >> w; g itself (for the last product) is Y·s_1."""
-    T, K, F = C.T, C.K, C.F
+    f^(p^6 − 1) = y/ν with ν ∈ F_p (:func:`easy_quotient`), so the easy part is g = Y/ν² with
+    Y = y^(p^2 + 1) (ν^(p^2) = ν), computed without the inverse.  The hard part's first power g^e,
+    e = |u − 1|, starts on Y while the inverse runs: Z_j = Y^(2^j) = c_j·g^(2^j) with
+    c_j = ν^(2^(j + 1)), each a Granger–Scott squaring of c·g with its linear terms scaled by c
+    (:meth:`~Tower12.cyclotomic_sqr12` with ``k``).  Then g^(2^w) = Z_w·s_(w + 1) with
+    s_j = (ν⁻¹)^(2^j), and the bits of e below w are the Z_j of its set bits scaled the same way.
+    The rest of g^e is the usual cyclotomic power of g^(2^w) by e >> w; g itself (for the last
+    product) is Y·s_1."""
+    T, F = C.T, C.F
     u = C.u
     e = abs(u - 1)
-    if not 0 < window < e.bit_length() - 1:
-        raise ValueError(f"the overlapped window must be between 1 and {e.bit_length() - 2} squarings, not {window}")
+    if not 0 < window <= longest_inverse_window(C):
+        raise ValueError(f"the overlapped window must be between 1 and {longest_inverse_window(C)} squarings, "
+                         f"not {window}")
     with F.phase("final_exp"):
         with F.phase("easy"):
-            g0, h0 = f
-            n = T.sub6(T.sqr6(g0), T.mul6_v(T.sqr6(h0)))
-            adj, t = T.adj6(n)
-            nu = K.norm(t)
-            inv = F.inv(nu)  # issued now: everything up to the scalings below overlaps it
-            y = T.scale12(T.scale12(T.sqr12(T.conj12(f)), adj), K.conj(t))
+            y, nu = easy_quotient(C, f)
+            inv = F.inv(nu)  # everything up to the scalings below overlaps it
             Y = T.mul12(T.frob12(y, 2), y)
         with F.phase("hard"):
             Z = [Y]
@@ -394,12 +409,7 @@ def final_exp_overlapped_bls12(C: PairingCurve, f, window: int):
                 for j in low[1:]:
                     z, k = T.mul12(z, Z[j]), F.mul(k, s[j + 1])
                 r = T.mul12(r, T.scale12_fp(z, k))
-            a = T.conj12(r) if u - 1 < 0 else r  # g^(u − 1)
-            A = T.pow12_cyclotomic(a, (u - 1) // 3)
-            B = T.pow12_cyclotomic(A, u)
-            Cc = T.mul12(T.pow12_cyclotomic(B, u), T.conj12(A))
-            D = T.mul12(T.pow12_cyclotomic(Cc, u), g)
-            return T.mul12(T.mul12(T.frob12(A, 3), T.frob12(B, 2)), T.mul12(T.frob12(Cc, 1), D))
+            return hard_bls12_after(C, T.conj12(r) if u - 1 < 0 else r, g)
 
 
 def final_exp(C: PairingCurve, f):

@@ -85,7 +85,7 @@ def test_an_overlapped_window_past_the_exponent_is_refused():
     C = params.curve("bls12-381")
     f = pp.miller_loop(C, C.g1, C.g2)
     for window in (0, 63, 64):
-        with pytest.raises(ValueError, match="overlapped window must be between 1 and 62"):
+        with pytest.raises(ValueError, match="overlapped window must be between 1 and 62 squarings"):
             pp.final_exp_overlapped_bls12(C, f, window)
 
 
