@@ -171,12 +171,11 @@ def check_sources(mc: Microcode) -> None:
 def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
     """Trace ``algorithm`` on curve ``C`` (over the datapath's field) and compile it for ``dp``."""
     if dp.inverse_window:
-        from pairhw.math.prime.pairing import longest_inverse_window
-
         if C.family != "bls12":
             raise DatapathError(f"datapath.inverse_window: the overlapped inversion is written for BLS12 curves' "
                                 f"final exponentiation, not {C.family.upper()}")
-        if dp.inverse_window > (longest := longest_inverse_window(C)):
+        # the model's longest_inverse_window (the program layer imports no concrete field's model)
+        if dp.inverse_window > (longest := abs(C.u - 1).bit_length() - 2):
             raise DatapathError(f"datapath.inverse_window: at most {longest} squarings (the first power of the hard "
                                 f"part, by |u − 1|, has {longest + 1}), not {dp.inverse_window}")
     program = trace_pairing(dp.F, C, algorithm, native=native_ops(dp), copies=dp.table_copies,
