@@ -10,7 +10,7 @@ from amaranth.back import rtlil, verilog
 
 from pairhw.math.binary.field import GF2m
 
-from pairhw.rtl.binary.nets import LUT6_MODEL
+from pairhw.rtl.binary.nets import DSP_ADD_MODEL, LUT6_MODEL
 
 
 def unit_verilog(unit, header: str | None = None) -> str:
@@ -330,7 +330,7 @@ module tb;
     end
   end
 endmodule
-""" + (LUT6_MODEL if unit.lut6 else "")
+""" + (LUT6_MODEL + (DSP_ADD_MODEL if getattr(unit, "adders", 0) else "") if unit.lut6 else "")
 
 
 def core_vectors_text(fi, rows) -> str:

@@ -103,6 +103,9 @@ def add_unit_args(p) -> None:
     p.add_argument("--cascade-step", type=number(1, 2), help="F_p montgomery-pipelined with --cascade: DSPs of a "
                    "chain between two registers (default 1; 2: half the chain's cycles, a DSP's sum going on to "
                    "the next unregistered)")
+    p.add_argument("--dsp-adders", type=number(0, 1_000), help="F_p montgomery-pipelined with --cascade and --lut6: "
+                   "A DSP48E1s more, each adding the sums of two chains of one offset (a 48-bit adder, no register), "
+                   "so the counter trees have a row fewer there (default 0)")
     p.add_argument("--per-cycle", type=number(1, 1_000), help="F_p montgomery-iterative: K digits of a per cycle "
                    "(2K DSP pieces; a product every s(1 + L/K) + 1 cycles, L = s + 1 rounded up to a multiple of K; "
                    "default 1)")
@@ -161,7 +164,7 @@ def _unit_from_args(args, UsageError):
         try:
             return makep(current(args.kind), F, digit=args.digit, levels=args.levels, segment=args.segment,
                          lut6=args.lut6, per_cycle=args.per_cycle, cascade=args.cascade,
-                         cascade_step=args.cascade_step)
+                         cascade_step=args.cascade_step, dsp_adders=args.dsp_adders)
         except KindErrorP as e:
             raise UsageError(str(e)) from None
     if args.per_cycle is not None:
@@ -174,7 +177,8 @@ def _unit_from_args(args, UsageError):
             raise UsageError(f"--kind {args.kind} is not an F_3^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
         if args.core is not None or args.lut6 or args.lanes is not None:
             raise UsageError("--core, --lanes and --lut6 are F_2^m options")
-        if args.levels is not None or args.segment is not None or args.cascade is not None or args.cascade_step is not None:
+        if (args.levels is not None or args.segment is not None or args.cascade is not None or args.cascade_step is not None
+                or args.dsp_adders is not None):
             raise UsageError("--levels, --segment and --cascade are options of the F_p montgomery-pipelined multiplier")
         try:
             F = F or ternary_field(args.m)
@@ -188,7 +192,8 @@ def _unit_from_args(args, UsageError):
         raise UsageError(f"--kind {args.kind} is not an F_2^m multiplier; F_2^m kinds: {', '.join(KINDS)}")
     if args.registers is not None:
         raise UsageError("--registers is an option of the F_3^m karatsuba multiplier")
-    if args.levels is not None or args.segment is not None or args.cascade is not None or args.cascade_step is not None:
+    if (args.levels is not None or args.segment is not None or args.cascade is not None or args.cascade_step is not None
+                or args.dsp_adders is not None):
         raise UsageError("--levels, --segment and --cascade are options of the F_p montgomery-pipelined multiplier")
     if schedule:
         try:

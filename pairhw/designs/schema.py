@@ -223,6 +223,9 @@ SCHEMA = {
                                 "a product"),
         "cascade_step": (int, False, "F_p montgomery-pipelined with cascade: DSPs of a chain between two registers "
                                      "(1 or 2; default 1; 2: half the chain's cycles)"),
+        "dsp_adders": (int, False, "F_p montgomery-pipelined with cascade and lut6: DSP48E1s more, each adding two "
+                                   "chains of one offset as a 48-bit adder without a register, so the counter trees "
+                                   "have a row fewer there (default 0)"),
         "registers": ([str], False, "F_3^m karatsuba: the pipeline cut points instead of stages "
                                     "(in, pre0…, base, post…0)"),
         "core": (int, False, "iter-karatsuba core width: 153 or 77"),
@@ -246,7 +249,7 @@ MOST = {
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
     ("inv", "per_cycle"): 64, ("add", "stages"): 10,
-    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64, ("mul", "cascade"): 32, ("mul", "cascade_step"): 2,
+    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64, ("mul", "cascade"): 32, ("mul", "cascade_step"): 2, ("mul", "dsp_adders"): 1_000,
     ("mul", "registers"): 64, ("mul", "core"): 1_000, ("mul", "per_cycle"): 1_000,
     ("design", "pairs"): 16, ("design", "batch"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
 }

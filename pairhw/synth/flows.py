@@ -623,8 +623,9 @@ _TARGET_VERSION = {"gates-ram": "2", "ecp5": "2", "xc7": "2"}  # xc7 2: depth_ds
 
 
 def _with_cell_models(verilog: str, target: str) -> str:
-    """``verilog`` plus the LUT6 model when ``target`` has no LUT6 cell and the design uses one."""
-    if target not in ("xc7", "xc7-hier") and "module LUT6" not in verilog:
+    """``verilog`` plus the models of the Xilinx cells (LUT6, DSP48E1) it uses when ``target`` has
+    none of its own."""
+    if target not in ("xc7", "xc7-hier"):
         return verilog + cell_models(verilog)
     return verilog
 

@@ -97,10 +97,29 @@ endmodule
 """
 
 
+#: Behavioural model of the Xilinx ``DSP48E1`` primitive as the F_p units use it alone (no register,
+#: OPMODE X = A:B, Y = C, Z = 0, ALUMODE 0: P = A:B + C, :func:`pairhw.rtl.prime.compress.dsp_add`),
+#: for simulators and for the non-Xilinx synthesis flows; ``synth_xilinx`` uses its own cell.  The
+#: parameters are those the units set, accepted and not read.
+DSP_ADD_MODEL = """module DSP48E1 #(parameter AREG = 1, BREG = 1, CREG = 1, MREG = 1, PREG = 1, ACASCREG = 1,
+    BCASCREG = 1, ADREG = 1, DREG = 1, ALUMODEREG = 1, CARRYINREG = 1, CARRYINSELREG = 1, INMODEREG = 1,
+    OPMODEREG = 1, A_INPUT = "DIRECT", B_INPUT = "DIRECT", USE_DPORT = "FALSE", USE_MULT = "MULTIPLY",
+    USE_SIMD = "ONE48") (input [29:0] A, input [17:0] B, input [47:0] C, input [6:0] OPMODE,
+    input [3:0] ALUMODE, input [4:0] INMODE, input CARRYIN, input [2:0] CARRYINSEL, output [47:0] P);
+  assign P = {A, B} + C;
+endmodule
+"""
+
+
 def cell_models(verilog_text: str) -> str:
-    """The models of the vendor cells ``verilog_text`` instantiates (a ``LUT6`` of a ``lut6`` unit),
-    for a simulator's test bench or a flow without the cell; empty when it instantiates none."""
-    return "\n" + LUT6_MODEL if re.search(r"^\s*LUT6\b", verilog_text, re.M) else ""
+    """The models of the vendor cells ``verilog_text`` instantiates and does not define (a ``LUT6``
+    of a ``lut6`` unit, a ``DSP48E1`` adder of an F_p unit's ``dsp_adders``), for a simulator's test
+    bench or a flow without the cell; empty when it instantiates none."""
+    out = ""
+    for cell, model in (("LUT6", LUT6_MODEL), ("DSP48E1", DSP_ADD_MODEL)):
+        if re.search(rf"^\s*{cell}\b", verilog_text, re.M) and f"module {cell}" not in verilog_text:
+            out += "\n" + model
+    return out
 
 
 _SHAPES = {"p": (1, 1), "s": (1, 0)}

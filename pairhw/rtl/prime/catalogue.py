@@ -20,7 +20,8 @@ KINDS = {
                             "levels per register, default 5; --lut6: each counter output a LUT6 primitive; --cascade N: "
                             "the pieces of a column summed N at a time along DSP cascades, 24 x 16-bit pieces, "
                             "N - 1 cycles more latency a product and a few bits a column for the counters; --cascade-step 2: two DSPs "
-                            "of a chain between registers, half those cycles)",
+                            "of a chain between registers, half those cycles; --dsp-adders A: A DSP48E1s more, each adding two "
+                            "cascades of one offset as a 48-bit adder, no register, before the counters)",
     "montgomery-iterative": "Montgomery by FIOS (Koc et al. 1996): one digit of --digit W bits (default 17) "
                             "per cycle, s(s + 2) + 1 cycles per product, output in [0, p); with --per-cycle K, "
                             "K digits a cycle on 2K DSP pieces, a product every s(1 + L/K) + 1 cycles "
@@ -30,7 +31,7 @@ KINDS = {
 }
 
 #: kind -> the options it takes
-OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6", "cascade", "cascade_step"), "montgomery-iterative": ("digit", "per_cycle"), "polymont-chavez11": ()}
+OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6", "cascade", "cascade_step", "dsp_adders"), "montgomery-iterative": ("digit", "per_cycle"), "polymont-chavez11": ()}
 
 #: most bits of p the units are built for (the issue's "~400 bits", with room)
 MAX_BITS = 1024
@@ -74,13 +75,17 @@ def make_unit(kind: str, F: PrimeField, **options):
     if F.bits > MAX_BITS:
         raise KindError(f"p has {F.bits} bits; the F_p units are built for at most {MAX_BITS}")
     try:
+        if options.get("dsp_adders") and not (options.get("lut6") and int(options.get("cascade", 1)) > 1):
+            raise KindError("dsp_adders (DSP48E1s adding pairs of cascades) go with segment, cascade > 1 and lut6 "
+                            "(the unit's vendor cells)")
         if kind == "montgomery-pipelined" and "segment" in options:
             return MontgomeryCounters(F, levels=int(options.get("levels", 5)), seg=int(options["segment"]),
                                       lut6=bool(options.get("lut6")), chain=int(options.get("cascade", 1)),
-                                      step=int(options.get("cascade_step", 1)))
+                                      step=int(options.get("cascade_step", 1)),
+                                      adders=int(options.get("dsp_adders", 0)))
         if options.get("lut6"):
             raise KindError("lut6 (counters as LUT6 primitives) goes with segment: the counter-tree unit")
-        if "cascade" in options or "cascade_step" in options:
+        if "cascade" in options or "cascade_step" in options or "dsp_adders" in options:
             raise KindError("cascade (DSP chains summing a column's pieces) goes with segment: the counter-tree unit")
         if kind == "montgomery-pipelined":
             return MontgomeryPipelined(F, levels=int(options.get("levels", 1)))

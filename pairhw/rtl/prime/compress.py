@@ -281,6 +281,80 @@ def run_width(run: list) -> int:
     return max(pw for *_, pw in run) + (len(run) - 1).bit_length()
 
 
+#: a DSP48E1's ALU: 48 bits (its P output); a pair's sum must fit it
+DSP_ADD_BITS = 48
+
+
+def _pairable(runs: list, floor: int) -> dict:
+    """offset -> the indices of the runs there that reach column ``floor``."""
+    by: dict = {}
+    for n, (off, run) in enumerate(runs):
+        if off + run_width(run) > floor:
+            by.setdefault(off, []).append(n)
+    return by
+
+
+def run_pairs(runs: list, floor: int = 0) -> int:
+    """How many pairs of runs :func:`pair_runs` can make: two runs of one offset a pair."""
+    return sum(len(idx) // 2 for idx in _pairable(runs, floor).values())
+
+
+def pair_runs(runs: list, pairs: int, floor: int = 0) -> list:
+    """The runs (:func:`chains`) in groups whose sums one column holds: ``pairs`` of them two runs of
+    one offset, added by a DSP48E1 used as an adder (:func:`dsp_add`), the rest alone.  Only runs
+    that reach column ``floor`` pair (below it the caller reads no column: U's low half, whose pieces
+    are not built).  Pairs are taken at the offsets with the most runs first (the tallest columns),
+    lowest offset first among equals; the groups keep the runs' order (a pair at its first run's
+    place)."""
+    by = _pairable(runs, floor)
+    mate: dict = {}
+    for off in sorted(by, key=lambda o: (-len(by[o]), o)):
+        idx = by[off]
+        for a, b in zip(idx[0::2], idx[1::2]):
+            if len(mate) // 2 >= pairs:
+                break
+            mate[a], mate[b] = b, a
+    groups = []
+    for n, (off, run) in enumerate(runs):
+        if n not in mate:
+            groups.append((off, [run]))
+        elif mate[n] > n:
+            groups.append((off, [run, runs[mate[n]][1]]))
+    return groups
+
+
+def group_width(group: list) -> int:
+    """Bits of a group's sum (:func:`pair_runs`): its widest run's and one more for a pair."""
+    return max(run_width(run) for run in group) + len(group) - 1
+
+
+def dsp_add(m, x, y, width: int, name: str, cell: bool = True):
+    """x + y (each under 2^47) as a Signal of ``width`` bits: with ``cell``, a Xilinx ``DSP48E1``
+    primitive as an adder, no register (P = A:B + C: OPMODE X = A:B, Y = C, Z = 0; ALUMODE 0), so
+    that its sum is a cell of one level between the runs' P registers and the counters, not a carry
+    chain (:data:`pairhw.rtl.binary.nets.DSP_ADD_MODEL` is its model elsewhere); without, the
+    addition itself (the Amaranth simulator has no cell)."""
+    from amaranth.hdl import Instance
+
+    assert width <= DSP_ADD_BITS, width
+    s = Signal(width, name=f"{name}_sum")
+    if not cell:
+        m.d.comb += s.eq(x + y)
+        return s
+    ab = Signal(DSP_ADD_BITS, name=f"{name}_ab")
+    c = Signal(DSP_ADD_BITS, name=f"{name}_c")
+    p = Signal(DSP_ADD_BITS, name=f"{name}_p")
+    m.d.comb += [ab.eq(x), c.eq(y), s.eq(p[:width])]
+    regs = ("AREG", "BREG", "CREG", "MREG", "PREG", "ACASCREG", "BCASCREG", "ADREG", "DREG", "ALUMODEREG",
+            "CARRYINREG", "CARRYINSELREG", "INMODEREG", "OPMODEREG")
+    m.submodules[f"{name}_dsp"] = Instance(
+        "DSP48E1", **{f"p_{r}": 0 for r in regs}, p_A_INPUT="DIRECT", p_B_INPUT="DIRECT", p_USE_DPORT="FALSE",
+        p_USE_MULT="NONE", p_USE_SIMD="ONE48",
+        i_A=ab[18:], i_B=ab[:18], i_C=c, i_OPMODE=Const(0b0001111, 7), i_ALUMODE=Const(0, 4),
+        i_INMODE=Const(0, 5), i_CARRYIN=Const(0, 1), i_CARRYINSEL=Const(0, 3), o_P=p)
+    return s
+
+
 def odd_digits(value: int, width: int, count: int) -> list[int]:
     """An odd ``value``'s ``count`` digits of ``width`` bits, each odd, signed in (−2^width, 2^width):
     where a digit is even, the one below lends it 2^width (it goes negative, keeping its parity),
@@ -296,10 +370,11 @@ def odd_digits(value: int, width: int, count: int) -> list[int]:
 
 
 def _layout(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None, pre_add: bool = False,
-            chain: int = 1, summed: int | None = None, step: int = 1):
+            chain: int = 1, summed: int | None = None, step: int = 1, pairs: int = 0, floor: int = 0):
     """What :func:`product_columns` builds, and :func:`product_heights` and :func:`product_stages`
-    plan: (pieces, x digit widths, y digit widths, y's constant digits, runs, stages, a constant
-    to add, the width).  With ``chain`` > 1 a constant y takes :func:`odd_digits`; a piece of a
+    plan: (pieces, x digit widths, y digit widths, y's constant digits, the runs in groups
+    (:func:`pair_runs`, ``pairs`` of them two runs a DSP adds, of those reaching column ``floor``), stages, a constant to add, the
+    width).  With ``chain`` > 1 a constant y takes :func:`odd_digits`; a piece of a
     negative digit −m multiplies m by x's complement x̄ = 2^b − 1 − x (b: x's bits), since
     −x·m = x̄·m − (2^b − 1)·m: every DSP product stays unsigned by a positive odd constant, and
     the constants −(2^b − 1)·m·2^offset, summed mod 2^``summed`` (the width the caller sums the
@@ -320,17 +395,19 @@ def _layout(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None 
         k = sum(-((1 << (xws[i] + pre_add)) - 1) * -yd[j] << off for i, j, off, _pw in pieces if yd[j] < 0)
         k %= 1 << (summed or width)
     runs, stages = chains(pieces, chain, alone, step)
-    return pieces, xws, yws, yd, runs, stages, k, width, summed or width
+    return pieces, xws, yws, yd, pair_runs(runs, pairs, floor), stages, k, width, summed or width
 
 
 def product_heights(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None,
-                    pre_add: bool = False, chain: int = 1, summed: int | None = None) -> dict:
-    """Column -> bits of the piece products (or, with ``chain``, their runs' sums) of
-    :func:`product_columns` (no logic: for planning)."""
-    _p, _x, _y, _d, runs, _s, k, width, kw = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain, summed)
+                    pre_add: bool = False, chain: int = 1, summed: int | None = None, pairs: int = 0,
+                    floor: int = 0) -> dict:
+    """Column -> bits of the piece products (or, with ``chain``, their runs' sums, a pair of runs'
+    sum with ``pairs``) of :func:`product_columns` (no logic: for planning)."""
+    _p, _x, _y, _d, groups, _s, k, width, kw = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain, summed,
+                                                       pairs=pairs, floor=floor)
     h: dict = {}
-    for off, run in runs:
-        for c in range(off, min(off + run_width(run), width)):
+    for off, group in groups:
+        for c in range(off, min(off + group_width(group), width)):
             h[c] = h.get(c, 0) + 1
     for c in range(kw):
         if (k >> c) & 1:
@@ -347,7 +424,8 @@ def product_stages(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int 
 
 def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int = 24, yw: int = 17,
                     trunc: int | None = None, live: set | None = None, chain: int = 1,
-                    summed: int | None = None, step: int = 1) -> dict:
+                    summed: int | None = None, step: int = 1, pairs: int = 0, floor: int = 0,
+                    cells: bool = True) -> dict:
     """The piece products of x·y (``y`` a Value or an int constant), each registered (one stage:
     the DSP's M register), as columns of bits (mod 2^trunc with ``trunc``).  ``x`` may be a pair of
     ``xbits``-bit rows: each piece then multiplies the sum of their digits (a DSP48E1's pre-adder
@@ -362,14 +440,18 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
     into :func:`odd_digits`, a negative one multiplying x's complement and adding a constant
     row (:func:`_layout`), which takes ``summed``: the width the caller sums the columns to.
 
-    ``live``: the (column, row) positions read (:func:`live_bits`); a piece (or a run) with none of
-    them is not built (its bits are 0).  A piece's register is kept whole, so that Yosys does not
+    ``pairs``: that many pairs of runs of one offset are each summed by a DSP48E1 used as an adder
+    (:func:`pair_runs`, of the runs reaching column ``floor``; :func:`dsp_add`; ``cells`` False: by
+    an addition, for the Amaranth simulator), so that a column holds one sum where it held two.
+
+    ``live``: the (column, row) positions read (:func:`live_bits`); a piece (or a run, or a pair) with
+    none of them is not built (its bits are 0).  A piece's register is kept whole, so that Yosys does not
     narrow a piece of a few read bits to a multiplier of LUTs (a deep network behind the previous
     sum's carry select, where a DSP48E1 takes the operands as they are)."""
     const = isinstance(y, int)
     pre_add = isinstance(x, tuple)
-    pieces, xws, yws, yd, runs, stages, k, width, kw = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain,
-                                                              summed, step)
+    pieces, xws, yws, yd, groups, stages, k, width, kw = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain,
+                                                                summed, step, pairs, floor)
     cols: dict = {}
     late: dict = {}  # (operand, digit, stages) -> the digit that many stages later
 
@@ -398,12 +480,7 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
                                    else y[yw * j: yw * j + yws[j]])
         return late["y", j, stage]
 
-    for r, (off, run) in enumerate(runs):
-        span = range(off, min(off + run_width(run), width))
-        if live is not None and not any((c, len(cols.get(c, ()))) in live for c in span):
-            for c in span:
-                cols.setdefault(c, []).append(Const(0, 1))
-            continue
+    def run_sum(r, run):
         total = None
         for t, (i, j, _off, pw) in enumerate(run):
             back = (len(run) - 1 - t) // step  # the run's registers after this piece's
@@ -422,6 +499,20 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
                 pipe.m.d.comb += total.eq(value)
         assert total is not None
         total.attrs["keep"] = 1
+        return total
+
+    r = 0  # the runs numbered as chains() gives them, paired or not
+    for off, group in groups:
+        span = range(off, min(off + group_width(group), width))
+        if live is not None and not any((c, len(cols.get(c, ()))) in live for c in span):
+            for c in span:
+                cols.setdefault(c, []).append(Const(0, 1))
+            r += len(group)
+            continue
+        sums = [run_sum(r + n, run) for n, run in enumerate(group)]
+        total = sums[0] if len(sums) == 1 else dsp_add(pipe.m, *sums, group_width(group), f"{pipe.prefix}{name}_pair{r}",
+                                                       cells)
+        r += len(group)
         for c in span:
             cols.setdefault(c, []).append(total[c - off])
     for c in range(kw):

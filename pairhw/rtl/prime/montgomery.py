@@ -179,6 +179,12 @@ class MontgomeryCounters(MontgomeryPipelined):
     times an odd digit of the constant), so that many start at the same bit, and those are summed
     ``chain`` at a time along DSP48E1 cascades (:func:`.compress.product_columns`), ``step`` (1 or 2)
     DSPs between registers: the counters reduce a few bits a column, for the runs' stages of latency.
+
+    ``adders`` (``dsp_adders``, with ``chain`` > 1): that many pairs of runs of one offset are each
+    summed by a DSP48E1 used as a 48-bit adder without a register (:func:`.compress.dsp_add`; with
+    ``lut6``, else an addition, for the Amaranth simulator), between the runs' P registers and the
+    counters: a column holds one sum where it held two, so the counters have ~40 bits fewer to reduce
+    a pair, for the same latency.  U's pairs first (its columns are the tallest), then T's, then q's.
     """
 
     #: the x digits of a pre-added piece: their sum, a bit wider, fits a DSP48E1's 25-bit signed port
@@ -190,7 +196,7 @@ class MontgomeryCounters(MontgomeryPipelined):
     CHAIN_DIGITS = (24, 16, 16, 24)
 
     def __init__(self, F: PrimeField, word: int = 17, xw: int = 24, yw: int = 17, levels: int = 5, seg: int = 23,
-                 lut6: bool = False, chain: int = 1, step: int = 1):
+                 lut6: bool = False, chain: int = 1, step: int = 1, adders: int = 0):
         if seg < 2:
             raise ValueError(f"segment (bits of a carry-chain segment) must be at least 2, not {seg}")
         if not 1 <= chain <= self.MAX_CHAIN:
@@ -198,6 +204,8 @@ class MontgomeryCounters(MontgomeryPipelined):
         if step not in (1, 2) or (step == 2 and chain == 1):
             raise ValueError(f"cascade_step (DSPs of a cascade between two registers) must be 1, or 2 with "
                              f"cascade > 1, not {step}")
+        if adders and chain == 1:
+            raise ValueError("dsp_adders (DSP48E1s adding pairs of cascades) go with cascade > 1")
         self.seg, self.lut6, self.chain, self.step = seg, lut6, chain, step
         if chain > 1:
             xw, yw, self.pre_digit, self.const_digit = self.CHAIN_DIGITS
@@ -205,18 +213,34 @@ class MontgomeryCounters(MontgomeryPipelined):
             self.pre_digit, self.const_digit = self.PRE_DIGIT, yw
         super().__init__(F, word, xw, yw, levels)
         self.name = (f"MontCnt_p{F.bits}_w{word}_s{seg}_l{levels}" + ("_lut6" if lut6 else "")
-                     + (f"_c{chain}" if chain > 1 else "") + (f"s{step}" if step > 1 else ""))
-        from .compress import ADD_STAGES, product_heights, product_stages, reduce_stages
+                     + (f"_c{chain}" if chain > 1 else "") + (f"s{step}" if step > 1 else "")
+                     + (f"_a{adders}" if adders else ""))
+        from .compress import ADD_STAGES, _layout, product_heights, product_stages, reduce_stages, run_pairs
 
         k, bits, lv, pd, cw = self.k, F.bits, levels, self.pre_digit, self.const_digit
         shapes = ((bits, bits, xw, yw, None, None, False), (k, k, pd, cw, self.pprime, k, True),
                   (k, bits, pd, cw, F.p, None, True))
+        # the DSP adders' pairs of runs: U's first (its columns are the tallest: its pieces, T's high
+        # rows), then T's, then q's
+        # (U's runs below column k − 1 are not built: its low half is known)
+        avail = [run_pairs([(off, g[0]) for off, g in _layout(*sh, chain=chain)[4]], fl)
+                 for sh, fl in zip(shapes, (0, 0, self.k - 1))]
+        if not 0 <= adders <= sum(avail):
+            raise ValueError(f"dsp_adders must be between 0 and {sum(avail)} (the pairs of cascades of one "
+                             f"offset at this p), not {adders}")
+        left = adders
+        #: pairs of runs a DSP48E1 adds, for T, q and U
+        self.pairs = [0, 0, 0]
+        for n in (2, 0, 1):
+            self.pairs[n] = min(left, avail[n])
+            left -= self.pairs[n]
+        self.adders = adders
         #: register stages of the pieces (or the cascades) of T, q and U
         self.chain_stages = tuple(product_stages(xb, yb, dx, dy, y, tr, pre, chain, step)
                                   for xb, yb, dx, dy, y, tr, pre in shapes)
         self.reduce_stages = (
-            reduce_stages(product_heights(bits, bits, xw, yw, chain=chain), 2 * bits, lv),
-            reduce_stages(product_heights(k, k, pd, cw, self.pprime, k, True, chain), k, lv),
+            reduce_stages(product_heights(bits, bits, xw, yw, chain=chain, pairs=self.pairs[0]), 2 * bits, lv),
+            reduce_stages(product_heights(k, k, pd, cw, self.pprime, k, True, chain, pairs=self.pairs[1]), k, lv),
             reduce_stages(self._u_heights(), k + bits + 2, lv))
         # input register; for each of T, q and U: its pieces (cascades) and its counters; the sum t' and the result
         self._latency = 1 + sum(self.chain_stages) + sum(self.reduce_stages) + ADD_STAGES + 1
@@ -261,7 +285,7 @@ class MontgomeryCounters(MontgomeryPipelined):
 
         k = self.k
         h = product_heights(k, self.F.bits, self.pre_digit, self.const_digit, self.F.p, pre_add=True, chain=self.chain,
-                            summed=k + self.F.bits + 2)
+                            summed=k + self.F.bits + 2, pairs=self.pairs[2], floor=k - 1)
         for c in range(max(self._t_width, 0)):
             h[k + c] = h.get(k + c, 0) + 2
         h[k] = h.get(k, 0) + 2
@@ -274,7 +298,8 @@ class MontgomeryCounters(MontgomeryPipelined):
     def describe(self) -> dict:
         return {**super().describe(), "seg": self.seg, "final_seg": self.final_segment, "lut6": self.lut6,
                 **({"cascade": self.chain, "cascade_step": self.step, "cascade_stages": list(self.chain_stages)}
-                   if self.chain > 1 else {})}
+                   if self.chain > 1 else {}),
+                **({"dsp_adders": self.adders} if self.adders else {})}
 
     def elaborate(self, platform):
         from .compress import carry_out, live_bits, product_columns, reduce, segmented_add, zero_sum
@@ -291,17 +316,20 @@ class MontgomeryCounters(MontgomeryPipelined):
         pipe = Pipe(m, "")
         a = pipe.reg(self.a, bits, "a_in")
         b = pipe.reg(self.b, bits, "b_in")
-        (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw, chain=ch, step=st),
+        pt, pq, pu = self.pairs
+        (xt, yt), _ = reduce(m, pipe, product_columns(pipe, a, bits, b, bits, "ab", self.xw, self.yw, chain=ch, step=st,
+                                                      pairs=pt, cells=self.lut6),
                              2 * bits, lv, "ab", lut6=self.lut6)  # T's rows at 2 + r1
         x0, y0 = Signal(k, name="t_row0_lo"), Signal(k, name="t_row1_lo")  # (T below R for a tiny p)
         m.d.comb += [x0.eq(xt[:k]), y0.eq(yt[:k])]
         (xq, yq), _ = reduce(m, pipe, product_columns(pipe, (x0, y0), k, self.pprime, k, "q", pd, cw, trunc=k,
-                                                      chain=ch, step=st), k, lv, "q", lut6=self.lut6)  # at 3 + r1 + r2
+                                                      chain=ch, step=st, pairs=pq, cells=self.lut6), k, lv, "q",
+                             lut6=self.lut6)  # at 3 + r1 + r2
         # only the rows' columns from k − 1 up are read (U mod R is known): the pieces the counters
         # below them need are built, the others not
         uids, ulive = live_bits(self._u_heights(), k + W, k - 1)
         ucols = product_columns(pipe, (xq, yq), k, p, bits, "qp", pd, cw, live=ulive, chain=ch,
-                                summed=k + W, step=st)  # at 4 + r1 + r2
+                                summed=k + W, step=st, pairs=pu, floor=k - 1, cells=self.lut6)  # at 4 + r1 + r2
         # ⌊T/R⌋ (T's high rows and the carry out of their low halves) and [T mod R ≠ 0] at column k,
         # off the products' path: the low halves' sum (one segmented adder) and, without it, whether
         # it is 0 mod R (x + y ≡ 0 mod 2^k iff x_0 = y_0 and x_i ⊕ y_i = x_(i−1) | y_(i−1) above:

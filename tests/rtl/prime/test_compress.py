@@ -10,8 +10,8 @@ import pytest
 from pairhw import params
 from pairhw.math.prime.field import Montgomery, PrimeField
 from pairhw.rtl.prime.catalogue import KindError, make_unit
-from pairhw.rtl.prime.compress import (chains, count_bits, counter_level, height, live_bits, next_target, plan,
-                                       product_heights, run_width)
+from pairhw.rtl.prime.compress import (DSP_ADD_BITS, chains, count_bits, counter_level, group_width, height,
+                                       live_bits, next_target, pair_runs, plan, product_heights, run_pairs, run_width)
 from pairhw.rtl.prime.dsp import product_pieces
 from pairhw.rtl.prime.montgomery import MontgomeryCounters, MontgomeryPipelined
 from pairhw.sim.amsim import simulate_mul
@@ -300,3 +300,82 @@ def test_counter_unit_depth_is_bounded_on_xc7(p, lut6):
     x = synthesize(flow.unit_verilog(unit), unit.name, "xc7")
     assert x["depth_dsp_cut"] <= 8 and x["depth_dsp_cut"] <= x["depth"]
     assert 0 < x["dsp"] <= unit.pieces
+
+
+# DSP adders (--dsp-adders A): pairs of runs of one offset summed by a DSP48E1 as an adder
+def test_paired_runs_take_every_run_once_and_pair_only_one_offset():
+    """:func:`pair_runs` at bls12-381's T = a·b (runs of 2): every run in exactly one group, a pair's
+    two runs of one offset, as many pairs as asked up to those there are, none below ``floor``, and a
+    pair's sum within a DSP48E1's 48 bits."""
+    pieces = product_pieces(381, 381, 24, 16)[0]
+    runs, _ = chains(pieces, 2)
+    assert run_pairs(runs) == 84
+    for want, floor in ((0, 0), (1, 0), (40, 0), (84, 0), (500, 0), (500, 391)):
+        groups = pair_runs(runs, want, floor)
+        flat = [id(run) for _, g in groups for run in g]
+        assert sorted(flat) == sorted(id(run) for _, run in runs)
+        pairs = [(off, g) for off, g in groups if len(g) == 2]
+        assert len(pairs) == min(want, run_pairs(runs, floor))
+        assert all(off == g[0][0][2] == g[1][0][2] and off + run_width(g[0]) > floor and off + run_width(g[1]) > floor
+                   for off, g in pairs)
+        assert all(group_width(g) <= DSP_ADD_BITS for _, g in groups)
+    # the heights count a pair's sum once: a column holds a row fewer where a pair starts
+    paired = product_heights(381, 381, 24, 16, chain=2, pairs=84)
+    single = product_heights(381, 381, 24, 16, chain=2)
+    assert sum(single.values()) - sum(paired.values()) >= 84 * 39
+
+
+@pytest.mark.parametrize("p,chain,adders", [
+    (2**89 - 1, 2, 1), (2**89 - 1, 2, 1_000), (_random_prime(110, 4), 2, 5), (_random_prime(110, 4), 2, 1_000),
+    ((1 << 102) - 33, 2, 1_000),
+])
+def test_dsp_adder_unit_equals_the_model(p, chain, adders):
+    """The cascade unit with pairs of its runs summed (the sums as additions: the Amaranth simulator
+    has no DSP48E1), none to every pair there is: the golden model's products in the same latency."""
+    F = PrimeField(p)
+    plain = MontgomeryCounters(F, seg=23, chain=chain)
+    try:
+        unit = MontgomeryCounters(F, seg=23, chain=chain, adders=adders)
+    except ValueError as e:  # more than there are: the most there are
+        n = int(str(e).split("between 0 and ")[1].split(" ")[0])
+        assert adders > n
+        unit = MontgomeryCounters(F, seg=23, chain=chain, adders=n)
+    assert sum(unit.pairs) > 0 and unit.latency == plain.latency
+    _check(unit, 12, seed=chain + sum(unit.pairs))
+
+
+def test_dsp_adders_are_refused_where_there_is_no_cascade_or_cell():
+    F = params.curve("bls12-381").F
+    for opts in ({"segment": 23, "lut6": True, "dsp_adders": 4}, {"segment": 23, "cascade": 2, "dsp_adders": 4},
+                 {"dsp_adders": 4}):
+        with pytest.raises(KindError, match="dsp_adders"):
+            make_unit("montgomery-pipelined", F, **opts)
+    with pytest.raises(KindError, match="between 0 and 182"):
+        make_unit("montgomery-pipelined", F, segment=23, lut6=True, cascade=2, cascade_step=2, dsp_adders=183)
+    unit = make_unit("montgomery-pipelined", F, segment=23, lut6=True, cascade=2, cascade_step=2, dsp_adders=173)
+    assert unit.pairs == [84, 39, 50] and unit.describe()["dsp_adders"] == 173 and unit.latency == 9
+
+
+def test_a_dsp_adder_unit_is_bit_exact_in_verilator():
+    """With lut6 the pairs' sums are DSP48E1 primitives, whose model the test bench carries: a
+    110-bit unit with every pair there is equals the golden model in Verilator."""
+    from pairhw import flow
+
+    unit = make_unit("montgomery-pipelined", PrimeField(_random_prime(110, 4)), segment=23, lut6=True, cascade=2,
+                     cascade_step=2, dsp_adders=5)
+    assert "DSP48E1" in flow.unit_verilog(unit)
+    check = flow.verify_unit(unit, 12, seed=3, simulator="verilator")
+    assert (check.verified, check.failed) == (22, 0)
+
+
+@pytest.mark.slow  # a minute: Yosys xc7 on the full-size unit
+def test_dsp_adders_keep_the_depth_and_add_their_dsps_on_xc7():
+    """Yosys xc7 at bls12-381 with 173 DSP adders: still at most 8 LUT and CARRY4 levels between
+    registers (an adder is one cell before the counters), DSP48E1s 827 + 173, fewer LUTs."""
+    from pairhw import flow
+    from pairhw.synth.flows import synthesize
+
+    F = params.curve("bls12-381").F
+    unit = make_unit("montgomery-pipelined", F, segment=23, lut6=True, cascade=2, cascade_step=2, dsp_adders=173)
+    x = synthesize(flow.unit_verilog(unit), unit.name, "xc7")
+    assert x["depth_dsp_cut"] <= 8 and x["dsp"] == 1_000 and x["luts"] < 19_000
