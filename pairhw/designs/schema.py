@@ -149,6 +149,15 @@ SCHEMA = {
                                  "that read the value (a copy holds the registers its port reads: 31 and its word "
                                  "of zeros a RAM32M deep, 63 a RAM64M), so a port's copies stay shallow; the "
                                  "same schedule and cycles, other words"),
+        "near_steps": (int, False, "with calls overlap: a value read at most this many steps after its own shares "
+                                   "registers with the steps' own values; one read later takes a register of the "
+                                   "far values' own, above them (default 2). With allocate copies a few more keep "
+                                   "the copies shallower (other words, the same schedule and cycles)"),
+        "kept_copies": (bool, False, "BLS12 curves: the powers the final exponentiation's hard part keeps for its "
+                                     "last products (f^((u-1)^2/3) and the two after it, f) are copied just before "
+                                     "those reads, an addition of 0 a coefficient, so that a long-lived value is "
+                                     "read by the copies alone and fewer ports' LUT RAM copies hold it (60 "
+                                     "additions more; default false)"),
         "inverse_window": (int, False, "BLS12 curves with an inverter unit: the final exponentiation's F_p inversion "
                                        "overlaps this many of the hard part's first squarings, done on the easy part's "
                                        "value before it is divided by the inverse (each squaring 12 F_p products more, "
@@ -243,7 +252,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 MOST = {
     ("design", "name"): 100, ("design", "description"): 4_000,
     ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
-    ("datapath", "max_sources"): 1 << 20, ("datapath", "lookahead"): 64, ("datapath", "modulo_orders"): 1_000,
+    ("datapath", "max_sources"): 1 << 20, ("datapath", "lookahead"): 64, ("datapath", "near_steps"): 1_000, ("datapath", "modulo_orders"): 1_000,
     ("datapath", "word_stages"): 3, ("datapath", "slice_bits"): 1 << 16,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,

@@ -71,7 +71,8 @@ def _spans(steps: list[int]):
         i = j
 
 
-#: a value read at most this many steps after its own is a recurring step's (:func:`allocate_replay`)
+#: a value read at most this many steps after its own is a recurring step's (:func:`allocate_replay`;
+#: a design's ``near_steps`` says otherwise)
 NEAR = 2
 
 #: the most templates kept per step shape (:func:`allocate_replay`)
@@ -444,8 +445,9 @@ def allocate_replay(flow, dp: Datapath, sched: Schedule, steps: list[int], start
     they are free from the value's write to its last read, the template chosen that needs no other
     register and reads the step's inputs where they are; what no template gives takes the lowest
     free register, and the step's registers become a template of their own.  Values read more than
-    :data:`NEAR` steps after their own (the powers an exponentiation keeps, the Miller loop's points)
-    take registers above the others, so that they do not push a recurring step's values elsewhere.
+    :data:`NEAR` steps after their own (the datapath's ``near_steps``; the powers an exponentiation
+    keeps, the Miller loop's points) take registers above the others, so that they do not push a
+    recurring step's values elsewhere.
     Every register is checked free over each value's whole life, so the allocation is valid whatever
     the templates give (:meth:`~pairhw.program.microcode.Microcode.run` checks the words).  With
     ``"allocate": "copies"`` the register is the one that keeps the LUT RAM copies of the value's
@@ -453,8 +455,9 @@ def allocate_replay(flow, dp: Datapath, sched: Schedule, steps: list[int], start
     already (docs/ARCHITECTURE.md, "Registers for shallow copies")."""
     ops, block = flow.pre, sched.pre
     written, at_step, last, readers = _lives(flow, block, steps)
-    far = {v for v in written  # an output, a loaded value, or one read more than NEAR steps on
-           if None in readers.get(v, ()) or at_step[v] < 0 or max(readers.get(v, {at_step[v]})) - at_step[v] > NEAR}
+    near = NEAR if dp.near_steps is None else dp.near_steps
+    far = {v for v in written  # an output, a loaded value, or one read more than near steps on
+           if None in readers.get(v, ()) or at_step[v] < 0 or max(readers.get(v, {at_step[v]})) - at_step[v] > near}
     bank_order = dp.bank_names()
     size = {b.name: b.size for b in dp.banks}
     # a register is (bank, region, k): region 1 holds the far values, placed above region 0 at the end

@@ -183,6 +183,8 @@ class Datapath:
     slice_selects: bool = False  # slice_bits: each slice of a unit input's choice its own select registers
     allocate: str = "first"  # calls overlap: the lowest free register, or the one deepening the fewest copies (ALLOCATES)
     inverse_window: int = 0  # BLS12: the hard part's first squarings overlapping the F_p inversion (0: none)
+    near_steps: int | None = None  # calls overlap: a value read more steps on is a far one (None: calls.NEAR)
+    kept_copies: bool = False  # BLS12: the powers the hard part keeps copied before their late reads
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -303,6 +305,13 @@ class Datapath:
         if self.inverse_window and (self.F.family != "prime" or not any(u.kind == "inv" for u in self.units)):
             raise DatapathError("datapath.inverse_window: the squarings that overlap the final exponentiation's "
                                 "F_p inversion need a prime field and an inverter unit (kind inv)")
+        if not isinstance(self.kept_copies, bool):
+            raise DatapathError(f"datapath.kept_copies: {self.kept_copies!r} is not true or false")
+        if self.near_steps is not None and (isinstance(self.near_steps, bool) or not isinstance(self.near_steps, int)
+                                            or self.near_steps < 1):
+            raise DatapathError(f"datapath.near_steps: {self.near_steps!r} is not a whole number of steps of at least 1")
+        if self.near_steps is not None and self.calls != "overlap":
+            raise DatapathError("datapath.near_steps: needs calls overlap (the registers of steps that overlap)")
         if self.allocate not in ALLOCATES:
             raise DatapathError(f"datapath.allocate: {self.allocate!r} is not {' or '.join(ALLOCATES)}")
         if self.allocate == "copies" and not (self.calls == "overlap" and self.ram_control == "local"
@@ -529,7 +538,11 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     stage's registers sit (:attr:`Datapath.operand_stage`, :data:`OPERAND_STAGES`), and ``spec["allocate"]``
     how a core with calls that overlap chooses registers (:data:`ALLOCATES`), and ``spec["inverse_window"]``
     how many of a BLS12 final exponentiation's squarings overlap its inversion
-    (:func:`~pairhw.math.prime.pairing.final_exp_overlapped_bls12`).
+    (:func:`~pairhw.math.prime.pairing.final_exp_overlapped_bls12`), and ``spec["near_steps"]`` how many
+    steps on a value may be read and still share the registers of the steps' own values
+    (:func:`~pairhw.program.calls.allocate_replay`), and ``spec["kept_copies"]`` whether a BLS12 final
+    exponentiation's kept powers are copied before their late reads
+    (:meth:`~pairhw.math.prime.tower.Tower12.kept12`).
     """
     if spec.get("calls") not in (None, "steps", "overlap"):
         raise DatapathError(f"datapath.calls: {spec['calls']!r} is not steps or overlap")
@@ -629,4 +642,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("ram_control", "shared"), lookahead, spec.get("word_stages"), spec.get("slice_bits"),
                     copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
-                    spec.get("allocate", "first"), spec.get("inverse_window", 0))
+                    spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
+                    spec.get("kept_copies", False))

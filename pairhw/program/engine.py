@@ -178,8 +178,11 @@ def compile_pairing(C, algorithm, dp: Datapath) -> Compiled:
         if dp.inverse_window > (longest := abs(C.u - 1).bit_length() - 2):
             raise DatapathError(f"datapath.inverse_window: at most {longest} squarings (the first power of the hard "
                                 f"part, by |u − 1|, has {longest + 1}), not {dp.inverse_window}")
+    if dp.kept_copies and C.family != "bls12":
+        raise DatapathError(f"datapath.kept_copies: the copies are of the powers a BLS12 final exponentiation "
+                            f"keeps, not {C.family.upper()}'s")
     program = trace_pairing(dp.F, C, algorithm, native=native_ops(dp), copies=dp.table_copies,
-                            inverse_window=dp.inverse_window)
+                            inverse_window=dp.inverse_window, kept_copies=dp.kept_copies)
     return compile_flow(lower(fold_loop(program)), dp, program=program)
 
 

@@ -165,6 +165,9 @@ class Tracer:
         #: the model copies an exponentiation's table operand before each product (:meth:`copy`;
         #: a datapath's ``table_copies``)
         self.copies = False
+        #: the model copies the powers a BLS12 final exponentiation keeps before their late reads
+        #: (:meth:`~pairhw.math.prime.tower.Tower12.kept12`; a datapath's ``kept_copies``)
+        self.kept_copies = False
         #: BLS12: the hard part's first squarings that overlap the final exponentiation's inversion
         #: (:func:`~pairhw.math.prime.pairing.final_exp_overlapped_bls12`; a datapath's
         #: ``inverse_window``; 0: the inverse first)
@@ -293,16 +296,17 @@ class Tracer:
 
 
 def trace_kernel(fi, inputs, fn, optimize: bool = True, native=frozenset(), copies: bool = False,
-                 inverse_window: int = 0) -> Program:
+                 inverse_window: int = 0, kept_copies: bool = False) -> Program:
     """Trace ``fn(TF, *values)`` on symbolic elements of the field ``fi`` (an interface of
     :mod:`pairhw.program.field`) named ``inputs`` (a list of names, or a count n for ``a0`` …
     ``a(n-1)``); ``fn`` returns the outputs.  Besides the pairings, for measuring one operation on a
     datapath: an inversion, an F_{2^4m} product.  ``copies``: :attr:`Tracer.copies`;
-    ``inverse_window``: :attr:`Tracer.inverse_window`."""
+    ``inverse_window``: :attr:`Tracer.inverse_window`; ``kept_copies``: :attr:`Tracer.kept_copies`."""
     TF = fi.tracer(optimize)
     TF.native = frozenset(native)
     TF.copies = copies
     TF.inverse_window = inverse_window
+    TF.kept_copies = kept_copies
     names = [f"a{i}" for i in range(inputs)] if isinstance(inputs, int) else list(inputs)
     out = fn(TF, *[TF.input(x) for x in names])
     TF.program.outputs = [o.name if isinstance(o, Sym) else o for o in out]
@@ -310,7 +314,7 @@ def trace_kernel(fi, inputs, fn, optimize: bool = True, native=frozenset(), copi
 
 
 def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset(), copies: bool = False,
-                  inverse_window: int = 0) -> Program:
+                  inverse_window: int = 0, kept_copies: bool = False) -> Program:
     """Trace ``algorithm(C', P, Q)`` (a pairing of the model, on curve ``C`` rebuilt over the tracer
     of the field interface ``fi``) with symbolic inputs, the interface's ``pairing_inputs`` (``xP, yP,
     xQ, yQ``, or the six F_p values of a G1 × G2 pair); the outputs are the base-field coefficients of
@@ -321,10 +325,11 @@ def trace_pairing(fi, C, algorithm, optimize: bool = True, native=frozenset(), c
     model's operations (the counts of :mod:`pairhw.math.opcount`).  ``native``: op kinds the target
     datapath executes (:attr:`Tracer.native`); ``copies``: an exponentiation's products read copies of
     their table operand (:attr:`Tracer.copies`); ``inverse_window``: the final exponentiation's
-    squarings that overlap its inversion (:attr:`Tracer.inverse_window`).
+    squarings that overlap its inversion (:attr:`Tracer.inverse_window`); ``kept_copies``: the powers a
+    BLS12 final exponentiation keeps are copied before their late reads (:attr:`Tracer.kept_copies`).
     """
 
     def fn(TF, *inputs):
         return fi.flatten(algorithm(fi.curve_over(C, TF), *fi.points(inputs)))
 
-    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize, native, copies, inverse_window)
+    return trace_kernel(fi, list(fi.pairing_inputs), fn, optimize, native, copies, inverse_window, kept_copies)

@@ -115,6 +115,15 @@ CASES = {
     "inverse-window-on-bn": ("ate-bn-tiny", lambda d: d["datapath"].update(inverse_window=4),
                              "datapath.inverse_window: the overlapped inversion is written for BLS12 curves' final "
                              "exponentiation, not BN"),
+    "kept-copies-on-bn": ("ate-bn-tiny", lambda d: d["datapath"].update(kept_copies=True),
+                          "datapath.kept_copies: the copies are of the powers a BLS12 final exponentiation keeps, "
+                          "not BN's"),
+    "kept-copies-text": ("ate-bn-tiny", lambda d: d["datapath"].update(kept_copies="yes"),
+                         "datapath.kept_copies"),
+    "near-steps-without-overlap": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(near_steps=4),
+                                   "datapath.near_steps: needs calls overlap"),
+    "near-steps-zero": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(calls="overlap", near_steps=0),
+                        "datapath.near_steps"),
     "inverse-window-without-inverter": (BN, lambda d: d["datapath"].update(inverse_window=4),
                                         "datapath.inverse_window: the squarings that overlap the final "
                                         "exponentiation's F_p inversion need a prime field and an inverter unit"),

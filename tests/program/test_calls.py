@@ -366,6 +366,44 @@ def test_copies_allocation_keeps_the_ports_copies_shallower_and_the_pairing():
     assert blocks["copies"] < blocks["first"] and 3 * deep["copies"] < 2 * deep["first"]
 
 
+def test_a_later_far_bound_keeps_the_schedule_and_the_pairing_with_shallower_copies():
+    """``"near_steps"``: on ate-bn254-fast-add3's datapath over the 110-bit BN curve, with allocate
+    copies, values read up to 8 steps on share the steps' registers (2 by default): the same schedule,
+    the model's pairing in the same constant cycles, and fewer LUT RAM copies over 32 words."""
+    got = {}
+    for near in (None, 8):
+        data = {**designs.get("ate-bn254-fast-add3").data, "curve": "bn-chavez11-toy", "name": f"toy-near-{near}"}
+        data["datapath"] = {**data["datapath"], **({"near_steps": near} if near else {})}
+        d = designs.from_data(data)
+        got[near] = d, d.compile()
+    (_, a), (d, b) = got[None], got[8]
+    assert d.datapath().near_steps == 8 and (b.pre.start, b.pre.inst, b.cycles) == (a.pre.start, a.pre.inst, a.cycles)
+    fi = d.field
+    for P, Q in _pairs(d, 2, seed=23):
+        assert b.run(fi.point_values(P, Q)) == (list(d.model(P, Q)), b.cycles)
+    deep = {n: sum(x > 32 for x in cp.microcode.copy_depths()) for n, (_, cp) in got.items()}
+    assert deep[8] < deep[None]
+
+
+def test_kept_copies_keep_the_traced_pairing():
+    """``"kept_copies"`` (ate-bls12-381-fast-dsp): the traced program copies the powers the hard part
+    keeps (A twice, B, C and f: 5 × 12 coefficients) before their late reads, and computes the
+    model's pairing; a BN curve's final exponentiation has none, and a design asking is refused."""
+    from pairhw.program.engine import native_ops
+    from pairhw.program.trace import trace_pairing
+
+    d = designs.get("ate-bls12-381-fast-dsp")
+    dp, C, fi = d.datapath(), d.curve(), d.field
+    assert dp.kept_copies
+    prog = trace_pairing(dp.F, C, fi.algorithm(d.algorithm), native=native_ops(dp), copies=True,
+                         inverse_window=dp.inverse_window, kept_copies=True)
+    plain = trace_pairing(dp.F, C, fi.algorithm(d.algorithm), native=native_ops(dp), copies=True,
+                          inverse_window=dp.inverse_window)
+    assert sum(op.kind == "addc" for op in prog.ops) == sum(op.kind == "addc" for op in plain.ops) + 60
+    P, Q = fi.vector_points(C, 31, 0)
+    assert prog.run(dict(zip(prog.inputs, fi.point_values(P, Q)))) == list(d.model(P, Q))
+
+
 def test_an_overlapped_inverse_keeps_the_traced_pairing():
     """``"inverse_window": 16`` (ate-bls12-381-fast-overlap): the traced program, the hard part's
     first 16 squarings done before the division by the inverse, computes the model's pairing."""

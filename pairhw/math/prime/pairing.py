@@ -349,14 +349,17 @@ def final_exp_hard_bls12(C: PairingCurve, f):
 
 
 def hard_bls12_after(C: PairingCurve, a, f):
-    """:func:`final_exp_hard_bls12` from its first power a = f^(u − 1) on."""
+    """:func:`final_exp_hard_bls12` from its first power a = f^(u − 1) on.  A, B, C and f are read
+    again one to four exponentiations after they are made: there each is read through
+    :meth:`~Tower12.kept12` (a copy on a core that asks for one, itself in the model)."""
     T = C.T
     u = C.u
+    K = T.kept12
     A = T.pow12_cyclotomic(a, (u - 1) // 3)
     B = T.pow12_cyclotomic(A, u)
-    Cc = T.mul12(T.pow12_cyclotomic(B, u), T.conj12(A))
-    D = T.mul12(T.pow12_cyclotomic(Cc, u), f)
-    return T.mul12(T.mul12(T.frob12(A, 3), T.frob12(B, 2)), T.mul12(T.frob12(Cc, 1), D))
+    Cc = T.mul12(T.pow12_cyclotomic(B, u), T.conj12(K(A)))
+    D = T.mul12(T.pow12_cyclotomic(Cc, u), K(f))
+    return T.mul12(T.mul12(T.frob12(K(A), 3), T.frob12(K(B), 2)), T.mul12(T.frob12(K(Cc), 1), D))
 
 
 def longest_inverse_window(C: PairingCurve) -> int:

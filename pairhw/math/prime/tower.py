@@ -214,6 +214,17 @@ class Tower12:
         r = signed_window_pow(a, abs(e), stepped(step, "sqr", self.cyclotomic_sqr12), mul, self.conj12)
         return self.conj12(r) if e < 0 else r
 
+    def kept12(self, a):
+        """``a`` for a read long after it was made (a power the BLS12 hard part keeps for its last
+        products): on a tracer with ``kept_copies`` (a datapath's) a copy of each coefficient, in a
+        step of its own, so the long-lived value is read by the copies alone and the LUT RAM copies
+        of the ports that read it late stay shallow; else ``a`` itself (the model: no op)."""
+        copy = getattr(self.F, "copy", None) if getattr(self.F, "kept_copies", False) else None
+        if copy is None:
+            return a
+        with self.K.step("load"):
+            return tuple(tuple((copy(x[0]), copy(x[1])) for x in six) for six in a)
+
     def conj12(self, a):
         """a^(p^6) = g − h·w: the inverse of a unitary (cyclotomic) element."""
         return (a[0], self.neg6(a[1]))

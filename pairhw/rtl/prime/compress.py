@@ -510,8 +510,8 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
             r += len(group)
             continue
         sums = [run_sum(r + n, run) for n, run in enumerate(group)]
-        total = sums[0] if len(sums) == 1 else dsp_add(pipe.m, *sums, group_width(group), f"{pipe.prefix}{name}_pair{r}",
-                                                       cells)
+        total = sums[0] if len(sums) == 1 else dsp_add(pipe.m, sums[0], sums[1], group_width(group),
+                                                       f"{pipe.prefix}{name}_pair{r}", cells)
         r += len(group)
         for c in span:
             cols.setdefault(c, []).append(total[c - off])
