@@ -598,6 +598,23 @@ def headline_markdown(rec: dict) -> str:
     return "\n".join(out)
 
 
+#: the README's prime cores: the full-size ones (a product a cycle; xc7 synthesis) and the small ones
+#: (an iterative multiplier; placed and routed on the ECP5)
+PRIME_CORES = ("ate-bls12-381-fast-dsp", "ate-bn254-fast-add3", "ate-bls12-381-small", "ate-bn254-small",
+               "ate-bn-chavez11-small")
+
+
+def prime_markdown(rec: dict) -> str:
+    """The README's table of the BN254 and BLS12-381 cores: cycles, area, clock and time a pairing
+    (as :func:`headline_markdown` gives ours), from ``recorded.json``."""
+    from pairhw import designs
+    out = ["| design | curve | cycles | area | clock | time |", "|" + "---|" * 6]
+    for name in PRIME_CORES:
+        cells = _ours(rec, name, False)
+        out.append("| " + " | ".join([cells[0], designs.get(name).data["curve"]] + cells[1:]) + " |")
+    return "\n".join(out)
+
+
 def _time(us: float) -> str:
     return f"{us / 1000:,.2f} ms" if us >= 1000 else f"{us:,.1f} µs"
 
