@@ -228,7 +228,7 @@ def load(name: str) -> Design:
         return get(name)
     from pairhw.designs.schema import SchemaError, check
 
-    from pairhw.designs.schema import MAX_FILE_BYTES
+    from pairhw.designs.schema import MAX_FILE_BYTES, MAX_NESTING, nesting
     from pairhw.files import TooLarge, read_at_most
 
     try:
@@ -239,6 +239,8 @@ def load(name: str) -> Design:
         raise DesignError(f"{name}: not UTF-8 text") from None
     except OSError as e:
         raise DesignError(f"{name}: cannot read it: {e.strerror or e}") from None
+    if nesting(text) > MAX_NESTING:
+        raise DesignError(f"{name}: not a design: JSON nested too deeply (more than {MAX_NESTING} levels)")
     try:
         data = json.loads(text)
     except ValueError as e:

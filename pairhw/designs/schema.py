@@ -266,6 +266,24 @@ MOST = {
 #: the largest design file read (bytes): the built-in ones are under 2 kB
 MAX_FILE_BYTES = 1 << 20
 
+#: the deepest nesting of lists and objects read (the built-in designs: at most 6); checked before the JSON
+#: parser runs, whose own bound is the interpreter's recursion limit (which a library may raise so
+#: far that deep input crashes the process instead of raising RecursionError)
+MAX_NESTING = 32
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def nesting(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON ``text``, brackets inside strings not counted
+    (on text that is not JSON, a bound of the parser's depth, never below it)."""
+    depth = best = 0
+    for b in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if b in "[{" else -1
+        best = max(best, depth)
+    return best
+
 
 class SchemaError(ValueError):
     """A design file that does not match the format; the message names the key."""

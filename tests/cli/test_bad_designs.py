@@ -262,3 +262,28 @@ def test_a_design_file_is_read_up_to_a_bound(capsys, tmp_path):
     code = main(["schedule", str(deep)])
     err = capsys.readouterr().err
     assert code == 2 and "nested too deeply" in err and "Traceback" not in err
+
+
+def test_a_deep_design_file_is_refused_whatever_the_recursion_limit(capsys, tmp_path):
+    """py_ecc (the prime-field oracle) raises the interpreter's recursion limit to 100,000, so the
+    JSON parser's RecursionError alone would come too late (the C stack overflows first): the nesting
+    is bounded before it runs, and a design at the bound's depth is still read."""
+    import sys
+
+    from pairhw.designs.schema import MAX_NESTING, nesting
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        code = main(["schedule", str(deep)])
+    finally:
+        sys.setrecursionlimit(old)
+    err = capsys.readouterr().err
+    assert code == 2 and f"nested too deeply (more than {MAX_NESTING} levels)" in err
+    assert nesting('{"a": "[[[{{{", "b": [[1]]}') == 3 and nesting('"\\"[[["') == 0
+    ok = tmp_path / "ok.json"
+    ok.write_text(json.dumps({"name": "x", "note": [[[[1]]]]}))
+    code = main(["schedule", str(ok)])
+    assert "nested too deeply" not in capsys.readouterr().err
