@@ -34,7 +34,7 @@ RAM_PRIME_CORES = ("ate-bls12-381-fast-ram",)
 #: the full-size prime cores with calls (20 to 90 s a cold compile; ate-bn-tiny-calls compiles by default)
 CALLS_CORES = ("ate-bn254-small", "ate-bn-chavez11-small", "ate-bn254-fast-calls", "ate-bls12-381-fast-calls", "ate-bn254-fast-d8",
                "ate-bls12-381-fast-d8", "ate-bn254-mid", "ate-bls12-381-mid",
-               "ate-bn254-fast-local", "ate-bls12-381-fast-local", "ate-bls12-381-fast-cascade", "ate-bn254-fast-cascade", "ate-bls12-381-fast-lean", "ate-bls12-381-fast-add3", "ate-bls12-381-fast-overlap", "ate-bls12-381-fast-dsp", "ate-bn254-fast-add3", "ate-bn254-fast-lean", "ate-bls12-381-fast-lean-b2", "ate-bn254-fast-mulk", "ate-bn254-fast-compact",
+               "ate-bn254-fast-local", "ate-bls12-381-fast-local", "ate-bls12-381-fast-cascade", "ate-bn254-fast-cascade", "ate-bls12-381-fast-lean", "ate-bls12-381-fast-add3", "ate-bls12-381-fast-overlap", "ate-bls12-381-fast-dsp", "ate-bn254-fast-add3", "ate-bn254-fast-dsp", "ate-bn254-fast-lean", "ate-bls12-381-fast-lean-b2", "ate-bn254-fast-mulk", "ate-bn254-fast-compact",
                "ate-bn254-fast-2mul")
 #: loops modulo-scheduled in 200 placement orders (40 to 55 s a cold compile): the evictions' own test
 #: (tests/program/test_schedule.py) schedules the same loop in one order by default

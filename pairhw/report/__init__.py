@@ -600,7 +600,7 @@ def headline_markdown(rec: dict) -> str:
 
 #: the README's prime cores: the full-size ones (a product a cycle; xc7 synthesis) and the small ones
 #: (an iterative multiplier; placed and routed on the ECP5)
-PRIME_CORES = ("ate-bls12-381-fast-dsp", "ate-bn254-fast-add3", "ate-bls12-381-small", "ate-bn254-small",
+PRIME_CORES = ("ate-bls12-381-fast-dsp", "ate-bn254-fast-dsp", "ate-bls12-381-small", "ate-bn254-small",
                "ate-bn-chavez11-small")
 
 

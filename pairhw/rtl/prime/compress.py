@@ -373,9 +373,9 @@ def _layout(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None 
             chain: int = 1, summed: int | None = None, step: int = 1, pairs: int = 0, floor: int = 0):
     """What :func:`product_columns` builds, and :func:`product_heights` and :func:`product_stages`
     plan: (pieces, x digit widths, y digit widths, y's constant digits, the runs in groups
-    (:func:`pair_runs`, ``pairs`` of them two runs a DSP adds, of those reaching column ``floor``), stages, a constant to add, the
-    width).  With ``chain`` > 1 a constant y takes :func:`odd_digits`; a piece of a
-    negative digit −m multiplies m by x's complement x̄ = 2^b − 1 − x (b: x's bits), since
+    (:func:`pair_runs`: ``pairs`` of them two runs a DSP adds, of the runs reaching column
+    ``floor``), stages, a constant to add, the width).  With ``chain`` > 1 a constant y takes
+    :func:`odd_digits`; a piece of a negative digit −m multiplies m by x's complement x̄ = 2^b − 1 − x (b: x's bits), since
     −x·m = x̄·m − (2^b − 1)·m: every DSP product stays unsigned by a positive odd constant, and
     the constants −(2^b − 1)·m·2^offset, summed mod 2^``summed`` (the width the caller sums the
     columns to, with other rows: the product's own width by default), are one row of constant
@@ -444,10 +444,10 @@ def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int
     (:func:`pair_runs`, of the runs reaching column ``floor``; :func:`dsp_add`; ``cells`` False: by
     an addition, for the Amaranth simulator), so that a column holds one sum where it held two.
 
-    ``live``: the (column, row) positions read (:func:`live_bits`); a piece (or a run, or a pair) with
-    none of them is not built (its bits are 0).  A piece's register is kept whole, so that Yosys does not
-    narrow a piece of a few read bits to a multiplier of LUTs (a deep network behind the previous
-    sum's carry select, where a DSP48E1 takes the operands as they are)."""
+    ``live``: the (column, row) positions read (:func:`live_bits`); a piece (or a run, or a pair)
+    with none of them is not built (its bits are 0).  A piece's register is kept whole, so that
+    Yosys does not narrow a piece of a few read bits to a multiplier of LUTs (a deep network behind
+    the previous sum's carry select, where a DSP48E1 takes the operands as they are)."""
     const = isinstance(y, int)
     pre_add = isinstance(x, tuple)
     pieces, xws, yws, yd, groups, stages, k, width, kw = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain,
