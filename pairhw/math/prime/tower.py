@@ -201,16 +201,14 @@ class Tower12:
         step = self.K.step  # each squaring and product a step (Program.cuts)
         mul = stepped(step, "mul", self.mul12)
         # a tracer for a core with table copies (Tracer.copies; the model's own field has none)
-        copy = getattr(self.F, "copy", None) if getattr(self.F, "copies", False) else None
-        if copy is not None:
+        copied = self._copier("copies")
+        if copied is not None:
             product = mul
 
             def mul(r, t):
                 # the table entry copied in a step of its own: every product step then reads the
                 # same registers, whichever odd power it multiplies by, and is stored once
-                with step("load"):
-                    t = tuple(tuple((copy(x[0]), copy(x[1])) for x in six) for six in t)
-                return product(r, t)
+                return product(r, copied(t))
         r = signed_window_pow(a, abs(e), stepped(step, "sqr", self.cyclotomic_sqr12), mul, self.conj12)
         return self.conj12(r) if e < 0 else r
 
@@ -219,11 +217,20 @@ class Tower12:
         products): on a tracer with ``kept_copies`` (a datapath's) a copy of each coefficient, in a
         step of its own, so the long-lived value is read by the copies alone and the LUT RAM copies
         of the ports that read it late stay shallow; else ``a`` itself (the model: no op)."""
-        copy = getattr(self.F, "copy", None) if getattr(self.F, "kept_copies", False) else None
+        copied = self._copier("kept_copies")
+        return a if copied is None else copied(a)
+
+    def _copier(self, flag: str):
+        """On a tracer with ``flag`` set (``copies``, ``kept_copies``): a function copying an element
+        coefficient by coefficient (``F.copy``) in a step of its own; None on any other field."""
+        copy = getattr(self.F, "copy", None) if getattr(self.F, flag, False) else None
         if copy is None:
-            return a
-        with self.K.step("load"):
-            return tuple(tuple((copy(x[0]), copy(x[1])) for x in six) for six in a)
+            return None
+
+        def copied(a):
+            with self.K.step("load"):
+                return tuple(tuple((copy(x[0]), copy(x[1])) for x in six) for six in a)
+        return copied
 
     def conj12(self, a):
         """a^(p^6) = g − h·w: the inverse of a unitary (cyclotomic) element."""
