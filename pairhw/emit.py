@@ -11,6 +11,7 @@ from amaranth.back import rtlil, verilog
 from pairhw.math.binary.field import GF2m
 
 from pairhw.rtl.binary.nets import DSP_ADD_MODEL, LUT6_MODEL
+from pairhw.rtl.ports import REPLICA
 
 
 def unit_verilog(unit, header: str | None = None) -> str:
@@ -29,9 +30,6 @@ def unit_verilog(unit, header: str | None = None) -> str:
     return text
 
 
-#: the attribute (``Signal(..., attrs={REPLICA: 1})``) of a register that repeats another on purpose:
-#: a copy near each group of the cells it drives, so that no one net spans them all
-REPLICA = "pairhw_replica"
 
 _WIRE = re.compile(r"^\s*wire\b.*\s(\\\S+)\s*$")
 _CELL_Q = re.compile(r"^\s*connect \\Q (\\\S+)\s*$")

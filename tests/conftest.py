@@ -18,7 +18,8 @@ FULL_SIZE_TATE = ("tate1-239-d16", "tate1-239-d32", "tate1-283-d16", "tate1-283-
                   "tate2-283-d16", "tate1-239-d16-piped", "tate1-239-msd60-ram",
                   "tate1-239-msd60-orders", "tate1-239-msd60-local", "tate1-239-msd60-staged",
                   "tate1-239-msd60-staged-sources", "tate1-239-msd60-results",
-                  "tate1-239-msd60-fewest", "tate1-239-msd60-tree")
+                  "tate1-239-msd60-fewest", "tate1-239-msd60-tree", "tate1-239-msd60-slicedmul",
+                  "tate1-239-msd60-decoded")
 
 #: the longest programs (85,859 to 8,865,976 cycles) and the full-size Tate processors: their compile
 #: checks and the microcode interpreter's runs of them are `slow`, as the simulations of their cores
@@ -39,7 +40,7 @@ CALLS_CORES = ("ate-bn254-small", "ate-bn-chavez11-small", "ate-bn254-fast-calls
 #: loops modulo-scheduled in 200 placement orders (40 to 55 s a cold compile): the evictions' own test
 #: (tests/program/test_schedule.py) schedules the same loop in one order by default
 SEARCHED_LOOPS = ("etat3-97-fast-staged", "etat3-97-fast-tree", "etat3-97-fast-selects",
-                  "etat3-97-fast-tree-selects")
+                  "etat3-97-fast-tree-selects", "etat3-97-fast-cubebank")
 #: the straight-line full-size prime programs compile in 10 to 15 s each (16,359 and 16,405 cycles)
 FULL_SIZE_PRIME = ("ate-bn254-fast", "ate-bls12-381-fast")
 LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-chavez11", "ate-bn-chavez11-toy", "ate-bls12-381-small",

@@ -111,6 +111,12 @@ SCHEMA = {
                                        "own registers of the word's select fields, loaded from the next word "
                                        "(replicas the synthesis keeps), so no select net spans the operand; "
                                        "the same words and cycles (default: false)"),
+        "decoded_writes": (bool, False, "with word_stages 3 and ram_control local: each copy's registers of the "
+                                        "next write hold whether it writes a register of the copy and that "
+                                        "register's place in it (the test and the lookup before them), so the "
+                                        "slices' registers load them with no logic between; the same words and "
+                                        "cycles (default: false, the registers hold the bank's enable and "
+                                        "address)"),
         "read_merge": (str, False, "with ram_control local: how a unit input port that reads several banks "
                                    "picks its copy: mux (default), a multiplexer on the word's bank field, "
                                    "or or: each copy holds a word of zeros that its read-address register "
@@ -222,6 +228,9 @@ SCHEMA = {
                                "(2: the core's base products registered; 3: their operands too); F_2^m msd, 1 to 3 "
                                "(2: a step's digit-product sum registered before it is accumulated, a cycle more "
                                "latency; 3: its x^i·b array registered too, D·m flip-flops)"),
+        "slice_bits": (int, False, "F_2^m msd with stages 2: the digit-product sum in slices of this many bits, each "
+                                   "reading flip-flops of its own of the digit and of the bits of b it needs (the "
+                                   "same cycles)"),
         "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1; "
                               "with segment: counter levels, default 5)"),
         "segment": (int, False, "F_p montgomery-pipelined: counter trees and carry chains of this many bits "
@@ -258,7 +267,7 @@ MOST = {
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
     ("inv", "per_cycle"): 64, ("add", "stages"): 10,
-    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64, ("mul", "cascade"): 32, ("mul", "cascade_step"): 2, ("mul", "dsp_adders"): 1_000,
+    ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64, ("mul", "cascade"): 32, ("mul", "cascade_step"): 2, ("mul", "dsp_adders"): 1_000, ("mul", "slice_bits"): 100_000,
     ("mul", "registers"): 64, ("mul", "core"): 1_000, ("mul", "per_cycle"): 1_000,
     ("design", "pairs"): 16, ("design", "batch"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
 }
@@ -435,7 +444,8 @@ def in_design_terms(message: str, data: dict) -> str:
     """An engine message about ``data``'s datapath as the key path a design file's author reads:
     ``unit mul: …`` becomes ``datapath.units[0] (mul): …``; a unit option is named as its key
     (``digit``), not as the ``pairhw unit`` flag (``--digit``) the same check words for the command."""
-    message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|segment|cascade-step|cascade|lanes)\b",
+    message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|segment|cascade-step|cascade|lanes|"
+                     r"slice-bits)\b",
                      lambda m: m.group(1).replace("-", "_"), message)
     units = data.get("datapath", {}).get("units", [])
     m = re.match(r"unit (\S+?):? ", message)

@@ -6,6 +6,11 @@ from __future__ import annotations
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+#: the attribute (``Signal(..., attrs={REPLICA: 1})``) of a register that repeats another on purpose:
+#: a copy near each group of the cells it drives, so that no one net spans them all (the Verilog
+#: writer keeps such flip-flops apart: :func:`pairhw.emit.keep_replicas`)
+REPLICA = "pairhw_replica"
+
 #: the contract of :func:`mul_signature` in one line (a unit's Verilog header and build manifest)
 CONTRACT = ("a, b sampled when start = 1; c valid with done = 1 exactly `latency` cycles later; "
             "start at most every `ii` cycles")

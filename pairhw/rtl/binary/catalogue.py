@@ -159,7 +159,7 @@ STAGED_KINDS = tuple(MOST_STAGES)
 
 
 def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
-              lut6: bool = False, lanes: int = 1, stages: int | None = None):
+              lut6: bool = False, lanes: int = 1, stages: int | None = None, slice_bits: int | None = None):
     """Build the multiplier ``kind`` over ``F``.
 
     ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
@@ -169,7 +169,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     001 Fig. 3), a datapath unit whose lanes the scheduler starts together.  ``stages`` (1 or 2, the
     latency; :data:`STAGED_KINDS` only) cuts a parallel multiplier's network (a hybrid one's core)
     with a register; msd's 2 registers a step's digit-product sum before it is accumulated (a cycle more
-    latency), 3 its x^i·b array too.
+    latency), 3 its x^i·b array too.  ``slice_bits`` (msd with 2 stages): the digit-product sum in
+    slices of that many bits, each on registers of its own of the digit and of b (the same cycles).
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
@@ -199,9 +200,13 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         what = "msd" if kind == "msd" else "hybrid" if MOST_STAGES[kind] == 3 else "parallel"
         raise KindError(f"a {what} F_2^m multiplier has {counts} stages, not {stages} (the F_3^m karatsuba "
                         "multiplier takes 1 to 11)")
+    if slice_bits is not None and (kind != "msd" or stages != 2):
+        raise KindError(f"--slice-bits applies to msd with --stages 2, not {kind} with {stages or 1} stage(s)")
     try:
         if lanes != 1:
             return MsdGroup(F, digit, lanes)
+        if slice_bits is not None:
+            return DigitSerialMul(F, digit, kind, stages=2, slice_bits=slice_bits)
         return _build(kind, F, digit, schedule, core, lut6, stages or 1)
     except KindError:
         raise

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from amaranth.hdl import Module, Mux, Signal
+from amaranth.hdl import Cat, Module, Mux, Signal
 
 from pairhw.math.binary import mulalg
 from pairhw.math.binary.field import GF2m
 
 from pairhw.rtl.binary import nets
+from pairhw.rtl.ports import REPLICA
 from pairhw.rtl.serial import serial_counter
 from .mulbase import MulUnit, reduction_columns
 
@@ -27,6 +28,26 @@ def times_xd(m, F: GF2m, creg, D: int, name: str = "cxd"):
 def digit_products(F: GF2m, digit, xb, D: int):
     """Σ_i digit_i·(x^i·B mod f): an MSD step's digit products, which do not depend on C."""
     return nets.xor_tree([xb[j] & digit[j].replicate(F.m) for j in range(D)])
+
+
+def slice_sources(F: GF2m, D: int, lo: int, hi: int) -> list[int]:
+    """The bits of b that output bits lo … hi − 1 of the x^i·b arrays (i < D) read, in order."""
+    mask = ((1 << hi) - 1) ^ ((1 << lo) - 1)
+    return [k for k in range(F.m) if any(F.reduce(1 << (k + i)) & mask for i in range(D))]
+
+
+def sliced_digit_products(m, F: GF2m, digit, b_regs, D: int, width: int) -> list:
+    """An MSD step's digit products cut into slices of ``width`` output bits: slice s reads the
+    digit ``digit[s]`` and ``b_regs[s]``, its own registers of the bits of b it needs
+    (:func:`slice_sources`), so that no operand bit drives the whole product."""
+    out = []
+    for s, lo in enumerate(range(0, F.m, width)):
+        hi = min(lo + width, F.m)
+        src = slice_sources(F, D, lo, hi)
+        xb = [nets.linear_net(m, b_regs[s], [(F.reduce(1 << (k + i)) >> lo) & ((1 << (hi - lo)) - 1) for k in src],
+                              hi - lo, f"xb{i}_s{s}") for i in range(D)]
+        out.append(nets.xor_tree([xb[j] & digit[s][j].replicate(hi - lo) for j in range(D)]))
+    return out
 
 
 def msd_step(m, F: GF2m, creg, digit, xb, D: int, cx_name: str = "cxd", next_name: str = "cnext") -> Signal:
@@ -53,19 +74,30 @@ class DigitSerialMul(MulUnit):
         a cycle later, so the tree and the accumulation C ← C·x^D mod f + P are separate cycles (a cycle
         more latency, the same initiation interval). 3: as 2, and the x^j·B array is computed from the
         input b at start and registered instead of b (D·m flip-flops instead of m; no further cycle).
+    slice_bits : int, optional
+        ``msd`` with 2 stages only: the digit-product sum is cut into slices of this many bits, each
+        reading flip-flops of its own: the digit (loaded as the digit register is, from the same
+        multiplexer) and the bits of b its x^j·B rows read (loaded at start).  A digit bit then drives
+        one slice instead of all m sums, and a bit of b the few slices that read it: the same cycles
+        and logic, flip-flops instead of long nets.
     """
 
-    def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1):
+    def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None):
         if digit < 1 or digit > F.m:
             raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
         if order not in ("lsd", "msd"):
             raise ValueError(f"unknown digit order {order!r}")
         if stages not in (1, 2, 3) or (stages > 1 and order != "msd"):
             raise ValueError(f"a digit-serial multiplier has 1 stage (msd: 1 to 3), not {stages}")
+        if slice_bits is not None and (order != "msd" or stages != 2 or not 1 <= slice_bits <= F.m):
+            raise ValueError(f"slice_bits applies to msd with 2 stages, 1 to m = {F.m} bits "
+                             f"(not {order} with {stages} stages and {slice_bits} bits)")
         self.digit = digit
         self.order = order
         self.stages = stages
-        self.name = f"{order.capitalize()}Mul_m{F.m}_d{digit}" + (f"_p{stages}" if stages > 1 else "")
+        self.slice_bits = slice_bits
+        self.name = (f"{order.capitalize()}Mul_m{F.m}_d{digit}" + (f"_p{stages}" if stages > 1 else "")
+                     + (f"_s{slice_bits}" if slice_bits else ""))
         super().__init__(F)
 
     @property
@@ -116,7 +148,9 @@ class DigitSerialMul(MulUnit):
         else:
             areg = Signal(T * D, name="areg")
             creg = Signal(F.m, name="creg")
-            if self.stages == 3:
+            if self.slice_bits:
+                psum_parts = self._sliced_sum(m, areg)
+            elif self.stages == 3:
                 # the x^j·B array is a function of b alone: computed once, from the input, at start
                 xb = [Signal(F.m, name=f"xbreg{j}") for j in range(D)]
                 with m.If(self.start):
@@ -134,7 +168,7 @@ class DigitSerialMul(MulUnit):
             # P_t = Σ digit_i·(x^i·B mod f) needs no C: registered, it is accumulated a cycle later
             # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
             psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
-            m.d.comb += psum.eq(digit_products(F, digit, xb, D))
+            m.d.comb += psum.eq(Cat(*psum_parts) if self.slice_bits else digit_products(F, digit, xb, D))
             acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
             with m.If(busy):
                 m.d.sync += preg.eq(psum)
@@ -152,3 +186,23 @@ class DigitSerialMul(MulUnit):
             m.d.sync += done.eq(last)
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m
+
+    def _sliced_sum(self, m, areg) -> list:
+        """The digit-product sum's slices (:func:`sliced_digit_products`) and their registers: each
+        slice's digit register loads, every cycle, what the digit register (areg's top digit) loads
+        when it changes (a's top digit at start, areg's next digit while busy; outside a product its
+        value is not read), and its b register its bits of b at start."""
+        F, D, T, w = self.F, self.digit, self.initiation_interval, self.slice_bits
+        a_top = Signal(D, name="a_top")
+        m.d.comb += a_top.eq(self.a.as_unsigned() >> (T * D - D))
+        digits, b_regs = [], []
+        for s, lo in enumerate(range(0, F.m, w)):
+            src = slice_sources(F, D, lo, min(lo + w, F.m))
+            d = Signal(D, name=f"digit_s{s}", attrs={REPLICA: 1})
+            b = Signal(len(src), name=f"breg_s{s}", attrs={REPLICA: 1})
+            m.d.sync += d.eq(Mux(self.start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0))
+            with m.If(self.start):
+                m.d.sync += b.eq(Cat(*(self.b[k] for k in src)))
+            digits.append(d)
+            b_regs.append(b)
+        return sliced_digit_products(m, F, digits, b_regs, D, w)

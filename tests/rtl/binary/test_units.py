@@ -216,12 +216,65 @@ def test_an_msd_multiplier_with_stages_is_bit_exact_back_to_back(m, digit, stage
     _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
 
 
+@pytest.mark.parametrize("m,digit,bits", [(17, 5, 3), (17, 17, 4), (47, 3, 47), (47, 24, 7), (89, 30, 16)])
+def test_an_msd_sum_in_slices_is_bit_exact_with_the_timing_of_two_stages(m, digit, bits):
+    """msd ``slice_bits``: each slice of the digit-product sum reads registers of its own of the
+    digit and of the bits of b it needs; the same products, latency and II as ``stages`` 2 alone, back
+    to back and with gaps, and each slice's sum reads only the bits of b its output bits depend on."""
+    from pairhw.rtl.binary.digit_serial import slice_sources
+
+    F = binary_field(m)
+    two, unit = make_unit("msd", F, digit=digit, stages=2), make_unit("msd", F, digit=digit, stages=2, slice_bits=bits)
+    assert (unit.latency, unit.initiation_interval) == (two.latency, two.initiation_interval)
+    assert unit.name == two.name + f"_s{bits}"
+    rng = random.Random(113 + m + digit + bits)
+    pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
+    _check(unit, pairs)
+    _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
+    # the bits a slice reads: exactly those whose x^i·b images reach it (b = one bit k at a time)
+    for lo in range(0, m, bits):
+        hi = min(lo + bits, m)
+        reach = [k for k in range(m) if any((F.mul(1 << k, 1 << i) >> lo) & ((1 << (hi - lo)) - 1)
+                                            for i in range(digit))]
+        assert slice_sources(F, digit, lo, hi) == reach
+
+
+def test_the_slices_registers_stay_apart_through_the_synthesis():
+    """After Yosys' synth_ecp5 (native, up to its LUT mapping) every bit of every slice's digit and b
+    registers is a flip-flop of its own: those of different slices load the same nets, which
+    Yosys' opt_merge would make one flip-flop driving every slice (the replicas carry ``keep``)."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from pairhw.flow import unit_verilog
+    from pairhw.rtl.binary.digit_serial import slice_sources
+    from pairhw.synth.flows import _yosys
+
+    F, digit, bits = binary_field(47), 8, 5
+    unit = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits)
+    with tempfile.TemporaryDirectory() as work:
+        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {unit.name} -run begin:map_luts\n"
+               f"select {unit.name}\nwrite_json -selected -compat-int net.json\n", unit_verilog(unit), Path(work),
+               yosys="native")
+        net = json.loads((Path(work) / "net.json").read_text())["modules"][unit.name]
+    q = {c["connections"]["Q"][0] for c in net["cells"].values() if c["type"] == "TRELLIS_FF"}
+    names = net["netnames"]
+    regs = [b for n in names if n.startswith(("digit_s", "breg_s")) for b in names[n]["bits"] if b in q]
+    expected = sum(digit + len(slice_sources(F, digit, lo, min(lo + bits, F.m))) for lo in range(0, F.m, bits))
+    assert len(regs) == len(set(regs)) == expected
+
+
 @pytest.mark.parametrize("options,why", [({"kind": "lsd", "digit": 2, "stages": 2}, "--stages applies to"),
                                          ({"kind": "msd", "digit": 2, "stages": 4}, "msd F_2.m multiplier has 1 to 3"),
                                          ({"kind": "msd", "digit": 2, "stages": 2, "lanes": 2}, "take no stages"),
                                          ({"kind": "tmvp", "stages": 3}, "1 or 2 stages"),
                                          ({"kind": "hybrid-tmvp3", "stages": 4}, "1 to 3 stages"),
-                                         ({"kind": "hybrid-tmvp2", "stages": 2, "lut6": True}, "not built with lut6")])
+                                         ({"kind": "hybrid-tmvp2", "stages": 2, "lut6": True}, "not built with lut6"),
+                                         ({"kind": "msd", "digit": 2, "slice_bits": 4}, "--slice-bits applies to msd with"),
+                                         ({"kind": "msd", "digit": 2, "stages": 3, "slice_bits": 4}, "with --stages 2"),
+                                         ({"kind": "lsd", "digit": 2, "stages": 2, "slice_bits": 4}, "not lsd"),
+                                         ({"kind": "msd", "digit": 2, "stages": 2, "slice_bits": 48}, "1 to m = 47")])
 def test_stages_are_refused_where_they_do_not_apply(options, why):
     opts = dict(options)
     with pytest.raises(KindError, match=why):
