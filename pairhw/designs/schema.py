@@ -111,12 +111,6 @@ SCHEMA = {
                                        "own registers of the word's select fields, loaded from the next word "
                                        "(replicas the synthesis keeps), so no select net spans the operand; "
                                        "the same words and cycles (default: false)"),
-        "decoded_writes": (bool, False, "with word_stages 3 and ram_control local: each copy's registers of the "
-                                        "next write hold whether it writes a register of the copy and that "
-                                        "register's place in it (the test and the lookup before them), so the "
-                                        "slices' registers load them with no logic between; the same words and "
-                                        "cycles (default: false, the registers hold the bank's enable and "
-                                        "address)"),
         "read_merge": (str, False, "with ram_control local: how a unit input port that reads several banks "
                                    "picks its copy: mux (default), a multiplexer on the word's bank field, "
                                    "or or: each copy holds a word of zeros that its read-address register "

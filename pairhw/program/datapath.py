@@ -185,7 +185,6 @@ class Datapath:
     inverse_window: int = 0  # BLS12: the hard part's first squarings overlapping the F_p inversion (0: none)
     near_steps: int | None = None  # calls overlap: a value read more steps on is a far one (None: calls.NEAR)
     kept_copies: bool = False  # BLS12: the powers the hard part keeps copied before their late reads
-    decoded_writes: bool = False  # word_stages 3: each copy's write registers hold its enable and place
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -365,10 +364,6 @@ class Datapath:
             if self.operand_stage == "sources":
                 raise DatapathError("datapath.slice_selects: the choice is registered at the sources with "
                                     "operand_stage sources; use one or the other")
-        if self.decoded_writes and (self.word_stages != 3 or self.ram_control != "local"):
-            # the copies' registers of the next write exist only in the tree of control registers
-            raise DatapathError("datapath.decoded_writes: decodes each copy's registers of the next write, which "
-                                "word_stages 3 with ram_control local builds; set both")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
                                                              for u in self.units]:
             if len(set(stages)) != len(stages) or set(stages) - set(PIPELINE_STAGES):
@@ -648,4 +643,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
-                    spec.get("kept_copies", False), spec.get("decoded_writes", False))
+                    spec.get("kept_copies", False))

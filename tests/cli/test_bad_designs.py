@@ -92,13 +92,6 @@ CASES = {
                               "sources; use one or the other"),
     "slice-selects-string": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_selects="yes"),
                              "datapath.slice_selects"),
-    "decoded-writes-two-stages": ("f3-19-etat-schoolbook-ram",
-                                  lambda d: d["datapath"].update(ram_control="local", word_stages=2,
-                                                                 rom="sync-registered", decoded_writes=True),
-                                  "datapath.decoded_writes: decodes each copy's registers of the next write, which "
-                                  "word_stages 3 with ram_control local builds; set both"),
-    "decoded-writes-string": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(decoded_writes="yes"),
-                              "datapath.decoded_writes"),
     "msd-slices-one-stage": ("tate1-47-msd24-ram", lambda d: d["datapath"]["units"][0]["mul"].update(slice_bits=8),
                              "datapath.units[0] (mul): slice_bits applies to msd with stages 2, not msd with 1 "
                              "stage(s)"),

@@ -254,30 +254,6 @@ def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
-def test_decoded_write_registers_keep_the_words_and_the_pairings():
-    """``"decoded_writes"`` on the tree of control registers: each copy's registers of the next write
-    hold whether the write is to a register the copy holds and its place in the copy, and its slices'
-    registers load them as they are; the same words and cycles as the tree, the decoded registers in
-    the Verilog in place of the address ones, and 20 pairings bit-exact (the loaded inputs among them)."""
-    from pairhw.flow import verilog
-
-    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
-    data["name"] = "f3-19-etat-schoolbook-tree"
-    data["datapath"].update(ram_control="local", word_stages=3, slice_bits=16)
-    tree = designs.from_data(json.loads(json.dumps(data)))
-    data["name"] = "f3-19-etat-schoolbook-decoded"
-    data["datapath"]["decoded_writes"] = True
-    d = designs.from_data(data)
-    assert d.compile().microcode.packed() == tree.compile().microcode.packed()
-    assert d.compile().cycles == tree.compile().cycles
-    text = verilog(d)
-    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
-    assert {"m_c0_wen", "m_c0_wplace"} <= replicas and "m_c0_waddr" not in text
-    res = simulate(d, rows=pairings(d, 20, seed=11))
-    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
-    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
-
-
 def test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact():
     """tate1-239-msd60-staged-sources' recipe on f3-19-etat-schoolbook-ram's datapath: sliced local
     copies loaded from a second word register, no forwarding, a results stage on the adders and the
