@@ -30,7 +30,6 @@ def unit_verilog(unit, header: str | None = None) -> str:
     return text
 
 
-
 _WIRE = re.compile(r"^\s*wire\b.*\s(\\\S+)\s*$")
 _CELL_Q = re.compile(r"^\s*connect \\Q (\\\S+)\s*$")
 

@@ -36,14 +36,13 @@ def slice_sources(F: GF2m, D: int, lo: int, hi: int) -> list[int]:
     return [k for k in range(F.m) if any(F.reduce(1 << (k + i)) & mask for i in range(D))]
 
 
-def sliced_digit_products(m, F: GF2m, digit, b_regs, D: int, width: int) -> list:
+def sliced_digit_products(m, F: GF2m, digit, b_regs, sources, D: int, width: int) -> list:
     """An MSD step's digit products cut into slices of ``width`` output bits: slice s reads the
-    digit ``digit[s]`` and ``b_regs[s]``, its own registers of the bits of b it needs
+    digit ``digit[s]`` and ``b_regs[s]``, its own registers of the bits ``sources[s]`` of b
     (:func:`slice_sources`), so that no operand bit drives the whole product."""
     out = []
-    for s, lo in enumerate(range(0, F.m, width)):
+    for s, (lo, src) in enumerate(zip(range(0, F.m, width), sources)):
         hi = min(lo + width, F.m)
-        src = slice_sources(F, D, lo, hi)
         xb = [nets.linear_net(m, b_regs[s], [(F.reduce(1 << (k + i)) >> lo) & ((1 << (hi - lo)) - 1) for k in src],
                               hi - lo, f"xb{i}_s{s}") for i in range(D)]
         out.append(nets.xor_tree([xb[j] & digit[s][j].replicate(hi - lo) for j in range(D)]))
@@ -196,8 +195,8 @@ class DigitSerialMul(MulUnit):
         a_top = Signal(D, name="a_top")
         m.d.comb += a_top.eq(self.a.as_unsigned() >> (T * D - D))
         digits, b_regs = [], []
-        for s, lo in enumerate(range(0, F.m, w)):
-            src = slice_sources(F, D, lo, min(lo + w, F.m))
+        sources = [slice_sources(F, D, lo, min(lo + w, F.m)) for lo in range(0, F.m, w)]
+        for s, src in enumerate(sources):
             d = Signal(D, name=f"digit_s{s}", attrs={REPLICA: 1})
             b = Signal(len(src), name=f"breg_s{s}", attrs={REPLICA: 1})
             m.d.sync += d.eq(Mux(self.start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0))
@@ -205,4 +204,4 @@ class DigitSerialMul(MulUnit):
                 m.d.sync += b.eq(Cat(*(self.b[k] for k in src)))
             digits.append(d)
             b_regs.append(b)
-        return sliced_digit_products(m, F, digits, b_regs, D, w)
+        return sliced_digit_products(m, F, digits, b_regs, sources, D, w)
