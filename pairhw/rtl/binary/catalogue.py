@@ -205,16 +205,14 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     try:
         if lanes != 1:
             return MsdGroup(F, digit, lanes)
-        if slice_bits is not None:
-            return DigitSerialMul(F, digit, kind, stages=2, slice_bits=slice_bits)
-        return _build(kind, F, digit, schedule, core, lut6, stages or 1)
+        return _build(kind, F, digit, schedule, core, lut6, stages or 1, slice_bits)
     except KindError:
         raise
     except ValueError as e:  # the units' own checks (digit range, trinomial field)
         raise KindError(str(e)) from None
 
 
-def _build(kind, F, digit, schedule, core, lut6=False, stages=1):
+def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None):
     method = "tmvp" if "tmvp" in kind else "karatsuba"
 
     def sched(n):
@@ -245,4 +243,4 @@ def _build(kind, F, digit, schedule, core, lut6=False, stages=1):
         return DigitSerialMul(F, 1, "lsd")
     if kind in ("ca1", "ca2"):
         return CAMul(F, digit, int(kind[-1]))
-    return DigitSerialMul(F, digit, kind, stages=stages)
+    return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits)

@@ -191,7 +191,8 @@ class DigitSerialMul(MulUnit):
         slice's digit register loads, every cycle, what the digit register (areg's top digit) loads
         when it changes (a's top digit at start, areg's next digit while busy; outside a product its
         value is not read), and its b register its bits of b at start."""
-        F, D, T, w = self.F, self.digit, self.initiation_interval, self.slice_bits
+        F, D, T = self.F, self.digit, self.initiation_interval
+        w = self.slice_bits or F.m
         a_top = Signal(D, name="a_top")
         m.d.comb += a_top.eq(self.a.as_unsigned() >> (T * D - D))
         digits, b_regs = [], []
