@@ -58,6 +58,20 @@ def rng():
     return random.Random(20261121)
 
 
+def ecp5_netlist(verilog: str, top: str) -> dict:
+    """Module ``top`` of ``verilog`` after Yosys' synth_ecp5 (native) up to its LUT mapping: its
+    JSON netlist (cells with their connections, net names with their bits)."""
+    import json
+    import tempfile
+
+    from pairhw.synth.flows import _yosys
+
+    with tempfile.TemporaryDirectory() as work:
+        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {top} -run begin:map_luts\n"
+               f"select {top}\nwrite_json -selected -compat-int net.json\n", verilog, Path(work), yosys="native")
+        return json.loads((Path(work) / "net.json").read_text())["modules"][top]
+
+
 def random_point(C, rng):
     """A random point of order r: a random multiple of a deterministic generator."""
     return C.mul(rng.randrange(1, C.r), C.point_from_seed(0))

@@ -449,18 +449,12 @@ def _ecp5_cells(d) -> dict:
 
 
 def _ecp5_netlist(d) -> dict:
-    """Design ``d``'s core after Yosys' synth_ecp5 (native) up to its LUT mapping: its module of the
-    JSON netlist (cells with their connections, net names with their bits)."""
-    import tempfile
-    from pathlib import Path
-
+    """Design ``d``'s core after Yosys' synth_ecp5 (native) up to its LUT mapping
+    (:func:`tests.conftest.ecp5_netlist`)."""
     from pairhw.flow import verilog
-    from pairhw.synth.flows import _yosys
+    from tests.conftest import ecp5_netlist
 
-    with tempfile.TemporaryDirectory() as work:
-        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {d.top} -run begin:map_luts\n"
-               f"select {d.top}\nwrite_json -selected -compat-int net.json\n", verilog(d), Path(work), yosys="native")
-        return json.loads((Path(work) / "net.json").read_text())["modules"][d.top]
+    return ecp5_netlist(verilog(d), d.top)
 
 
 def _ram_read(name, read, **datapath):

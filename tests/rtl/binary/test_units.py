@@ -243,21 +243,13 @@ def test_the_slices_registers_stay_apart_through_the_synthesis():
     """After Yosys' synth_ecp5 (native, up to its LUT mapping) every bit of every slice's digit and b
     registers is a flip-flop of its own: those of different slices load the same nets, which
     Yosys' opt_merge would make one flip-flop driving every slice (the replicas carry ``keep``)."""
-    import json
-    import tempfile
-    from pathlib import Path
-
     from pairhw.flow import unit_verilog
     from pairhw.rtl.binary.digit_serial import slice_sources
-    from pairhw.synth.flows import _yosys
+    from tests.conftest import ecp5_netlist
 
     F, digit, bits = binary_field(47), 8, 5
     unit = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits)
-    with tempfile.TemporaryDirectory() as work:
-        _yosys(f"read_verilog -sv design.v\nsynth_ecp5 -top {unit.name} -run begin:map_luts\n"
-               f"select {unit.name}\nwrite_json -selected -compat-int net.json\n", unit_verilog(unit), Path(work),
-               yosys="native")
-        net = json.loads((Path(work) / "net.json").read_text())["modules"][unit.name]
+    net = ecp5_netlist(unit_verilog(unit), unit.name)
     q = {c["connections"]["Q"][0] for c in net["cells"].values() if c["type"] == "TRELLIS_FF"}
     names = net["netnames"]
     regs = [b for n in names if n.startswith(("digit_s", "breg_s")) for b in names[n]["bits"] if b in q]
