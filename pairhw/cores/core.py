@@ -25,7 +25,7 @@ from amaranth.lib.memory import Memory, ReadPort
 from amaranth.utils import ceil_log2
 from amaranth.lib.wiring import In, Out
 
-from pairhw.emit import REPLICA
+from pairhw.rtl.ports import REPLICA
 from pairhw.program.microcode import PORT_NAMES, Key, forward_sources, instances, read_key
 
 

@@ -285,7 +285,7 @@ def test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact()
 @pytest.mark.parametrize("replica,ffs", [(False, 4), (True, 8)])
 def test_replica_registers_are_kept_apart_by_the_synthesis(replica, ffs):
     """Two 4-bit registers loaded from the same input: Yosys' synth_ecp5 merges them into one, unless
-    they carry :data:`~pairhw.emit.REPLICA` (``keep`` on their flip-flop cells)."""
+    they carry :data:`~pairhw.rtl.ports.REPLICA` (``keep`` on their flip-flop cells)."""
     import tempfile
     from pathlib import Path
 
@@ -293,7 +293,7 @@ def test_replica_registers_are_kept_apart_by_the_synthesis(replica, ffs):
     from amaranth.lib import wiring
     from amaranth.lib.wiring import In, Out
 
-    from pairhw.emit import REPLICA
+    from pairhw.rtl.ports import REPLICA
     from pairhw.synth.flows import _stat_cells, _yosys
 
     class Twice(wiring.Component):
