@@ -422,6 +422,14 @@ def product_stages(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int 
     return _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain, step=step)[5]
 
 
+def product_pairs(xbits: int, ybits: int, xw: int, yw: int, y=None, trunc: int | None = None,
+                  pre_add: bool = False, chain: int = 1, floor: int = 0) -> int:
+    """How many pairs of runs reaching column ``floor`` :func:`product_columns` can sum by DSP
+    adders (:func:`run_pairs`; no logic: for planning)."""
+    groups = _layout(xbits, ybits, xw, yw, y, trunc, pre_add, chain)[4]  # unpaired: a run a group
+    return run_pairs([(off, run) for off, (run,) in groups], floor)
+
+
 def product_columns(pipe: Pipe, x, xbits: int, y, ybits: int, name: str, xw: int = 24, yw: int = 17,
                     trunc: int | None = None, live: set | None = None, chain: int = 1,
                     summed: int | None = None, step: int = 1, pairs: int = 0, floor: int = 0,

@@ -215,7 +215,7 @@ class MontgomeryCounters(MontgomeryPipelined):
         self.name = (f"MontCnt_p{F.bits}_w{word}_s{seg}_l{levels}" + ("_lut6" if lut6 else "")
                      + (f"_c{chain}" if chain > 1 else "") + (f"s{step}" if step > 1 else "")
                      + (f"_a{adders}" if adders else ""))
-        from .compress import ADD_STAGES, _layout, product_heights, product_stages, reduce_stages, run_pairs
+        from .compress import ADD_STAGES, product_heights, product_pairs, product_stages, reduce_stages
 
         k, bits, lv, pd, cw = self.k, F.bits, levels, self.pre_digit, self.const_digit
         shapes = ((bits, bits, xw, yw, None, None, False), (k, k, pd, cw, self.pprime, k, True),
@@ -223,8 +223,7 @@ class MontgomeryCounters(MontgomeryPipelined):
         # the DSP adders' pairs of runs: U's first (its columns are the tallest: its pieces, T's high
         # rows), then T's, then q's
         # (U's runs below column k − 1 are not built: its low half is known)
-        avail = [run_pairs([(off, g[0]) for off, g in _layout(*sh, chain=chain)[4]], fl)
-                 for sh, fl in zip(shapes, (0, 0, self.k - 1))]
+        avail = [product_pairs(*sh, chain=chain, floor=fl) for sh, fl in zip(shapes, (0, 0, self.k - 1))]
         if not 0 <= adders <= sum(avail):
             raise ValueError(f"dsp_adders must be between 0 and {sum(avail)} (the pairs of cascades of one "
                              f"offset at this p), not {adders}")
