@@ -158,6 +158,11 @@ SCHEMA = {
                                      "those reads, an addition of 0 a coefficient, so that a long-lived value is "
                                      "read by the copies alone and fewer ports' LUT RAM copies hold it (60 "
                                      "additions more; default false)"),
+        "reassociate": (bool, False, "true: each sum of three or more terms is rebuilt so that its latest term is "
+                                     "added last (a Huffman tree over the terms' arrival times; in the loop body, "
+                                     "how late each comes on the recurrences through the sum), which shortens the "
+                                     "loop's recurrences and the chains before and after it: the same values and "
+                                     "as many additions, other cycles and words (default false)"),
         "inverse_window": (int, False, "BLS12 curves with an inverter unit: the final exponentiation's F_p inversion "
                                        "overlaps this many of the hard part's first squarings, done on the easy part's "
                                        "value before it is divided by the inverse (each squaring 12 F_p products more, "

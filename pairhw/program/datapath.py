@@ -185,6 +185,7 @@ class Datapath:
     inverse_window: int = 0  # BLS12: the hard part's first squarings overlapping the F_p inversion (0: none)
     near_steps: int | None = None  # calls overlap: a value read more steps on is a far one (None: calls.NEAR)
     kept_copies: bool = False  # BLS12: the powers the hard part keeps copied before their late reads
+    reassociate: bool = False  # sums rebuilt latest term last (pairhw.program.reassociate)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -643,4 +644,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
-                    spec.get("kept_copies", False))
+                    spec.get("kept_copies", False), bool(spec.get("reassociate", False)))

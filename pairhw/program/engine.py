@@ -12,6 +12,7 @@ from .fuse import folds_additions, fuse_additions, fuse_powers
 from .loop import fold_loop
 from .lower import Flow, lower
 from .microcode import Microcode, assemble
+from .reassociate import reassociate
 from .regalloc import Allocation, allocate
 from .schedule import (BlockSchedule, LoopSchedule, Schedule, ScheduleError, Timeline, list_schedule,
                        modulo_schedule)
@@ -133,6 +134,8 @@ def compile_flow(flow: Flow, dp: Datapath, balance: bool = True, program=None) -
     A datapath with ``calls`` schedules the traced ``program``'s steps one by one and stores each
     distinct step once (:mod:`pairhw.program.calls`)."""
     flow = fuse_powers(flow, dp, balance)
+    if dp.reassociate:  # before the three-operand fusion, which then folds the rebuilt sums
+        flow = reassociate(flow, dp)
     if folds_additions(dp):  # a three-operand adder's sums, each within its step (calls keep steps' ops)
         flow = fuse_additions(flow, dp, step_of(program, flow.pre) if dp.calls and program is not None else None)
     shared = flow.carried()
