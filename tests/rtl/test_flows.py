@@ -125,6 +125,22 @@ def test_ecp5_critical_path_is_the_longest_path_of_the_report():
     assert ecp5_critical_path({"critical_paths": []}) is None and ecp5_critical_path({}) is None
 
 
+def test_ecp5_slow_nets_are_the_nets_of_the_slowest_sinks():
+    """From nextpnr's --detailed-timing-report: each net by its slowest sink's routing delay, the
+    slowest first (ties by name), at most ``n``; a report without net timings gives none."""
+    from pairhw.synth.flows import ecp5_slow_nets
+
+    def net(name, *delays):
+        return {"net": name, "driver": "d", "port": "Q", "endpoints": [
+            {"cell": f"c{i}", "port": "A", "delay": [d / 2, d]} for i, d in enumerate(delays)]}
+
+    rep = {"detailed_net_timings": [net("near", 0.4, 0.9), net("start", 1.0, 9.87, 3.0), net("wsel", 6.5),
+                                    net("addr", 6.5, 0.2), {"net": "const", "endpoints": []}]}
+    assert ecp5_slow_nets(rep, 3) == [{"net": "start", "ns": 9.87, "sinks": 3}, {"net": "addr", "ns": 6.5, "sinks": 2},
+                                      {"net": "wsel", "ns": 6.5, "sinks": 1}]
+    assert ecp5_slow_nets({}) == []
+
+
 def test_synth_ecp5_router2_is_its_own_result(small_unit):
     """router2 places and routes the same netlist (the same Yosys figures), and its result is cached
     apart from router1's: each names the nextpnr command it was measured with."""
