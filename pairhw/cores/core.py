@@ -601,11 +601,18 @@ class RegisterFile:
         j = 0  # the slices of all the copies, numbered for their registers' names
         for c, (regs, ports) in enumerate(self.copies[b]):
             cen, caddr = wen, waddr
-            if tree:  # the copy's own registers of the next write, from the choice a cycle ahead
-                cen, caddr = self.replica(wen, f"{b}_c{c}_wen"), self.replica(waddr, f"{b}_c{c}_waddr")
-            en = cen if regs is None else cen & Cat(*(caddr == k for k in regs)).any()
-            place = _place(caddr, regs)
-            if len(ports) > 1:  # the copy's enable and place computed once for its slices' replicas
+            decoded = tree and self.dp.decode_writes and regs is not None
+            if decoded:
+                # the copy's registers of the next write hold it decoded: whether it is to this copy
+                # and where (the decoder before them, a cycle ahead, not between them and the slices)
+                en = self.replica(wen & Cat(*(waddr == k for k in regs)).any(), f"{b}_c{c}_we_next")
+                place = self.replica(_place(waddr, regs), f"{b}_c{c}_wa_next")
+            else:
+                if tree:  # the copy's own registers of the next write, from the choice a cycle ahead
+                    cen, caddr = self.replica(wen, f"{b}_c{c}_wen"), self.replica(waddr, f"{b}_c{c}_waddr")
+                en = cen if regs is None else cen & Cat(*(caddr == k for k in regs)).any()
+                place = _place(caddr, regs)
+            if len(ports) > 1 and not decoded:  # the copy's enable and place computed once for its slices' replicas
                 # (a lookup of each slice's own would be a ROM with the register folded in: bank_read)
                 cen_s = Signal(name=f"{b}_c{c}_we_next")
                 place_s = Signal(len(ports[0][0].addr), name=f"{b}_c{c}_wa_next")

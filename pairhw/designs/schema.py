@@ -106,6 +106,10 @@ SCHEMA = {
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
                                    "spans a field-wide copy; the same words and cycles (default: one slice)"),
+        "decode_writes": (bool, False, "with word_stages 3: each copy's registers of the next write hold whether it "
+                                       "writes a register of that copy and the register's place in it, decoded from "
+                                       "the write's choice a cycle ahead, so its slices' registers load flip-flops "
+                                       "and no decoder sits between them (the same words and cycles; default false)"),
         "slice_selects": (bool, False, "with slice_bits and word_stages 2 or 3: each slice of a unit input's "
                                        "choice (the bank multiplexer and the forwarding multiplexer) has its "
                                        "own registers of the word's select fields, loaded from the next word "

@@ -186,6 +186,7 @@ class Datapath:
     near_steps: int | None = None  # calls overlap: a value read more steps on is a far one (None: calls.NEAR)
     kept_copies: bool = False  # BLS12: the powers the hard part keeps copied before their late reads
     reassociate: bool = False  # sums rebuilt latest term last (pairhw.program.reassociate)
+    decode_writes: bool = False  # word_stages 3: each copy registers whether the next write is to it, and where
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -354,6 +355,10 @@ class Datapath:
             if self.ram_control != "local":
                 raise DatapathError("datapath.slice_bits: cuts the copies of ram_control local; set ram_control "
                                     f"to local, not {self.ram_control}")
+        if self.decode_writes and self.word_stages != 3:
+            # the decode sits between the choice of the next write and the copy's registers of it
+            raise DatapathError("datapath.decode_writes: decodes the writes into each copy's registers of the "
+                                f"next write, which word_stages 3 builds; set word_stages to 3, not {self.word_stages}")
         if self.slice_selects:
             if self.slice_bits is None:
                 raise DatapathError("datapath.slice_selects: cuts a unit input's choice into the slices of "
@@ -644,4 +649,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     copies, orders, spec.get("read_merge", "mux"), spec.get("interleave", False),
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
-                    spec.get("kept_copies", False), bool(spec.get("reassociate", False)))
+                    spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
+                    bool(spec.get("decode_writes", False)))

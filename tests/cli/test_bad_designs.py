@@ -67,6 +67,10 @@ CASES = {
     "word-stages-three-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(word_stages=3, rom="sync-registered",
                                                                                   ram_control="local"),
                                 "datapath.word_stages: 3 is for a core whose words run one a cycle"),
+    "decode-writes-two-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        decode_writes=True, word_stages=2, rom="registered", ram_control="local"),
+        "datapath.decode_writes: decodes the writes into each copy's registers of the next write, which "
+        "word_stages 3 builds; set word_stages to 3, not 2"),
     "word-stages-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=0),
                          "datapath.word_stages: must be at least 1, not 0"),
     "word-stages-comb-rom": (F2, lambda d: d["datapath"].update(word_stages=2),

@@ -254,6 +254,34 @@ def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
+def test_decoded_writes_on_the_tree_are_bit_exact():
+    """``"decode_writes"`` on the tree of control registers (the test above's datapath with word
+    stages 3): each copy's registers of the next write hold whether it writes that copy and where
+    (``a1_c0_we_next``, ``a1_c0_wa_next``, flip-flops; without it combinational) instead of the write's enable and address, so its slices'
+    registers load flip-flops; the same words and cycles, and 20 pairings bit-exact in them."""
+    from pairhw.flow import verilog
+
+    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
+    data["name"] = "f3-19-etat-schoolbook-tree"
+    data["datapath"].update(ram_control="local", word_stages=3, slice_bits=16)
+    for u in data["datapath"]["units"]:
+        if u["name"] == "add":
+            u["pipeline"] = ["operands", "results"]
+    tree = designs.from_data(json.loads(json.dumps(data)))
+    data["name"] = "f3-19-etat-schoolbook-decoded"
+    data["datapath"]["decode_writes"] = True
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == tree.compile().microcode.packed()
+    assert d.compile().cycles == tree.compile().cycles
+    text = verilog(d)
+    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
+    assert {"a1_c0_we_next", "a1_c0_wa_next"} <= replicas and "a1_c0_waddr" not in replicas
+    assert "a1_c0_waddr" in verilog(tree) and "a1_c0_we_next" not in re.findall(r"reg (\w+)", verilog(tree))
+    res = simulate(d, rows=pairings(d, 20, seed=7))
+    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+
+
 def test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact():
     """tate1-239-msd60-staged-sources' recipe on f3-19-etat-schoolbook-ram's datapath: sliced local
     copies loaded from a second word register, no forwarding, a results stage on the adders and the
