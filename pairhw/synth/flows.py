@@ -546,9 +546,10 @@ SLOW_NETS = 24
 
 def ecp5_slow_nets(report: dict, n: int = SLOW_NETS) -> list:
     """The ``n`` nets of a routed nextpnr ``--report`` (with ``--detailed-timing-report``) whose
-    slowest sink is furthest in routing delay: ``net``, ``ns`` (that sink's delay) and ``sinks``.
-    The critical path names one wire; these are the others near it, so that one place and route
-    shows every net a core must pipeline or replicate to clock faster, not only the worst."""
+    latest sink is latest: ``net``, ``ns`` (when the signal reaches that sink, from the register
+    that launched it: nextpnr's arrival time) and ``sinks``.  The critical path is one of them; the
+    others are the paths nearly as long, so that one place and route shows every net a core must
+    pipeline or replicate to clock faster, not only the worst."""
     rows = []
     for t in report.get("detailed_net_timings") or []:
         delays = [e["delay"][-1] for e in t.get("endpoints", []) if e.get("delay")]

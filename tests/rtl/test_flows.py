@@ -126,7 +126,7 @@ def test_ecp5_critical_path_is_the_longest_path_of_the_report():
 
 
 def test_ecp5_slow_nets_are_the_nets_of_the_slowest_sinks():
-    """From nextpnr's --detailed-timing-report: each net by its slowest sink's routing delay, the
+    """From nextpnr's --detailed-timing-report: each net by its latest sink's arrival time, the
     slowest first (ties by name), at most ``n``; a report without net timings gives none."""
     from pairhw.synth.flows import ecp5_slow_nets
 
