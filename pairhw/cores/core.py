@@ -340,8 +340,6 @@ class RegisterFile:
         # bank -> [(registers a copy holds or None, [(write port, its slice's first bit, the bit past it)])]
         self.copies: dict = {b: [] for b in self.local}
         self.ld_q = None  # the loaded element, held a cycle for the local banks' writes
-        self.raw_out: dict = {}  # instance -> its output before its results stage (result_stage copies)
-        self.ld_q1 = None  # the loaded element a cycle before ld_q (a tree): result_stage copies' loader data
         self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[], attrs=self.attrs[b])
                             for b in rams if b not in self.local}
         for b, mem in mems.items():
@@ -578,17 +576,15 @@ class RegisterFile:
                 self.ld_q = Signal(mm, name="load_data_q")
                 m.d.sync += self.ld_q.eq(load_data[:mm])
                 if tree:
-                    self.ld_q1 = ld_q = self.ld_q
+                    ld_q = self.ld_q
                     self.ld_q = Signal(mm, name="load_data_q2")
                     m.d.sync += self.ld_q.eq(ld_q)
             srcs += [(c, k, self.ld_q) for c, (ib, k) in loads if ib == b]
-        src_of = [None] * len(srcs)  # each source's writer (None: the loader)
         for p, _, bsel, _, data, banks in writers:  # bank b's, from the next word (or the one after)
             en = live & field(Key.we(p))
             if bsel is not None:
                 en &= field(Key.w_bank(p)) == banks.index(b)
             srcs.append((en, field(Key.w(p)), data))
-            src_of.append(p)
         if not srcs:
             return
         depth = self.mc.sizes[b]
@@ -601,16 +597,7 @@ class RegisterFile:
                 m.d.sync += wsel_next.eq(n)
         if tree:
             m.d.sync += wsel.eq(wsel_next)
-        # result_stage copies: a bank each writer of which has a results stage takes the writers'
-        # outputs before it, chosen a cycle early (wsel_next), into registers in each copy's slices
-        raw = None
-        if tree and self.dp.result_stage == "copies":
-            firsts = [self.ld_q1 if p is None else self.raw_out.get(p) for p in src_of]
-            if all(v is not None for v in firsts):
-                raw = Signal(mm, name=f"{b}_wdata_early")
-                m.d.comb += raw.eq(Array(firsts)[wsel_next] if len(firsts) > 1 else firsts[0])
-        if raw is None:
-            m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
+        m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
         j = 0  # the slices of all the copies, numbered for their registers' names
         for c, (regs, ports) in enumerate(self.copies[b]):
             cen, caddr = wen, waddr
@@ -640,12 +627,7 @@ class RegisterFile:
                 m.d.sync += we.eq(en)
                 with m.If(en):
                     m.d.sync += wa.eq(place)
-                if raw is not None:  # the slice's register of the write, loaded from the early choice
-                    wd = Signal(hi - lo, name=f"{b}_wd{j}", attrs={REPLICA: 1})
-                    m.d.sync += wd.eq(raw[lo:hi])
-                    m.d.comb += wp.data.eq(wd)
-                else:
-                    m.d.comb += wp.data.eq(wdata[lo:hi])
+                m.d.comb += wp.data.eq(wdata[lo:hi])
                 j += 1
 
 
@@ -871,8 +853,6 @@ class PairingCore(StreamCore):
                 for j, q in enumerate(lanes):
                     out = Signal(mm, name=f"{q}_out")
                     m.d.comb += out.eq(unit.c[j * mm:(j + 1) * mm])
-                    if "results" in u.pipeline:
-                        rf.raw_out[q] = out
                     out = result(u, out, f"{q}_out")
                     if q in wr:
                         m.d.comb += wr[q].eq(out)
@@ -895,18 +875,12 @@ class PairingCore(StreamCore):
                 if len(u.ops) > 1:
                     m.d.comb += unit.op.eq(operand(u, fld[Key.op(p)], f"{p}_op"))
                 m.d.comb += out.eq(unit.c)
-                if "results" in u.pipeline:
-                    rf.raw_out[p] = out
                 out = result(u, out, f"{p}_out")
                 if p in wr:
                     m.d.comb += wr[p].eq(out)
             else:  # constant table
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
                 m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])
-                if dp.result_stage == "copies":  # its value a cycle early, from the next word (no stage to move)
-                    early = Signal(mm, name=f"{p}_out_early")
-                    m.d.comb += early.eq(Array(table)[seq.next_field(Key.sel(p))] if len(table) > 1 else table[0])
-                    rf.raw_out[p] = early
             banks = dp.write_banks(u, u.instance_names().index(p))
             writers.append((p, run & fld[Key.we(p)], fld.get(Key.w_bank(p)), fld[Key.w(p)], out, banks))
         return writers

@@ -106,12 +106,6 @@ SCHEMA = {
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
                                    "spans a field-wide copy; the same words and cycles (default: one slice)"),
-        "result_stage": (str, False, "with word_stages 3: where the results stage's registers sit: unit (default), "
-                                     "one at each unit's output, or copies: for a bank each writer of which has the "
-                                     "stage (the loader and the constant tables too), one in each slice of each of the bank's copies, after "
-                                     "its write multiplexer (on the write's choice a cycle early), so a result "
-                                     "crosses to a far copy in a cycle of its own and the multiplexer in the one "
-                                     "before (more flip-flops; the same words and cycles)"),
         "decode_writes": (bool, False, "with word_stages 3: each copy's registers of the next write hold whether it "
                                        "writes a register of that copy and the register's place in it, decoded from "
                                        "the write's choice a cycle ahead, so its slices' registers load flip-flops "

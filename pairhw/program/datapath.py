@@ -70,12 +70,6 @@ READ_MERGES = ("mux", "or")
 #: step's); ``copies``, the free register that deepens the fewest LUT RAM copies (ram_control local:
 #: a port's copy of a bank holds the registers it reads, 32 words a RAM32M deep, 64 a RAM64M)
 ALLOCATES = ("first", "copies")
-#: where the results stage (pipeline ``results``) puts its registers (:attr:`Datapath.result_stage`):
-#: ``unit``, one at each unit's output before the write multiplexers, or ``copies``, for a bank every
-#: writer of which has the stage (a constant table's value is read a cycle early instead), after its
-#: write multiplexer in each slice of each of its copies
-RESULT_STAGES = ("unit", "copies")
-
 #: where the operand stage (pipeline ``operands``) puts its registers (:attr:`Datapath.operand_stage`):
 #: ``port``, one register after each unit input's multiplexer; ``sources``, one at each source the
 #: input chooses among (each bank read, each forwarded result) and one on the choosing field, so the
@@ -193,7 +187,6 @@ class Datapath:
     kept_copies: bool = False  # BLS12: the powers the hard part keeps copied before their late reads
     reassociate: bool = False  # sums rebuilt latest term last (pairhw.program.reassociate)
     decode_writes: bool = False  # word_stages 3: each copy registers whether the next write is to it, and where
-    result_stage: str = "unit"  # the results stage's register at each unit's output, or in each bank copy's slices
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -362,13 +355,6 @@ class Datapath:
             if self.ram_control != "local":
                 raise DatapathError("datapath.slice_bits: cuts the copies of ram_control local; set ram_control "
                                     f"to local, not {self.ram_control}")
-        if self.result_stage not in RESULT_STAGES:
-            raise DatapathError(f"datapath.result_stage: {self.result_stage!r} is not "
-                                f"{' or '.join(RESULT_STAGES)}")
-        if self.result_stage == "copies" and self.word_stages != 3:
-            # the copies' registers take the write's choice a cycle early, which the tree of word_stages 3 makes
-            raise DatapathError("datapath.result_stage: copies registers the write in each copy's slices from "
-                                f"the choice word_stages 3 makes a cycle early; set word_stages to 3, not {self.word_stages}")
         if self.decode_writes and self.word_stages != 3:
             # the decode sits between the choice of the next write and the copy's registers of it
             raise DatapathError("datapath.decode_writes: decodes the writes into each copy's registers of the "
@@ -664,4 +650,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
-                    bool(spec.get("decode_writes", False)), spec.get("result_stage", "unit"))
+                    bool(spec.get("decode_writes", False)))

@@ -71,12 +71,6 @@ CASES = {
         decode_writes=True, word_stages=2, rom="registered", ram_control="local"),
         "datapath.decode_writes: decodes the writes into each copy's registers of the next write, which "
         "word_stages 3 builds; set word_stages to 3, not 2"),
-    "result-stage-two-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
-        result_stage="copies", word_stages=2, rom="registered", ram_control="local"),
-        "datapath.result_stage: copies registers the write in each copy's slices from the choice word_stages 3 "
-        "makes a cycle early; set word_stages to 3, not 2"),
-    "result-stage-unknown": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(result_stage="banks"),
-                             "datapath.result_stage: 'banks' is not unit or copies"),
     "word-stages-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=0),
                          "datapath.word_stages: must be at least 1, not 0"),
     "word-stages-comb-rom": (F2, lambda d: d["datapath"].update(word_stages=2),

@@ -282,41 +282,6 @@ def test_decoded_writes_on_the_tree_are_bit_exact():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
 
 
-def test_results_stages_in_the_copies_are_bit_exact():
-    """``"result_stage": "copies"`` on the tree of control registers with a results stage on every
-    unit but the constant table: the banks whose writers all have it (the loader too) take the
-    writers' outputs before the stage, chosen a cycle early, into a register in each slice of each
-    copy; the constant table's value is read a cycle early (``const_out_early``), so the bank it
-    writes takes its registers there too.  The same
-    words and cycles as with the stage at the units, and 20 pairings bit-exact in them."""
-    from pairhw.flow import verilog
-
-    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
-    data["name"] = "f3-19-etat-schoolbook-results"
-    data["datapath"].update(ram_control="local", word_stages=3, slice_bits=16)
-    for u in data["datapath"]["units"]:
-        if u["kind"] != "const":
-            u["pipeline"] = ["operands", "results"]
-    at_units = designs.from_data(json.loads(json.dumps(data)))
-    data["name"] = "f3-19-etat-schoolbook-results-copies"
-    data["datapath"]["result_stage"] = "copies"
-    d = designs.from_data(data)
-    assert d.compile().microcode.packed() == at_units.compile().microcode.packed()
-    assert d.compile().cycles == at_units.compile().cycles
-    text, before = verilog(d), verilog(at_units)
-    writers = {b: {u["name"] for u in data["datapath"]["units"] if b in u.get("writes", []) + u.get("writes_each", [])}
-               for b in ("a1", "p")}
-    assert "const" in writers["p"]
-    assert {"a1_wdata_early", "p_wdata_early", "const_out_early"} <= set(re.findall(r"\w+_early", text))
-    assert "_early" not in before
-    # the slices' registers of the write (named after the RAM ports' data they drive), kept apart
-    data_regs = r"pairhw_replica = 32'd1 \*\)\n\s*reg \[\d+:0\] _signature__data"
-    assert len(re.findall(data_regs, text)) > 0 == len(re.findall(data_regs, before))
-    res = simulate(d, rows=pairings(d, 20, seed=7))
-    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
-    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
-
-
 def test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact():
     """tate1-239-msd60-staged-sources' recipe on f3-19-etat-schoolbook-ram's datapath: sliced local
     copies loaded from a second word register, no forwarding, a results stage on the adders and the
