@@ -39,7 +39,7 @@ CALLS_CORES = ("ate-bn254-small", "ate-bn-chavez11-small", "ate-bn254-fast-calls
 #: loops modulo-scheduled in 200 placement orders (40 to 55 s a cold compile): the evictions' own test
 #: (tests/program/test_schedule.py) schedules the same loop in one order by default
 SEARCHED_LOOPS = ("etat3-97-fast-staged", "etat3-97-fast-tree", "etat3-97-fast-selects",
-                  "etat3-97-fast-tree-selects", "etat3-97-fast-cubebank")
+                  "etat3-97-fast-tree-selects", "etat3-97-fast-cubebank", "etat3-97-fast-sums")
 #: the straight-line full-size prime programs compile in 10 to 15 s each (16,359 and 16,405 cycles)
 FULL_SIZE_PRIME = ("ate-bn254-fast", "ate-bls12-381-fast")
 LONG_PROGRAMS = ("etat3-193-small", "etat3-313-small", "ate-bn-chavez11", "ate-bn-chavez11-toy", "ate-bls12-381-small",

@@ -355,6 +355,10 @@ class Datapath:
             if self.ram_control != "local":
                 raise DatapathError("datapath.slice_bits: cuts the copies of ram_control local; set ram_control "
                                     f"to local, not {self.ram_control}")
+        if self.reassociate and self.calls:
+            # a sum's rebuilt tree sits at its root: its terms' additions would leave their own steps
+            raise DatapathError("datapath.reassociate: rebuilds sums across the steps that calls keep apart; "
+                                "use one or the other")
         if self.decode_writes and self.word_stages != 3:
             # the decode sits between the choice of the next write and the copy's registers of it
             raise DatapathError("datapath.decode_writes: decodes the writes into each copy's registers of the "

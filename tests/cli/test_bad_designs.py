@@ -71,6 +71,8 @@ CASES = {
         decode_writes=True, word_stages=2, rom="registered", ram_control="local"),
         "datapath.decode_writes: decodes the writes into each copy's registers of the next write, which "
         "word_stages 3 builds; set word_stages to 3, not 2"),
+    "reassociate-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(reassociate=True),
+                          "datapath.reassociate: rebuilds sums across the steps that calls keep apart; use one or the other"),
     "word-stages-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=0),
                          "datapath.word_stages: must be at least 1, not 0"),
     "word-stages-comb-rom": (F2, lambda d: d["datapath"].update(word_stages=2),
