@@ -234,9 +234,6 @@ SCHEMA = {
         "slice_bits": (int, False, "F_2^m msd with stages 2: the digit-product sum in slices of this many bits, each "
                                    "reading flip-flops of its own of the digit and of the bits of b it needs (the "
                                    "same cycles)"),
-        "in_stage": (bool, False, "F_2^m msd with slice_bits: a, b and start registered at the multiplier's input, "
-                                  "start once for each slice, so a product's start drives a register a slice "
-                                  "(a cycle more latency, the same initiation interval; default false)"),
         "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1; "
                               "with segment: counter levels, default 5)"),
         "segment": (int, False, "F_p montgomery-pipelined: counter trees and carry chains of this many bits "

@@ -67,9 +67,6 @@ def test_unit_synth_json(capsys):
     (["unit", "synth", "--kind", "lsb", "--m", "29", "--target", "asic"], "invalid choice"),
     (["unit", "sim", "--kind", "msd", "--digit", "4", "--m", "29", "--slice-bits", "8"], "--slice-bits applies to msd with --stages 2"),
     (["unit", "sim", "--kind", "karatsuba", "--curve", "f3-19", "--slice-bits", "8"], "F_2^m options"),
-    (["unit", "sim", "--kind", "msd", "--digit", "4", "--m", "29", "--stages", "2", "--in-stage"],
-     "--in-stage applies to msd with --slice-bits"),
-    (["unit", "sim", "--kind", "karatsuba", "--curve", "f3-19", "--in-stage"], "F_2^m options"),
     (["unit", "sim", "--kind", "msd", "--digit", "4", "--m", "29", "--stages", "2", "--slice-bits", "0"], "--slice-bits: must be"),
 ])
 def test_bad_input_exit_2(capsys, argv, msg):

@@ -159,8 +159,7 @@ STAGED_KINDS = tuple(MOST_STAGES)
 
 
 def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
-              lut6: bool = False, lanes: int = 1, stages: int | None = None, slice_bits: int | None = None,
-              in_stage: bool = False):
+              lut6: bool = False, lanes: int = 1, stages: int | None = None, slice_bits: int | None = None):
     """Build the multiplier ``kind`` over ``F``.
 
     ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
@@ -171,8 +170,7 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     latency; :data:`STAGED_KINDS` only) cuts a parallel multiplier's network (a hybrid one's core)
     with a register; msd's 2 registers a step's digit-product sum before it is accumulated (a cycle more
     latency), 3 its x^i·b array too.  ``slice_bits`` (msd with 2 stages): the digit-product sum in
-    slices of that many bits, each on registers of its own of the digit and of b (the same cycles);
-    ``in_stage`` (with ``slice_bits``) registers the inputs first, start once a slice (a cycle more).
+    slices of that many bits, each on registers of its own of the digit and of b (the same cycles).
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
@@ -204,19 +202,17 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
                         "multiplier takes 1 to 11)")
     if slice_bits is not None and (kind != "msd" or stages != 2):
         raise KindError(f"--slice-bits applies to msd with --stages 2, not {kind} with {stages or 1} stage(s)")
-    if in_stage and slice_bits is None:
-        raise KindError("--in-stage applies to msd with --slice-bits")
     try:
         if lanes != 1:
             return MsdGroup(F, digit, lanes)
-        return _build(kind, F, digit, schedule, core, lut6, stages or 1, slice_bits, in_stage)
+        return _build(kind, F, digit, schedule, core, lut6, stages or 1, slice_bits)
     except KindError:
         raise
     except ValueError as e:  # the units' own checks (digit range, trinomial field)
         raise KindError(str(e)) from None
 
 
-def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None, in_stage=False):
+def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None):
     method = "tmvp" if "tmvp" in kind else "karatsuba"
 
     def sched(n):
@@ -247,4 +243,4 @@ def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None
         return DigitSerialMul(F, 1, "lsd")
     if kind in ("ca1", "ca2"):
         return CAMul(F, digit, int(kind[-1]))
-    return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits, in_stage=in_stage)
+    return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits)

@@ -79,15 +79,9 @@ class DigitSerialMul(MulUnit):
         multiplexer) and the bits of b its x^j·B rows read (loaded at start).  A digit bit then drives
         one slice instead of all m sums, and a bit of b the few slices that read it: the same cycles
         and logic, flip-flops instead of long nets.
-    in_stage : bool
-        With ``slice_bits``: ``a``, ``b`` and ``start`` registered at the input (a cycle more
-        latency, the same initiation interval), ``start`` in a register of its own for each slice,
-        so the start of a product drives a register a slice instead of every slice's digit and b
-        registers.
     """
 
-    def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None,
-                 in_stage: bool = False):
+    def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None):
         if digit < 1 or digit > F.m:
             raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
         if order not in ("lsd", "msd"):
@@ -97,15 +91,12 @@ class DigitSerialMul(MulUnit):
         if slice_bits is not None and (order != "msd" or stages != 2 or not 1 <= slice_bits <= F.m):
             raise ValueError(f"slice_bits applies to msd with 2 stages, 1 to m = {F.m} bits "
                              f"(not {order} with {stages} stages and {slice_bits} bits)")
-        if in_stage and slice_bits is None:
-            raise ValueError("in_stage applies to msd with slice_bits")
         self.digit = digit
         self.order = order
         self.stages = stages
         self.slice_bits = slice_bits
-        self.in_stage = bool(in_stage)
         self.name = (f"{order.capitalize()}Mul_m{F.m}_d{digit}" + (f"_p{stages}" if stages > 1 else "")
-                     + (f"_s{slice_bits}" if slice_bits else "") + ("_i" if in_stage else ""))
+                     + (f"_s{slice_bits}" if slice_bits else ""))
         super().__init__(F)
 
     @property
@@ -114,7 +105,7 @@ class DigitSerialMul(MulUnit):
 
     @property
     def latency(self) -> int:
-        return self.initiation_interval + (1 if self.stages == 1 else 2) + self.in_stage
+        return self.initiation_interval + (1 if self.stages == 1 else 2)
 
     def emulate(self, a: int, b: int) -> int:
         fn = mulalg.lsd if self.order == "lsd" else mulalg.msd
@@ -156,12 +147,8 @@ class DigitSerialMul(MulUnit):
         else:
             areg = Signal(T * D, name="areg")
             creg = Signal(F.m, name="creg")
-            start, a = self.start, self.a
-            if self.in_stage:  # the inputs a cycle later, from registers (the slices' start their own)
-                start, a = Signal(name="start_q"), Signal.like(self.a, name="a_q")
-                m.d.sync += [start.eq(self.start), a.eq(self.a)]
             if self.slice_bits:
-                psum_parts = self._sliced_sum(m, areg, a)
+                psum_parts = self._sliced_sum(m, areg)
             elif self.stages == 3:
                 # the x^j·B array is a function of b alone: computed once, from the input, at start
                 xb = [Signal(F.m, name=f"xbreg{j}") for j in range(D)]
@@ -175,8 +162,8 @@ class DigitSerialMul(MulUnit):
             digit = areg[T * D - D:T * D]
             with m.If(busy):
                 m.d.sync += areg.eq(areg << D)
-            with m.If(start):
-                m.d.sync += areg.eq(a)
+            with m.If(self.start):
+                m.d.sync += areg.eq(self.a)
             # P_t = Σ digit_i·(x^i·B mod f) needs no C: registered, it is accumulated a cycle later
             # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
             psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
@@ -192,39 +179,30 @@ class DigitSerialMul(MulUnit):
                 m.d.sync += creg.eq(cnext)
             with m.If(final):
                 m.d.sync += c.eq(cnext)
-        with m.If(self.start if self.order == "lsd" or self.stages == 1 else start):
+        with m.If(self.start):
             m.d.sync += [busy.eq(1), cnt.eq(0)]
         if self.stages == 1:  # (the staged msd registers done with its accumulation)
             m.d.sync += done.eq(last)
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m
 
-    def _sliced_sum(self, m, areg, a) -> list:
+    def _sliced_sum(self, m, areg) -> list:
         """The digit-product sum's slices (:func:`sliced_digit_products`) and their registers: each
         slice's digit register loads, every cycle, what the digit register (areg's top digit) loads
         when it changes (a's top digit at start, areg's next digit while busy; outside a product its
-        value is not read), and its b register its bits of b at start.  With ``in_stage`` the slice's
-        start is a register of its own and b a register of the input (a, the registered one)."""
+        value is not read), and its b register its bits of b at start."""
         F, D, T = self.F, self.digit, self.initiation_interval
         w = self.slice_bits or F.m
         a_top = Signal(D, name="a_top")
-        m.d.comb += a_top.eq(a.as_unsigned() >> (T * D - D))
+        m.d.comb += a_top.eq(self.a.as_unsigned() >> (T * D - D))
         digits, b_regs = [], []
-        b_src = self.b
-        if self.in_stage:  # b a cycle later, from a register (each bit read by the few slices that need it)
-            b_src = Signal.like(self.b, name="b_q")
-            m.d.sync += b_src.eq(self.b)
         sources = [slice_sources(F, D, lo, min(lo + w, F.m)) for lo in range(0, F.m, w)]
         for s, src in enumerate(sources):
             d = Signal(D, name=f"digit_s{s}", attrs={REPLICA: 1})
             b = Signal(len(src), name=f"breg_s{s}", attrs={REPLICA: 1})
-            start, b_in = self.start, Cat(*(b_src[k] for k in src))
-            if self.in_stage:  # a register of start a slice
-                start = Signal(name=f"start_s{s}", attrs={REPLICA: 1})
-                m.d.sync += start.eq(self.start)
-            m.d.sync += d.eq(Mux(start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0))
-            with m.If(start):
-                m.d.sync += b.eq(b_in)
+            m.d.sync += d.eq(Mux(self.start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0))
+            with m.If(self.start):
+                m.d.sync += b.eq(Cat(*(self.b[k] for k in src)))
             digits.append(d)
             b_regs.append(b)
         return sliced_digit_products(m, F, digits, b_regs, sources, D, w)

@@ -2,7 +2,6 @@
 latency and initiation interval it states."""
 
 import random
-import re
 
 import pytest
 
@@ -240,25 +239,6 @@ def test_an_msd_sum_in_slices_is_bit_exact_with_the_timing_of_two_stages(m, digi
         assert slice_sources(F, digit, lo, hi) == reach
 
 
-@pytest.mark.parametrize("m,digit,bits", [(17, 5, 3), (47, 24, 7), (89, 30, 16)])
-def test_an_input_stage_before_the_slices_is_bit_exact_a_cycle_later(m, digit, bits):
-    """msd ``in_stage`` (with ``slice_bits``): a, b and start registered at the input, start once a
-    slice (``start_s0`` …); the same products a cycle later, the same II, back to back and with gaps."""
-    from pairhw.flow import unit_verilog
-
-    F = binary_field(m)
-    sliced = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits)
-    unit = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits, in_stage=True)
-    assert (unit.latency, unit.initiation_interval) == (sliced.latency + 1, sliced.initiation_interval)
-    assert unit.name == sliced.name + "_i"
-    text = unit_verilog(unit)
-    assert {f"start_s{s}" for s in range(-(-m // bits))} <= set(re.findall(r"reg (start_s\d+)", text))
-    rng = random.Random(211 + m + digit + bits)
-    pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
-    _check(unit, pairs)
-    _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
-
-
 def test_the_slices_registers_stay_apart_through_the_synthesis():
     """After Yosys' synth_ecp5 (native, up to its LUT mapping) every bit of every slice's digit and b
     registers is a flip-flop of its own: those of different slices load the same nets, which
@@ -286,8 +266,7 @@ def test_the_slices_registers_stay_apart_through_the_synthesis():
                                          ({"kind": "msd", "digit": 2, "slice_bits": 4}, "--slice-bits applies to msd with"),
                                          ({"kind": "msd", "digit": 2, "stages": 3, "slice_bits": 4}, "with --stages 2"),
                                          ({"kind": "lsd", "digit": 2, "stages": 2, "slice_bits": 4}, "not lsd"),
-                                         ({"kind": "msd", "digit": 2, "stages": 2, "slice_bits": 48}, "1 to m = 47"),
-                                         ({"kind": "msd", "digit": 2, "stages": 2, "in_stage": True}, "--in-stage applies")])
+                                         ({"kind": "msd", "digit": 2, "stages": 2, "slice_bits": 48}, "1 to m = 47")])
 def test_stages_are_refused_where_they_do_not_apply(options, why):
     opts = dict(options)
     with pytest.raises(KindError, match=why):
