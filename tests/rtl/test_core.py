@@ -233,22 +233,34 @@ def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
     two cycles late) among them."""
     from pairhw.flow import verilog
 
-    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
-    data["name"] = "f3-19-etat-schoolbook-staged2"
-    data["datapath"].update(ram_control="local", word_stages=2, slice_bits=16)
-    for u in data["datapath"]["units"]:
-        if u["name"] == "add":
-            u["pipeline"] = ["operands", "results"]
-    two = designs.from_data(json.loads(json.dumps(data)))
-    data["name"] = "f3-19-etat-schoolbook-tree"
-    data["datapath"]["word_stages"] = 3
-    d = designs.from_data(data)
+    two = _staged_tree("f3-19-etat-schoolbook-staged2", word_stages=2)
+    d = _staged_tree("f3-19-etat-schoolbook-tree")
     assert d.compile().microcode.packed() == two.compile().microcode.packed()
     assert d.compile().cycles == two.compile().cycles + 1
     text = verilog(d)
-    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
     # adder 0's input a reads bank m through a copy whose next address is a register of its own
-    assert {"add0_a_m_next", "m_c0_wen", "m_c0_waddr"} <= replicas and "word_q2" in text
+    assert {"add0_a_m_next", "m_c0_wen", "m_c0_waddr"} <= _replicas(text) and "word_q2" in text
+    _twenty_bit_exact(d)
+
+
+def _staged_tree(name, **datapath):
+    """f3-19-etat-schoolbook-ram's datapath with sliced local copies, the tree of control registers
+    (word stages 3) and a results stage on the adders, as ``name``, changed by ``datapath``."""
+    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
+    data["name"] = name
+    data["datapath"].update({"ram_control": "local", "word_stages": 3, "slice_bits": 16, **datapath})
+    for u in data["datapath"]["units"]:
+        if u["name"] == "add":
+            u["pipeline"] = ["operands", "results"]
+    return designs.from_data(data)
+
+
+def _replicas(text) -> set:
+    """The registers of Verilog ``text`` that carry pairhw_replica."""
+    return set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
+
+
+def _twenty_bit_exact(d):
     res = simulate(d, rows=pairings(d, 20, seed=7))
     assert (res.verified, res.failed, res.timeout) == (20, 0, False)
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
@@ -257,29 +269,19 @@ def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
 def test_decoded_writes_on_the_tree_are_bit_exact():
     """``"decode_writes"`` on the tree of control registers (the test above's datapath with word
     stages 3): each copy's registers of the next write hold whether it writes that copy and where
-    (``a1_c0_we_next``, ``a1_c0_wa_next``, flip-flops; without it combinational) instead of the write's enable and address, so its slices'
-    registers load flip-flops; the same words and cycles, and 20 pairings bit-exact in them."""
+    (``a1_c0_we_next``, ``a1_c0_wa_next``, flip-flops; without it combinational) instead of the
+    write's enable and address, so its slices' registers load flip-flops; the same words and cycles,
+    and 20 pairings bit-exact in them."""
     from pairhw.flow import verilog
 
-    data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
-    data["name"] = "f3-19-etat-schoolbook-tree"
-    data["datapath"].update(ram_control="local", word_stages=3, slice_bits=16)
-    for u in data["datapath"]["units"]:
-        if u["name"] == "add":
-            u["pipeline"] = ["operands", "results"]
-    tree = designs.from_data(json.loads(json.dumps(data)))
-    data["name"] = "f3-19-etat-schoolbook-decoded"
-    data["datapath"]["decode_writes"] = True
-    d = designs.from_data(data)
+    tree = _staged_tree("f3-19-etat-schoolbook-tree")
+    d = _staged_tree("f3-19-etat-schoolbook-decoded", decode_writes=True)
     assert d.compile().microcode.packed() == tree.compile().microcode.packed()
     assert d.compile().cycles == tree.compile().cycles
-    text = verilog(d)
-    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
+    replicas = _replicas(verilog(d))
     assert {"a1_c0_we_next", "a1_c0_wa_next"} <= replicas and "a1_c0_waddr" not in replicas
     assert "a1_c0_waddr" in verilog(tree) and "a1_c0_we_next" not in re.findall(r"reg (\w+)", verilog(tree))
-    res = simulate(d, rows=pairings(d, 20, seed=7))
-    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
-    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+    _twenty_bit_exact(d)
 
 
 def test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact():
