@@ -172,7 +172,7 @@ def _recurrence_arrival(ops, dp: Datapath, delay):
     def longest_from(r):
         if r not in memo:
             n = len(ops)
-            h = [None] * n
+            h: list[int | None] = [None] * n
             h[r] = 0
             for _ in range(n + 1):
                 changed = False
