@@ -60,7 +60,8 @@ def synth_text(name: str, res: dict, target: str) -> str:
             if (w := cp.get("wire")) and w.get("tiles") is not None:
                 body += f"; its slowest wire {w['ns']} ns over {w['tiles']} tiles ({w['net']})"
         if slow := res.get("slow_nets"):
-            body += "\nlatest nets (arrival at their latest sink): " + ", ".join(f"{r['net']} {r['ns']} ns ({r['sinks']} sinks)" for r in slow[:8])
+            body += "\nlatest nets (arrival at their latest sink): " + ", ".join(
+                f"{r['net']} {r['ns']} ns ({r['sinks']} sinks)" for r in slow[:8])
     return head + "\n" + body
 
 

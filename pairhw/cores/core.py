@@ -612,8 +612,9 @@ class RegisterFile:
                     cen, caddr = self.replica(wen, f"{b}_c{c}_wen"), self.replica(waddr, f"{b}_c{c}_waddr")
                 en = cen if regs is None else cen & Cat(*(caddr == k for k in regs)).any()
                 place = _place(caddr, regs)
-            if len(ports) > 1 and not decoded:  # the copy's enable and place computed once for its slices' replicas
-                # (a lookup of each slice's own would be a ROM with the register folded in: bank_read)
+            if len(ports) > 1 and not decoded:
+                # the copy's enable and place computed once for its slices' replicas (a lookup of each
+                # slice's own would be a ROM with the register folded in: bank_read)
                 cen_s = Signal(name=f"{b}_c{c}_we_next")
                 place_s = Signal(len(ports[0][0].addr), name=f"{b}_c{c}_wa_next")
                 m.d.comb += [cen_s.eq(en), place_s.eq(place)]

@@ -47,7 +47,8 @@ def reassociate(flow: Flow, dp: Datapath) -> Flow:
     post = _block(flow.post, readers, keep, lambda ops: _asap_arrival(ops, unit))
     body = flow.body
     for _ in range(3):  # the arrivals move as other sums are rebuilt: a few passes settle them
-        new = _block(body, readers_of((flow.pre, body, flow.post)), keep, lambda ops: _recurrence_arrival(ops, dp, unit))
+        new = _block(body, readers_of((flow.pre, body, flow.post)), keep,
+                     lambda ops: _recurrence_arrival(ops, dp, unit))
         if new == body:
             break
         body = new
@@ -63,8 +64,8 @@ def _unit_delays(dp: Datapath):
 
 
 def _trees(ops, readers, keep):
-    """The sums of ``ops``: (root index, [(term, sign)]) for each linear op that no other linear op of
-    the block absorbs, its terms (name, distance) with sign ±1, inner ops absorbed."""
+    """The sums of ``ops``: (root index, terms, inner indices) for each linear op that no other linear
+    op of the block absorbs; its terms are ((name, distance), sign ±1), its inner ops those it absorbs."""
     prod = {op.dst: i for i, op in enumerate(ops)}
 
     def inner(src) -> int | None:
@@ -106,7 +107,7 @@ def _block(ops, readers, keep, arrivals):
         return ops
     arrive = arrivals(ops)
     drop = {j for _, _, inside in trees for j in inside}
-    rebuilt = {i: _rebuild(ops[i].dst, terms, arrive, ops[i].dst) for i, terms, _ in trees}
+    rebuilt = {i: _rebuild(ops[i].dst, terms, arrive) for i, terms, _ in trees}
     out = []
     for i, op in enumerate(ops):
         if i in drop:
@@ -115,9 +116,10 @@ def _block(ops, readers, keep, arrivals):
     return out
 
 
-def _rebuild(root: str, terms, arrive, prefix: str) -> list:
+def _rebuild(root: str, terms, arrive) -> list:
     """The ops of ``root`` = Σ sign·term, a Huffman tree over ``arrive(root, term)`` (two-input
-    ``add``/``sub``; a ``neg`` at the root only when every sign is −)."""
+    ``add``/``sub``, the inner values named ``root~sN``; a ``neg`` at the root only when every sign
+    is −)."""
     heap = [(arrive(root, t), n, (t, sign)) for n, (t, sign) in enumerate(terms)]
     heapq.heapify(heap)
     ops: list = []
@@ -130,7 +132,7 @@ def _rebuild(root: str, terms, arrive, prefix: str) -> list:
             kind, srcs, sign = "add", (a, b), sa
         else:
             kind, srcs, sign = "sub", (a, b) if sa > 0 else (b, a), 1
-        dst = root if last and sign > 0 else f"{prefix}~s{len(ops)}"
+        dst = root if last and sign > 0 else f"{root}~s{len(ops)}"
         ops.append(LOp(dst, kind, srcs))
         heapq.heappush(heap, (max(t1, t2) + 1, n, ((dst, 0), sign)))
         n += 1
