@@ -340,6 +340,8 @@ class RegisterFile:
         # bank -> [(registers a copy holds or None, [(write port, its slice's first bit, the bit past it)])]
         self.copies: dict = {b: [] for b in self.local}
         self.ld_q = None  # the loaded element, held a cycle for the local banks' writes
+        self.const_early: dict = {}  # a constant table -> its value a cycle early (write_stage)
+        self.ld_q1 = None  # the loaded element a cycle before ld_q (a tree): write_stage's loader data
         self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[], attrs=self.attrs[b])
                             for b in rams if b not in self.local}
         for b, mem in mems.items():
@@ -576,15 +578,17 @@ class RegisterFile:
                 self.ld_q = Signal(mm, name="load_data_q")
                 m.d.sync += self.ld_q.eq(load_data[:mm])
                 if tree:
-                    ld_q = self.ld_q
+                    self.ld_q1 = ld_q = self.ld_q
                     self.ld_q = Signal(mm, name="load_data_q2")
                     m.d.sync += self.ld_q.eq(ld_q)
             srcs += [(c, k, self.ld_q) for c, (ib, k) in loads if ib == b]
+        src_of = [None] * len(srcs)  # each source's writer (None: the loader)
         for p, _, bsel, _, data, banks in writers:  # bank b's, from the next word (or the one after)
             en = live & field(Key.we(p))
             if bsel is not None:
                 en &= field(Key.w_bank(p)) == banks.index(b)
             srcs.append((en, field(Key.w(p)), data))
+            src_of.append(p)
         if not srcs:
             return
         depth = self.mc.sizes[b]
@@ -597,7 +601,15 @@ class RegisterFile:
                 m.d.sync += wsel_next.eq(n)
         if tree:
             m.d.sync += wsel.eq(wsel_next)
-        m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
+        # write_stage: the writers' outputs a cycle before the write (their latency counts that
+        # cycle), chosen on the write's choice a cycle early, into a register in each copy's slices
+        early = None
+        if tree and self.dp.write_stage:
+            firsts = [self.ld_q1 if p is None else self.const_early.get(p, d) for p, (*_, d) in zip(src_of, srcs)]
+            early = Signal(mm, name=f"{b}_wdata_early")
+            m.d.comb += early.eq(Array(firsts)[wsel_next] if len(firsts) > 1 else firsts[0])
+        else:
+            m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
         j = 0  # the slices of all the copies, numbered for their registers' names
         for c, (regs, ports) in enumerate(self.copies[b]):
             cen, caddr = wen, waddr
@@ -628,7 +640,12 @@ class RegisterFile:
                 m.d.sync += we.eq(en)
                 with m.If(en):
                     m.d.sync += wa.eq(place)
-                m.d.comb += wp.data.eq(wdata[lo:hi])
+                if early is not None:  # the slice's register of the write, loaded a cycle before it
+                    wd = Signal(hi - lo, name=f"{b}_wd{j}", attrs={REPLICA: 1})
+                    m.d.sync += wd.eq(early[lo:hi])
+                    m.d.comb += wp.data.eq(wd)
+                else:
+                    m.d.comb += wp.data.eq(wdata[lo:hi])
                 j += 1
 
 
@@ -882,6 +899,10 @@ class PairingCore(StreamCore):
             else:  # constant table
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
                 m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])
+                if dp.write_stage:  # its value a cycle before its write, from the next word's select
+                    early = Signal(mm, name=f"{p}_out_early")
+                    m.d.comb += early.eq(Array(table)[seq.next_field(Key.sel(p))] if len(table) > 1 else table[0])
+                    rf.const_early[p] = early
             banks = dp.write_banks(u, u.instance_names().index(p))
             writers.append((p, run & fld[Key.we(p)], fld.get(Key.w_bank(p)), fld[Key.w(p)], out, banks))
         return writers

@@ -187,6 +187,7 @@ class Datapath:
     kept_copies: bool = False  # BLS12: the powers the hard part keeps copied before their late reads
     reassociate: bool = False  # sums rebuilt latest term last (pairhw.program.reassociate)
     decode_writes: bool = False  # word_stages 3: each copy registers whether the next write is to it, and where
+    write_stage: bool = False  # word_stages 3: each write registered in each copy's slices, a cycle on every latency
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -359,6 +360,14 @@ class Datapath:
             # a sum's rebuilt tree sits at its root: its terms' additions would leave their own steps
             raise DatapathError("datapath.reassociate: rebuilds sums across the steps that calls keep apart; "
                                 "use one or the other")
+        if self.write_stage and self.word_stages != 3:
+            # the slices' registers load the write a cycle early, on the choice the tree makes then
+            raise DatapathError("datapath.write_stage: registers each write in the copies' slices on the choice "
+                                f"word_stages 3 makes a cycle early; set word_stages to 3, not {self.word_stages}")
+        if self.write_stage and self.forward:
+            # a forwarded result leaves the unit's output a cycle before the write the latency counts
+            raise DatapathError("datapath.write_stage: counts a cycle more on every unit's latency, which a "
+                                "forwarded result does not take; set forward to false")
         if self.decode_writes and self.word_stages != 3:
             # the decode sits between the choice of the next write and the copy's registers of it
             raise DatapathError("datapath.decode_writes: decodes the writes into each copy's registers of the "
@@ -645,6 +654,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
         stages = tuple(u.get("pipeline", () if u["kind"] == "const" else pipeline))
         if stages:
             kw.update(latency=kw.get("latency", 0) + len(stages), pipeline=stages)
+        if spec.get("write_stage") and u["kind"] != "const":  # its writes a cycle later (a table's: read early)
+            kw.update(latency=kw.get("latency", 0) + 1)
         units.append(UnitSpec(**kw))
     return Datapath(F, tuple(units), banks, spec.get("io_width", 64), mul_unit, spec.get("rom", "comb"),
                     bool(spec.get("waits", False)), spec.get("connect", "any"), pipeline,
@@ -654,4 +665,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
-                    bool(spec.get("decode_writes", False)))
+                    bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)))

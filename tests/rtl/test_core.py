@@ -243,14 +243,17 @@ def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
     _twenty_bit_exact(d)
 
 
-def _staged_tree(name, **datapath):
+def _staged_tree(name, units=None, **datapath):
     """f3-19-etat-schoolbook-ram's datapath with sliced local copies, the tree of control registers
-    (word stages 3) and a results stage on the adders, as ``name``, changed by ``datapath``."""
+    (word stages 3) and a results stage on the adders (with ``units``, those keys on every unit but
+    the constant table), as ``name``, changed by ``datapath``."""
     data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
     data["name"] = name
     data["datapath"].update({"ram_control": "local", "word_stages": 3, "slice_bits": 16, **datapath})
     for u in data["datapath"]["units"]:
-        if u["name"] == "add":
+        if units is not None and u["kind"] != "const":
+            u.update(units)
+        elif u["name"] == "add":
             u["pipeline"] = ["operands", "results"]
     return designs.from_data(data)
 
@@ -281,6 +284,30 @@ def test_decoded_writes_on_the_tree_are_bit_exact():
     replicas = _replicas(verilog(d))
     assert {"a1_c0_we_next", "a1_c0_wa_next"} <= replicas and "a1_c0_waddr" not in replicas
     assert "a1_c0_waddr" in verilog(tree) and "a1_c0_we_next" not in re.findall(r"reg (\w+)", verilog(tree))
+    _twenty_bit_exact(d)
+
+
+def test_a_write_stage_in_the_copies_is_bit_exact():
+    """``"write_stage": true`` on the tree of control registers (no forwarding, a results stage on
+    every unit but the constant table): each write is chosen a cycle early from the writers' outputs
+    (the table's value from the next word, the loader's a cycle before its write) into a register in
+    each slice of each copy (``a1_wdata_early``, ``const_out_early``), a cycle more on every unit's
+    latency, which the schedule counts: more cycles than without it, and 20 pairings bit-exact in
+    those ``Microcode.run`` gives."""
+    from pairhw.flow import verilog
+
+    stages = {"pipeline": ["operands", "results"]}
+    plain = _staged_tree("f3-19-etat-schoolbook-unstaged", forward=False, units=stages)
+    d = _staged_tree("f3-19-etat-schoolbook-write-stage", forward=False, units=stages, write_stage=True)
+    assert d.compile().cycles > plain.compile().cycles
+    text = verilog(d)
+    assert {"a1_wdata_early", "p_wdata_early", "const_out_early"} <= set(re.findall(r"\w+_early", text))
+    assert "_early" not in verilog(plain)
+    # the slices' registers of the write (named after the RAM ports' data they drive), kept apart
+    data_regs = r"pairhw_replica = 32'd1 \*\)\n\s*reg \[\d+:0\] _signature__data"
+    assert len(re.findall(data_regs, text)) > 0 == len(re.findall(data_regs, verilog(plain)))
+    row, n_in = pairings(d, 1, seed=7)[0], len(d.compile().microcode.inputs)
+    assert d.compile().run(list(row[:n_in])) == (list(row[n_in:]), d.compile().cycles)
     _twenty_bit_exact(d)
 
 
