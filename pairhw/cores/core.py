@@ -61,6 +61,11 @@ def _place(addr, regs):
                   for g in range(1 << len(addr))])[addr]
 
 
+def _holds(en, addr, regs):
+    """``en`` where ``addr`` is one of ``regs`` (a copy's registers; None: all of the bank's)."""
+    return en if regs is None else en & Cat(*(addr == k for k in regs)).any()
+
+
 def _slices(width: int, bits: int | None) -> list:
     """The bit ranges ``[lo, hi)`` of a ``width``-bit copy cut every ``bits`` bits (None: one); a
     last slice under half of ``bits`` joins the one before (no address register for a few bits)."""
@@ -612,25 +617,22 @@ class RegisterFile:
             m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
         j = 0  # the slices of all the copies, numbered for their registers' names
         for c, (regs, ports) in enumerate(self.copies[b]):
-            cen, caddr = wen, waddr
-            decoded = tree and self.dp.decode_writes and regs is not None
-            if decoded:
+            if tree and self.dp.decode_writes and regs is not None:
                 # the copy's registers of the next write hold it decoded: whether it is to this copy
                 # and where (the decoder before them, a cycle ahead, not between them and the slices)
-                en = self.replica(wen & Cat(*(waddr == k for k in regs)).any(), f"{b}_c{c}_we_next")
+                en = self.replica(_holds(wen, waddr, regs), f"{b}_c{c}_we_next")
                 place = self.replica(_place(waddr, regs), f"{b}_c{c}_wa_next")
             else:
+                cen, caddr = wen, waddr
                 if tree:  # the copy's own registers of the next write, from the choice a cycle ahead
                     cen, caddr = self.replica(wen, f"{b}_c{c}_wen"), self.replica(waddr, f"{b}_c{c}_waddr")
-                en = cen if regs is None else cen & Cat(*(caddr == k for k in regs)).any()
-                place = _place(caddr, regs)
-            if len(ports) > 1 and not decoded:
-                # the copy's enable and place computed once for its slices' replicas (a lookup of each
-                # slice's own would be a ROM with the register folded in: bank_read)
-                cen_s = Signal(name=f"{b}_c{c}_we_next")
-                place_s = Signal(len(ports[0][0].addr), name=f"{b}_c{c}_wa_next")
-                m.d.comb += [cen_s.eq(en), place_s.eq(place)]
-                en, place = cen_s, place_s
+                en, place = _holds(cen, caddr, regs), _place(caddr, regs)
+                if len(ports) > 1:  # the copy's enable and place computed once for its slices' replicas
+                    # (a lookup of each slice's own would be a ROM with the register folded in: bank_read)
+                    cen_s = Signal(name=f"{b}_c{c}_we_next")
+                    place_s = Signal(len(ports[0][0].addr), name=f"{b}_c{c}_wa_next")
+                    m.d.comb += [cen_s.eq(en), place_s.eq(place)]
+                    en, place = cen_s, place_s
             for wp, lo, hi in ports:
                 we, wa = wp.en, wp.addr
                 if len(ports) > 1:  # a slice: its own enable and address, replicas the synthesis keeps

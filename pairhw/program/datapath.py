@@ -360,18 +360,18 @@ class Datapath:
             # a sum's rebuilt tree sits at its root: its terms' additions would leave their own steps
             raise DatapathError("datapath.reassociate: rebuilds sums across the steps that calls keep apart; "
                                 "use one or the other")
-        if self.write_stage and self.word_stages != 3:
-            # the slices' registers load the write a cycle early, on the choice the tree makes then
-            raise DatapathError("datapath.write_stage: registers each write in the copies' slices on the choice "
-                                f"word_stages 3 makes a cycle early; set word_stages to 3, not {self.word_stages}")
+        # both work on the tree's registers of the next write: write_stage's slices load the write a
+        # cycle early on the choice the tree makes then; decode_writes decodes into the copies' ones
+        for key, what in (("write_stage", "registers each write in the copies' slices on the choice word_stages 3 "
+                                          "makes a cycle early"),
+                          ("decode_writes", "decodes the writes into each copy's registers of the next write, "
+                                            "which word_stages 3 builds")):
+            if getattr(self, key) and self.word_stages != 3:
+                raise DatapathError(f"datapath.{key}: {what}; set word_stages to 3, not {self.word_stages}")
         if self.write_stage and self.forward:
             # a forwarded result leaves the unit's output a cycle before the write the latency counts
             raise DatapathError("datapath.write_stage: counts a cycle more on every unit's latency, which a "
                                 "forwarded result does not take; set forward to false")
-        if self.decode_writes and self.word_stages != 3:
-            # the decode sits between the choice of the next write and the copy's registers of it
-            raise DatapathError("datapath.decode_writes: decodes the writes into each copy's registers of the "
-                                f"next write, which word_stages 3 builds; set word_stages to 3, not {self.word_stages}")
         if self.slice_selects:
             if self.slice_bits is None:
                 raise DatapathError("datapath.slice_selects: cuts a unit input's choice into the slices of "

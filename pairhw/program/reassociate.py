@@ -156,16 +156,11 @@ def _recurrence_arrival(ops, dp: Datapath, delay):
     over the body's dependences weighted delay − II·distance at the body's recurrence bound, plus
     the term's delay; a term off every cycle through the root arrives before all that are on one,
     by its as-soon-as-possible finish."""
-    from .schedule import assign_units
+    from .schedule import assign_units, body_edges
 
     units = assign_units(ops, dp)
     idx = {op.dst: i for i, op in enumerate(ops)}
-    edges = []
-    for u, op in enumerate(ops):
-        for name, dist in op.srcs:
-            if name in idx:
-                j = idx[name]
-                edges.append((j, u, units[j].delay_to(units[u]) if dist == 0 else units[j].delay, dist))
+    edges = body_edges(ops, units, anti=False)
     ii = _rec_mii(len(ops), edges)
     asap = _asap_arrival(ops, delay)
     off = -10 ** 6  # below any path on a cycle
@@ -198,24 +193,19 @@ def _recurrence_arrival(ops, dp: Datapath, delay):
 
 
 def _rec_mii(n: int, edges) -> int:
-    """The smallest II at which ``edges`` (delay, distance) have no cycle of positive weight."""
+    """The smallest II at which ``edges`` (delay, distance) have no cycle of positive weight: Rau's
+    HeightR exists there (:func:`~pairhw.program.schedule.height_r`, which leaves an op's edge to
+    itself to the placement) and no op's recurrence on itself is longer."""
+    from .schedule import height_r
+
+    def fits(ii):
+        return height_r(n, edges, ii) is not None and all(dl <= ds * ii for s, d, dl, ds in edges if s == d)
+
     lo, hi = 1, max([1] + [e[2] for e in edges]) * max(1, n)
     while lo < hi:
         mid = (lo + hi) // 2
-        if _no_positive_cycle(n, edges, mid):
+        if fits(mid):
             hi = mid
         else:
             lo = mid + 1
     return lo
-
-
-def _no_positive_cycle(n, edges, ii) -> bool:
-    h = [0] * n
-    for _ in range(n + 1):
-        changed = False
-        for s, d, dl, ds in edges:
-            if h[s] + dl - ds * ii > h[d]:
-                h[d], changed = h[s] + dl - ds * ii, True
-        if not changed:
-            return True
-    return False

@@ -405,10 +405,10 @@ def _heights(edges, units) -> tuple:
     return [max(x, u.delay) for x, u in zip(h, units)], d
 
 
-def body_edges(body, units) -> list:
+def body_edges(body, units, anti: bool = True) -> list:
     """Dependence edges ``(src, dst, delay, distance)`` of a loop body whose ops run on ``units`` (a
-    unit per op; or a :class:`Datapath`, each op on its first unit): true dependences and the
-    register anti-dependences that let each value keep one register across trips."""
+    unit per op; or a :class:`Datapath`, each op on its first unit): true dependences and (``anti``)
+    the register anti-dependences that let each value keep one register across trips."""
     if isinstance(units, Datapath):
         units = [unit_of(units, op) for op in body]
     idx = {op.dst: i for i, op in enumerate(body)}
@@ -421,7 +421,8 @@ def body_edges(body, units) -> list:
             d = units[j].delay
             # read after the value is written (forwarded within a trip to a unit that takes it)
             edges.append((j, u, units[j].delay_to(units[u]) if dist == 0 else d, dist))
-            edges.append((u, j, 1 - d, 1 - dist))  # ... and before the next trip overwrites it
+            if anti:
+                edges.append((u, j, 1 - d, 1 - dist))  # ... and before the next trip overwrites it
     return edges
 
 

@@ -10,7 +10,7 @@ from pairhw.program.engine import native_ops
 from pairhw.program.loop import fold_loop
 from pairhw.program.lower import Flow, LOp, lower
 from pairhw.program.reassociate import _rec_mii, reassociate
-from pairhw.program.schedule import assign_units
+from pairhw.program.schedule import assign_units, body_edges
 from pairhw.program.trace import trace_pairing
 
 
@@ -28,11 +28,8 @@ def _binary_ops(flow):
 
 
 def _rec(body, dp):
-    units = assign_units(body, dp)
-    idx = {op.dst: i for i, op in enumerate(body)}
-    edges = [(idx[s], u, units[idx[s]].delay_to(units[u]) if d == 0 else units[idx[s]].delay, d)
-             for u, op in enumerate(body) for s, d in op.srcs if s in idx]
-    return _rec_mii(len(body), edges)
+    """The recurrence bound of a loop body over its true dependences."""
+    return _rec_mii(len(body), body_edges(body, assign_units(body, dp), anti=False))
 
 
 @pytest.mark.parametrize("name", ["etat3-97-fast-cubebank", "f2-47-etat-banked", "ate-bn-tiny"])
