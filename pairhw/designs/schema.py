@@ -152,6 +152,12 @@ SCHEMA = {
                                      "unit's instance 0 and the bank's write port 0; default) or fewest (the "
                                      "instance and write port with the fewest ops in the way: a smaller "
                                      "interval where several instances of a unit are fully used)"),
+        "modulo_exact": (int, False, "a core with a loop (no calls): after the greedy placement, the CP-SAT "
+                                     "solver (OR-Tools, pip install 'pairhw[exact]') looks for the loop "
+                                     "schedule of fewest cycles at each smaller interval it tries, for up to n "
+                                     "deterministic seconds each (the solver's measure of work: the same "
+                                     "result on every machine; a smaller interval or fewer stages for a "
+                                     "longer compile; default: none)"),
         "allocate": (str, False, "with calls overlap, ram_control local and connect program: how registers are "
                                  "chosen: first (default), the lowest free one (or a repeated step's); copies, "
                                  "the free one that adds the fewest registers to the LUT RAM copies of the ports "
@@ -270,6 +276,7 @@ MOST = {
     ("design", "name"): 100, ("design", "description"): 4_000,
     ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
     ("datapath", "max_sources"): 1 << 20, ("datapath", "lookahead"): 64, ("datapath", "near_steps"): 1_000, ("datapath", "modulo_orders"): 1_000,
+    ("datapath", "modulo_exact"): 3_600,
     ("datapath", "word_stages"): 3, ("datapath", "slice_bits"): 1 << 16,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,

@@ -188,6 +188,7 @@ class Datapath:
     reassociate: bool = False  # sums rebuilt latest term last (pairhw.program.reassociate)
     decode_writes: bool = False  # word_stages 3: each copy registers whether the next write is to it, and where
     write_stage: bool = False  # word_stages 3: each write registered in each copy's slices, a cycle on every latency
+    modulo_exact: int = 0  # the loop's modulo scheduler: CP-SAT's budget per interval below the greedy one (0: none)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -548,7 +549,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     in a step of its own (every such product the same step, stored once) and
     ``spec["modulo_orders"]`` how many placement orders the loop's modulo scheduler tries at each
     initiation interval (:func:`~pairhw.program.schedule.modulo_schedule`) and ``spec["modulo_evict"]``
-    where it places an op by force (:data:`MODULO_EVICTS`) and ``spec["read_merge"]``
+    where it places an op by force (:data:`MODULO_EVICTS`) and ``spec["modulo_exact"]`` the CP-SAT
+    solver's budget at each interval below the greedy one (:mod:`~pairhw.program.exact`) and ``spec["read_merge"]``
     how a port picks among its local copies (:attr:`Datapath.read_merge`, :data:`READ_MERGES`), and
     ``spec["interleave"]`` whether a batch's pairings take turns step by step
     (:func:`~pairhw.program.calls.interleave`), and ``spec["slice_selects"]`` whether each slice of a
@@ -591,7 +593,18 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     evict = spec.get("modulo_evict", "first")
     if evict not in MODULO_EVICTS:
         raise DatapathError(f"datapath.modulo_evict: {evict!r} is not one of {', '.join(MODULO_EVICTS)}")
-    for key, chosen in (("modulo_orders", orders > 1), ("modulo_evict", evict != "first")):
+    exact = spec.get("modulo_exact", 0)
+    if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
+        raise DatapathError(f"datapath.modulo_exact: {exact!r} is not a whole number of seconds of the solver's "
+                            "work (0: none)")
+    if exact:
+        from .exact import available
+
+        if not available():
+            raise DatapathError("datapath.modulo_exact: needs OR-Tools' CP-SAT, which is not installed "
+                                "(pip install 'pairhw[exact]')")
+    for key, chosen in (("modulo_orders", orders > 1), ("modulo_evict", evict != "first"),
+                        ("modulo_exact", exact > 0)):
         if chosen and spec.get("calls"):
             raise DatapathError(f"datapath.{key}: for a core with a loop; with calls the program is list-"
                                 "scheduled step by step (no modulo schedule)")
@@ -665,4 +678,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
-                    bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)))
+                    bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)), exact)

@@ -467,6 +467,20 @@ def _topo(n, edges, prio):
 
 def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | None = None,
                     shared=frozenset()) -> LoopSchedule:
+    """The greedy placement's loop schedule (:func:`_greedy_modulo`), or with the datapath's
+    ``modulo_exact`` one of fewer loop cycles from a solver (:func:`_exact`) where it finds one."""
+    lanes = [u.name for u in assign_units(body, dp) if u.lanes > 1] if dp.modulo_exact and body else []
+    if lanes:
+        raise ScheduleError(f"datapath.modulo_exact: the loop runs on a unit with lanes, which the exact model "
+                            f"does not cover ({lanes[0]})")
+    best = _greedy_modulo(body, dp, max_ii, trips, shared)
+    if dp.modulo_exact and body:
+        best = _exact(body, dp, best, trips, shared)
+    return best
+
+
+def _greedy_modulo(body, dp: Datapath, max_ii: int | None = None, trips: int | None = None,
+                   shared=frozenset()) -> LoopSchedule:
     """Modulo-schedule a loop body at the smallest initiation interval the greedy placement finds,
     starting from the resource bound (MII).  With ``trips``, a larger II is taken when its fewer
     stages make the whole loop, (trips + stages − 1)·II cycles, shorter (a loop of few trips).
@@ -519,6 +533,27 @@ def modulo_schedule(body, dp: Datapath, max_ii: int | None = None, trips: int | 
     if best:
         return best
     raise ScheduleError(f"no modulo schedule with an initiation interval up to {limit}")
+
+
+def _exact(body, dp: Datapath, best: LoopSchedule, trips, shared) -> LoopSchedule:
+    """``best`` (the greedy placement's) or a schedule of fewer loop cycles that CP-SAT finds
+    (:mod:`pairhw.program.exact`, the datapath's ``modulo_exact`` budget), from the larger of the
+    resource bound and the recurrences' up."""
+    from . import exact
+
+    units, edges = best.units, best.edges
+    n = len(body)
+    lower = best.mii
+    while lower < best.ii and height_r(n, edges, lower) is None:
+        lower += 1  # below the recurrences' bound nothing places
+    wport = _write_ports(body, units, dp, shared)
+    rport = [_rports(dp, op, u) for op, u in zip(body, units)]
+
+    def make(start, inst, ii):
+        last = max(s + u.latency for s, u in zip(start, units))
+        return LoopSchedule(start, inst, ii, last // ii + 1, best.mii, edges, units)
+
+    return exact.search(units, edges, wport, rport, lower, best, trips, dp.modulo_exact, make)
 
 
 #: the most cycles :func:`modulo_schedule` adds to an op's HeightR in an order of its own (``modulo_orders``)
