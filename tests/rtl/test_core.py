@@ -311,6 +311,19 @@ def test_a_write_stage_in_the_copies_is_bit_exact():
     _twenty_bit_exact(d)
 
 
+def test_a_write_stage_over_decoded_writes_is_bit_exact():
+    """``write_stage`` and ``decode_writes`` together (``tate1-239-msd60-writes``' recipe): each copy's
+    decoded write-enable and place and each slice's register of the write, the cycles the schedule
+    counts: 20 pairings bit-exact in those ``Microcode.run`` gives."""
+    from pairhw.flow import verilog
+
+    d = _staged_tree("f3-19-etat-schoolbook-write-decoded", forward=False, units={"pipeline": ["operands", "results"]},
+                     write_stage=True, decode_writes=True)
+    text = verilog(d)
+    assert "a1_wdata_early" in text and re.search(r"a1_c\d+_we_next", text)
+    _twenty_bit_exact(d)
+
+
 def test_a_results_stage_and_source_registers_over_sliced_copies_are_bit_exact():
     """tate1-239-msd60-staged-sources' recipe on f3-19-etat-schoolbook-ram's datapath: sliced local
     copies loaded from a second word register, no forwarding, a results stage on the adders and the
