@@ -26,7 +26,7 @@ from amaranth.utils import ceil_log2
 from amaranth.lib.wiring import In, Out
 
 from pairhw.rtl.ports import REPLICA
-from pairhw.program.microcode import PORT_NAMES, Key, forward_sources, instances, read_key
+from pairhw.program.microcode import EARLY, PORT_NAMES, Key, forward_sources, instances, read_key
 
 
 def _read_tree(m, regs: list, used: list, addr, name: str):
@@ -860,6 +860,16 @@ class PairingCore(StreamCore):
         def result(u, value, name):  # the unit's output, written a cycle later
             return stage(u, "results", value, name)
 
+        def held(out, p):
+            """What ``p`` forwards in the cycle its result is written: its output, or with write_stage
+            (the output a cycle before the write) the output held a cycle in a register beside the
+            unit, so a forwarded operand is taken in the cycle the latency counts, as without it."""
+            if not dp.write_stage:
+                return out
+            h = Signal(mm, name=f"{p}_held")
+            m.d.sync += h.eq(out)
+            return h
+
         for u in dp.units:  # units with lanes: one instance takes every lane's a, lane 0's b and go
             if u.lanes == 1:
                 continue
@@ -875,7 +885,9 @@ class PairingCore(StreamCore):
                     m.d.comb += out.eq(unit.c[j * mm:(j + 1) * mm])
                     out = result(u, out, f"{q}_out")
                     if q in wr:
-                        m.d.comb += wr[q].eq(out)
+                        m.d.comb += wr[q].eq(held(out, q))
+                    if q + EARLY in wr:  # the output itself, a cycle before the write
+                        m.d.comb += wr[q + EARLY].eq(out)
                     banks = dp.write_banks(u, names.index(q))
                     writers.append((q, run & fld[Key.we(q)], fld.get(Key.w_bank(q)), fld[Key.w(q)], out, banks))
         for p, u in instances(dp):
@@ -897,7 +909,9 @@ class PairingCore(StreamCore):
                 m.d.comb += out.eq(unit.c)
                 out = result(u, out, f"{p}_out")
                 if p in wr:
-                    m.d.comb += wr[p].eq(out)
+                    m.d.comb += wr[p].eq(held(out, p))
+                if p + EARLY in wr:  # the output itself, a cycle before the write
+                    m.d.comb += wr[p + EARLY].eq(out)
             else:  # constant table
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
                 m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])

@@ -119,6 +119,7 @@ class UnitSpec:
     pipeline: tuple = ()  # the register stages the core puts around the unit (PIPELINE_STAGES), in latency
     forward: bool = False  # its result is forwarded to the operand registers (set from the datapath's forward)
     fwd_in: bool = False  # its operand registers take forwarded results (forward, and an operand stage)
+    early: bool = False  # forward with write_stage: its output forwarded a cycle before the write too
 
     @property
     def stages(self) -> int:
@@ -134,14 +135,15 @@ class UnitSpec:
     def fwd_delay(self) -> int:
         """Cycles from issue until a consumer of the same block (or of the same loop trip) can issue:
         :attr:`delay`, or with ``forward`` its ``latency``, the consumer's operand register taking
-        the result from the unit's output in the cycle it is written."""
-        return self.latency if self.forward else self.delay
+        the result from the unit's output in the cycle it is written (``early``: a cycle before,
+        when the output leaves for the write stage)."""
+        return self.latency - self.early if self.forward else self.delay
 
     def delay_to(self, consumer: "UnitSpec") -> int:
         """Cycles from issue until an op of the same block (or loop trip) on ``consumer`` can issue on
         the result: :attr:`fwd_delay` if the consumer's operand registers take it forwarded, else
         :attr:`delay` (it reads the register the result is written to)."""
-        return self.latency if self.forward and consumer.fwd_in else self.delay
+        return self.latency - self.early if self.forward and consumer.fwd_in else self.delay
 
     def instance_names(self) -> list[str]:
         """One name per lane: instance i's lane j is ``name{i}_{j}`` (``name{i}`` / ``name`` with one lane)."""
@@ -369,10 +371,6 @@ class Datapath:
                                             "which word_stages 3 builds")):
             if getattr(self, key) and self.word_stages != 3:
                 raise DatapathError(f"datapath.{key}: {what}; set word_stages to 3, not {self.word_stages}")
-        if self.write_stage and self.forward:
-            # a forwarded result leaves the unit's output a cycle before the write the latency counts
-            raise DatapathError("datapath.write_stage: counts a cycle more on every unit's latency, which a "
-                                "forwarded result does not take; set forward to false")
         if self.slice_selects:
             if self.slice_bits is None:
                 raise DatapathError("datapath.slice_selects: cuts a unit input's choice into the slices of "
@@ -402,8 +400,13 @@ class Datapath:
             if not any("operands" in u.pipeline for u in self.units):
                 raise DatapathError("forward needs a unit with its operands registered (pipeline \"operands\") "
                                     "to take the forwarded results; no unit has an operand stage")
+            # with write_stage a result is on the unit's output a cycle before its write: forwarded
+            # from there then (early), and from a register beside the unit in the write's cycle
+            # (a unit of latency 1 would forward in its own issue cycle: not early)
             object.__setattr__(self, "units", tuple(replace(u, forward=u.kind != "const",
-                                                            fwd_in="operands" in u.pipeline)
+                                                            fwd_in="operands" in u.pipeline,
+                                                            early=self.write_stage and u.kind != "const"
+                                                            and u.latency >= 2)
                                                     for u in self.units))
 
     @property

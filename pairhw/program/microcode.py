@@ -35,7 +35,7 @@ from .schedule import Schedule, forwarded
 from .trace import const_text, op_body
 from .word import PORT_NAMES, Key, WordLayout
 
-__all__ = ["PORT_NAMES", "Key", "Loop", "Microcode", "Run", "WordLayout", "assemble", "fields", "forward_sources",
+__all__ = ["EARLY", "PORT_NAMES", "Key", "Loop", "Microcode", "Run", "WordLayout", "assemble", "fields", "forward_sources",
            "instances", "lane", "read_key"]
 
 
@@ -247,6 +247,9 @@ class Microcode:
             # the results written at the end of this cycle, on the units' outputs (forwarding): taken
             # before the writes below pop them
             now = {s: pending[(s, cycle)] for s in fsrc if (s, cycle) in pending}
+            # ... and (early sources) those written at the end of the next: on the outputs now
+            now.update({s: pending[(s[:-len(EARLY)], cycle + 1)] for s in fsrc
+                        if s.endswith(EARLY) and (s[:-len(EARLY)], cycle + 1) in pending})
             for p, u in insts:
                 def src(port):
                     q = base[p] if port == 1 else p  # lanes share lane 0's operand b
@@ -325,10 +328,17 @@ def lane(u, p: str) -> int:
     return u.instance_names().index(p) % u.lanes
 
 
+#: the suffix of an instance's early forward source (:attr:`UnitSpec.early`): its output a cycle
+#: before the write the latency counts
+EARLY = "_early"
+
+
 def forward_sources(dp: Datapath) -> list[str]:
     """The unit instances whose outputs a forwarding datapath's operand registers may take, in
-    datapath order (a ``p.a_fwd`` field holds 1 + the index here; empty without ``forward``)."""
-    return [p for p, u in instances(dp) if u.forward]
+    datapath order, then those forwarded early too as ``p_early`` (a ``p.a_fwd`` field holds 1 +
+    the index here; empty without ``forward``)."""
+    insts = instances(dp)
+    return [p for p, u in insts if u.forward] + [p + EARLY for p, u in insts if u.early]
 
 
 def fields(dp: Datapath, sizes: dict) -> WordLayout:
@@ -400,9 +410,11 @@ def assemble(flow, dp: Datapath, sched: Schedule, alloc, cuts: list | None = Non
     fsrc = forward_sources(dp)
 
     def forwards(ops, records, body=False) -> list[dict]:
-        """Per op, {input port: producer instance} of its forwarded operands."""
-        return [{port: names[id(pr.unit)][pr.slot] for port, pr in f.items()}
-                for f in forwarded(ops, records, body)]
+        """Per op, {input port: producer instance} of its forwarded operands (the instance's early
+        source where the result is written a cycle after the op's issue)."""
+        return [{port: names[id(pr.unit)][pr.slot] + (EARLY if pr.written == r.start + 1 else "")
+                 for port, pr in f.items()}
+                for r, f in zip(records, forwarded(ops, records, body))]
 
     def emit(op, u, inst, issue_at, write_at, fwd=None):
         p = names[id(u)][inst]

@@ -69,7 +69,7 @@ def forwarded(ops, records, body: bool = False) -> list[dict]:
     """Per op of a block (or, ``body``, of a loop body) scheduled as ``records``: {input port: the
     producer's :class:`ScheduledOp`} of the operands it takes from a unit's output rather than a
     register, those written in its issue cycle by an op of the same block (or trip) on a forwarding
-    unit (:attr:`UnitSpec.fwd_delay`)."""
+    unit, or (:attr:`UnitSpec.early`) in the next cycle (:attr:`UnitSpec.fwd_delay`)."""
     by_dst = {ops[r.op].dst: r for r in records}
     out = []
     for r in records:
@@ -77,7 +77,7 @@ def forwarded(ops, records, body: bool = False) -> list[dict]:
         for port, (s, dist) in enumerate(ops[r.op].srcs):
             pr = by_dst.get(s)
             if pr is not None and pr.unit.forward and r.unit.fwd_in and not (body and dist) \
-                    and pr.written == r.start:
+                    and (pr.written == r.start or (pr.unit.early and pr.written == r.start + 1)):
                 f[port] = pr
         out.append(f)
     return out
