@@ -106,11 +106,13 @@ SCHEMA = {
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
                                    "spans a field-wide copy; the same words and cycles (default: one slice)"),
-        "write_stage": (bool, False, "with word_stages 3 (and no forwarding): each write is registered in each slice of "
+        "write_stage": (bool, False, "with word_stages 3: each write is registered in each slice of "
                                      "each copy of its bank, after the write multiplexer (on the write's choice a "
                                      "cycle early), so a result crosses to a far copy in a cycle of its own: a cycle "
-                                     "more on every unit's latency, which the schedule counts (more flip-flops; "
-                                     "default false)"),
+                                     "more on every unit's latency, which the schedule counts; with forward, a "
+                                     "result is forwarded a cycle before its write from the unit's output and in "
+                                     "the write's cycle from a register beside the unit, so a forwarded chain "
+                                     "takes no more cycles (more flip-flops; default false)"),
         "decode_writes": (bool, False, "with word_stages 3: each copy's registers of the next write hold whether it "
                                        "writes a register of that copy and the register's place in it, decoded from "
                                        "the write's choice a cycle ahead, so its slices' registers load flip-flops "
