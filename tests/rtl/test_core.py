@@ -332,9 +332,9 @@ def test_a_write_stage_with_forwarding_is_bit_exact():
 
 
 def test_a_write_stage_over_decoded_writes_is_bit_exact():
-    """``write_stage`` and ``decode_writes`` together (the recipe of the F_2^239 write stage measured in docs/ARCHITECTURE.md): each copy's
-    decoded write-enable and place and each slice's register of the write, the cycles the schedule
-    counts: 20 pairings bit-exact in those ``Microcode.run`` gives."""
+    """``write_stage`` and ``decode_writes`` together (the F_2^239 recipe docs/ARCHITECTURE.md
+    measures): each copy's decoded write-enable and place and each slice's register of the write,
+    the cycles the schedule counts: 20 pairings bit-exact in those ``Microcode.run`` gives."""
     from pairhw.flow import verilog
 
     d = _staged_tree("f3-19-etat-schoolbook-write-decoded", forward=False, units={"pipeline": ["operands", "results"]},
