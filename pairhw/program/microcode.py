@@ -35,8 +35,8 @@ from .schedule import Schedule, forwarded
 from .trace import const_text, op_body
 from .word import PORT_NAMES, Key, WordLayout
 
-__all__ = ["EARLY", "PORT_NAMES", "Key", "Loop", "Microcode", "Run", "WordLayout", "assemble", "fields", "forward_sources",
-           "instances", "lane", "read_key"]
+__all__ = ["EARLY", "PORT_NAMES", "Key", "Loop", "Microcode", "Run", "WordLayout", "assemble", "fields",
+           "forward_sources", "instances", "lane", "read_key"]
 
 
 def _bits(n: int) -> int:
@@ -241,6 +241,7 @@ class Microcode:
         staged = {p for p, u in insts if not u.started and u.kind != "const" and u.latency}
         trace = list(self.pc_trace()) if staged else []
         fsrc = forward_sources(self.dp)
+        early = {p + EARLY: p for p, u in insts if u.early}  # an early source -> its instance
         for pc in trace if staged else self.pc_trace():
             wd = self.words[pc]
             writes = []
@@ -248,8 +249,7 @@ class Microcode:
             # before the writes below pop them
             now = {s: pending[(s, cycle)] for s in fsrc if (s, cycle) in pending}
             # ... and (early sources) those written at the end of the next: on the outputs now
-            now.update({s: pending[(s[:-len(EARLY)], cycle + 1)] for s in fsrc
-                        if s.endswith(EARLY) and (s[:-len(EARLY)], cycle + 1) in pending})
+            now.update({s: pending[(p, cycle + 1)] for s, p in early.items() if (p, cycle + 1) in pending})
             for p, u in insts:
                 def src(port):
                     q = base[p] if port == 1 else p  # lanes share lane 0's operand b
