@@ -119,6 +119,12 @@ class LoopSchedule:
         """One :class:`ScheduledOp` per body op, in op order."""
         return _records(self)
 
+    @classmethod
+    def placed(cls, start, inst, ii: int, mii: int, edges, units) -> LoopSchedule:
+        """The schedule of ops issued at ``start`` on ``inst``: as many stages as its last result needs."""
+        last = max((t + u.latency for t, u in zip(start, units)), default=0)
+        return cls(start, inst, ii, last // ii + 1, mii, edges, units)
+
 
 @dataclass
 class Timeline:
@@ -526,8 +532,7 @@ def _greedy_modulo(body, dp: Datapath, max_ii: int | None = None, trips: int | N
                     break
         if placed:
             start, inst = placed
-            last = max(start[i] + units[i].latency for i in range(n)) if n else 0
-            sch = LoopSchedule(start, inst, ii, last // ii + 1, mii, edges, units)
+            sch = LoopSchedule.placed(start, inst, ii, mii, edges, units)
             if best is None or (trips is not None and (trips + sch.stages - 1) * ii < (trips + best.stages - 1) * best.ii):
                 best = sch
     if best:
@@ -550,8 +555,7 @@ def _exact(body, dp: Datapath, best: LoopSchedule, trips, shared) -> LoopSchedul
     rport = [_rports(dp, op, u) for op, u in zip(body, units)]
 
     def make(start, inst, ii):
-        last = max(s + u.latency for s, u in zip(start, units))
-        return LoopSchedule(start, inst, ii, last // ii + 1, best.mii, edges, units)
+        return LoopSchedule.placed(start, inst, ii, best.mii, edges, units)
 
     return exact.search(units, edges, wport, rport, lower, best, trips, dp.modulo_exact, make)
 
