@@ -890,10 +890,25 @@ class PairingCore(StreamCore):
                         m.d.comb += wr[q + EARLY].eq(out)
                     banks = dp.write_banks(u, names.index(q))
                     writers.append((q, run & fld[Key.we(q)], fld.get(Key.w_bank(q)), fld[Key.w(q)], out, banks))
+        def control(u, unit, port, value, name):
+            """What drives the unit's control input ``port`` (start, sel, op): ``value`` through the
+            operand stage; with ``slice_controls``, through a register for each of the unit's copies
+            of the input (replicas the synthesis keeps, each the operand stage's register again)."""
+            n = getattr(unit, "control_copies", 1)
+            if n == 1:
+                return operand(u, value, name)
+            one = Signal(len(port) // n, name=f"{name}_one")
+            m.d.comb += one.eq(value)
+            return Cat(*(rf.replica(one, f"{name}_q{j}") for j in range(n)))
+
+        # slice_controls: a unit with an operand stage takes its controls in copies, one a slice
+        copies = len(_slices(mm, dp.slice_bits)) if dp.slice_controls else 1
         for p, u in instances(dp):
             if u.lanes > 1:
                 continue
             unit = self._unit(u)
+            if unit is not None and copies > 1 and "operands" in u.pipeline and hasattr(unit, "copied"):
+                unit = unit.copied(copies)
             out = Signal(mm, name=f"{p}_out")
             if unit is not None:
                 m.submodules[p] = unit
@@ -901,11 +916,11 @@ class PairingCore(StreamCore):
                     pn = PORT_NAMES[port]
                     m.d.comb += getattr(unit, pn).eq(data(u, read(u, p, port), f"{p}_{pn}"))
                 if u.started:
-                    m.d.comb += unit.start.eq(operand(u, run & fld[Key.go(p)], f"{p}_go"))
+                    m.d.comb += unit.start.eq(control(u, unit, unit.start, run & fld[Key.go(p)], f"{p}_go"))
                 if len(u.ks) > 1:
-                    m.d.comb += unit.sel.eq(operand(u, fld[Key.power(p)], f"{p}_k"))
+                    m.d.comb += unit.sel.eq(control(u, unit, unit.sel, fld[Key.power(p)], f"{p}_k"))
                 if len(u.ops) > 1:
-                    m.d.comb += unit.op.eq(operand(u, fld[Key.op(p)], f"{p}_op"))
+                    m.d.comb += unit.op.eq(control(u, unit, unit.op, fld[Key.op(p)], f"{p}_op"))
                 m.d.comb += out.eq(unit.c)
                 out = result(u, out, f"{p}_out")
                 if p in wr:

@@ -122,6 +122,12 @@ SCHEMA = {
                                        "own registers of the word's select fields, loaded from the next word "
                                        "(replicas the synthesis keeps), so no select net spans the operand; "
                                        "the same words and cycles (default: false)"),
+        "slice_controls": (bool, False, "with slice_bits: each unit with an operand stage takes its start, power "
+                                        "select and op from a register for each slice of its output (F_2^m msd "
+                                        "with slice_bits: one for each slice of its digit-product sum, and one "
+                                        "for its counter), each the operand stage's register repeated (replicas "
+                                        "the synthesis keeps), so no control net spans the unit; the same words "
+                                        "and cycles (default: false)"),
         "read_merge": (str, False, "with ram_control local: how a unit input port that reads several banks "
                                    "picks its copy: mux (default), a multiplexer on the word's bank field, "
                                    "or or: each copy holds a word of zeros that its read-address register "

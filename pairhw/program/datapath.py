@@ -191,6 +191,7 @@ class Datapath:
     decode_writes: bool = False  # word_stages 3: each copy registers whether the next write is to it, and where
     write_stage: bool = False  # word_stages 3: each write registered in each copy's slices, a cycle on every latency
     modulo_exact: int = 0  # the loop's modulo scheduler: CP-SAT's budget per interval below the greedy one (0: none)
+    slice_controls: bool = False  # slice_bits: a unit's start, power select and op in a register per slice
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -382,6 +383,14 @@ class Datapath:
             if self.operand_stage == "sources":
                 raise DatapathError("datapath.slice_selects: the choice is registered at the sources with "
                                     "operand_stage sources; use one or the other")
+        if self.slice_controls:
+            if self.slice_bits is None:
+                raise DatapathError("datapath.slice_controls: gives each slice_bits slice of a unit its own "
+                                    "control registers; set slice_bits")
+            if not any("operands" in u.pipeline for u in self.units):
+                # the copies are the operand stage's registers, repeated: without one they would add a cycle
+                raise DatapathError("datapath.slice_controls: repeats the operand stage's control registers, "
+                                    "and no unit has an operand stage; add \"operands\" to a pipeline")
         for what, stages in [("pipeline", self.pipeline)] + [(f"unit {u.name}: pipeline", u.pipeline)
                                                              for u in self.units]:
             if len(set(stages)) != len(stages) or set(stages) - set(PIPELINE_STAGES):
@@ -681,4 +690,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
-                    bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)), exact)
+                    bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)), exact,
+                    bool(spec.get("slice_controls", False)))

@@ -102,6 +102,16 @@ CASES = {
                               "sources; use one or the other"),
     "slice-selects-string": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_selects="yes"),
                              "datapath.slice_selects"),
+    "slice-controls-no-slices": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_controls=True),
+                                 "datapath.slice_controls: gives each slice_bits slice of a unit its own control "
+                                 "registers; set slice_bits"),
+    "slice-controls-no-operand-stage": ("f3-19-etat-schoolbook-ram",
+                                        lambda d: d["datapath"].update(ram_control="local", slice_bits=16, pipeline=[],
+                                                                       forward=False, slice_controls=True),
+                                        "datapath.slice_controls: repeats the operand stage's control registers, and "
+                                        "no unit has an operand stage; add \"operands\" to a pipeline"),
+    "slice-controls-string": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_controls="yes"),
+                              "datapath.slice_controls"),
     "msd-slices-one-stage": ("tate1-47-msd24-ram", lambda d: d["datapath"]["units"][0]["mul"].update(slice_bits=8),
                              "datapath.units[0] (mul): slice_bits applies to msd with stages 2, not msd with 1 "
                              "stage(s)"),

@@ -331,6 +331,59 @@ def test_a_write_stage_with_forwarding_is_bit_exact():
     _twenty_bit_exact(d)
 
 
+def test_control_registers_of_each_slice_are_bit_exact_and_kept_apart():
+    """``"slice_controls"`` on the sliced F_3^19 core (operand stage, two adders with three ops, cube
+    and cube-root units of two powers): each adder's op and each power unit's select reach the unit
+    as one register a slice (two: 38 bits in 16-bit slices), loaded as the operand stage's
+    register is; the same words and cycles as without, the copies in the Verilog and, after Yosys'
+    synth_ecp5 (native, up to its LUT mapping), flip-flops of their own, and 20 pairings bit-exact."""
+    from pairhw.flow import verilog
+
+    plain = _sliced_f3_19()
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = "f3-19-etat-schoolbook-controls"
+    data["datapath"]["slice_controls"] = True
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
+    assert d.compile().cycles == plain.compile().cycles
+    text = verilog(d)
+    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
+    controls = {r for r in replicas if re.search(r"_(op|k)_q\d+$", r)}
+    assert controls == {f"{p}_{c}_q{j}" for p, c in (("add0", "op"), ("add1", "op"), ("cube", "k"), ("cbrt", "k"))
+                        for j in range(2)}
+    assert not re.search(r"\badd0_op_q\b", text) and re.search(r"\badd0_op_q\b", verilog(plain))
+    net = _ecp5_netlist(d)
+    q = {c["connections"]["Q"][0] for c in net["cells"].values() if c["type"] == "TRELLIS_FF"}
+    ffs = {n: frozenset(b for b in net["netnames"][n]["bits"] if b in q) for n in controls}
+    assert all(ffs.values()) and len(set().union(*ffs.values())) == sum(map(len, ffs.values()))
+    _twenty_bit_exact(d)
+
+
+def test_a_start_register_for_each_slice_of_the_multiplier_is_bit_exact():
+    """``"slice_controls"`` on an F_2^47 core whose msd multiplier sums its digit products in 8-bit
+    slices (tate1-239-msd60-slicedmul's recipe at test size): the multiplier's start reaches each of
+    its six slices and its counter from a register of its own (seven copies of the operand stage's
+    start register), the squarer's power select one register a slice of the core (three: 47 bits
+    in 16-bit slices); the same words and cycles as without, and 20 pairings bit-exact."""
+    from pairhw.flow import verilog
+
+    data = json.loads(json.dumps(designs.get("tate1-47-msd24-ram").data))
+    data["name"] = "tate1-47-msd24-slicedmul"
+    data["datapath"].update(rom="sync-registered", ram_control="local", word_stages=2, slice_bits=16)
+    data["datapath"]["units"][0]["mul"].update(stages=2, slice_bits=8)
+    plain = designs.from_data(json.loads(json.dumps(data)))
+    data["name"] = "tate1-47-msd24-controls"
+    data["datapath"]["slice_controls"] = True
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
+    assert d.compile().cycles == plain.compile().cycles
+    text = verilog(d)
+    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
+    assert {r for r in replicas if re.search(r"_(go|k)_q\d+$", r)} == \
+        {f"mul_go_q{j}" for j in range(7)} | {f"sqr_k_q{j}" for j in range(3)}
+    _twenty_bit_exact(d)
+
+
 def test_a_write_stage_over_decoded_writes_is_bit_exact():
     """``write_stage`` and ``decode_writes`` together (the F_2^239 recipe docs/ARCHITECTURE.md
     measures): each copy's decoded write-enable and place and each slice's register of the write,

@@ -81,7 +81,8 @@ class DigitSerialMul(MulUnit):
         and logic, flip-flops instead of long nets.
     """
 
-    def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None):
+    def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None,
+                 start_copies: bool = False):
         if digit < 1 or digit > F.m:
             raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
         if order not in ("lsd", "msd"):
@@ -97,7 +98,19 @@ class DigitSerialMul(MulUnit):
         self.slice_bits = slice_bits
         self.name = (f"{order.capitalize()}Mul_m{F.m}_d{digit}" + (f"_p{stages}" if stages > 1 else "")
                      + (f"_s{slice_bits}" if slice_bits else ""))
-        super().__init__(F)
+        # start_copies: ``start`` is 1 + slices copies of the start, each from a register of its
+        # own: copy 0 for the counter and a's register, copy 1 + s for slice s's registers
+        self.control_copies = 1 + -(-F.m // slice_bits) if start_copies and slice_bits else 1
+        super().__init__(F, self.control_copies)
+
+    def copied(self, copies: int) -> "DigitSerialMul":
+        """With ``slice_bits``, this multiplier with a copy of ``start`` for each slice of its
+        digit-product sum and one for its counter (``copies`` is its own: one a slice, not the
+        core's), so the start reaches a slice's digit and b registers from a register of their own;
+        the same products and cycles.  Without, itself."""
+        if not self.slice_bits:
+            return self
+        return DigitSerialMul(self.F, self.digit, self.order, self.stages, self.slice_bits, start_copies=True)
 
     @property
     def initiation_interval(self) -> int:
@@ -114,6 +127,8 @@ class DigitSerialMul(MulUnit):
     def elaborate(self, platform):
         m = Module()
         F, D = self.F, self.digit
+        # with start_copies, copy 0 is the counter's and a's register's
+        start = self.start[0] if self.control_copies > 1 else self.start
         T = self.initiation_interval
         busy, cnt, last = serial_counter(m, T)
         c = Signal(F.m, name="c_reg")
@@ -131,7 +146,7 @@ class DigitSerialMul(MulUnit):
             red = nets.linear_net(m, cnext, reduction_columns(F, F.m + D - 1), F.m, "red")
             with m.If(last):
                 m.d.sync += c.eq(red)
-            with m.If(self.start):
+            with m.If(start):
                 m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
         elif self.stages == 1:
             areg = Signal(T * D, name="areg")
@@ -142,7 +157,7 @@ class DigitSerialMul(MulUnit):
                 m.d.sync += [creg.eq(cnext), areg.eq(areg << D)]
             with m.If(last):
                 m.d.sync += c.eq(cnext)
-            with m.If(self.start):
+            with m.If(start):
                 m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
         else:
             areg = Signal(T * D, name="areg")
@@ -152,17 +167,17 @@ class DigitSerialMul(MulUnit):
             elif self.stages == 3:
                 # the x^j·B array is a function of b alone: computed once, from the input, at start
                 xb = [Signal(F.m, name=f"xbreg{j}") for j in range(D)]
-                with m.If(self.start):
+                with m.If(start):
                     m.d.sync += [r.eq(v) for r, v in zip(xb, shared_xb(m, F, self.b, D, "xbin"))]
             else:
                 breg = Signal(F.m, name="breg")
                 xb = shared_xb(m, F, breg, D)
-                with m.If(self.start):
+                with m.If(start):
                     m.d.sync += breg.eq(self.b)
             digit = areg[T * D - D:T * D]
             with m.If(busy):
                 m.d.sync += areg.eq(areg << D)
-            with m.If(self.start):
+            with m.If(start):
                 m.d.sync += areg.eq(self.a)
             # P_t = Σ digit_i·(x^i·B mod f) needs no C: registered, it is accumulated a cycle later
             # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
@@ -179,7 +194,7 @@ class DigitSerialMul(MulUnit):
                 m.d.sync += creg.eq(cnext)
             with m.If(final):
                 m.d.sync += c.eq(cnext)
-        with m.If(self.start):
+        with m.If(start):
             m.d.sync += [busy.eq(1), cnt.eq(0)]
         if self.stages == 1:  # (the staged msd registers done with its accumulation)
             m.d.sync += done.eq(last)
@@ -198,10 +213,11 @@ class DigitSerialMul(MulUnit):
         digits, b_regs = [], []
         sources = [slice_sources(F, D, lo, min(lo + w, F.m)) for lo in range(0, F.m, w)]
         for s, src in enumerate(sources):
+            start = self.start[1 + s] if self.control_copies > 1 else self.start
             d = Signal(D, name=f"digit_s{s}", attrs={REPLICA: 1})
             b = Signal(len(src), name=f"breg_s{s}", attrs={REPLICA: 1})
-            m.d.sync += d.eq(Mux(self.start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0))
-            with m.If(self.start):
+            m.d.sync += d.eq(Mux(start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0))
+            with m.If(start):
                 m.d.sync += b.eq(Cat(*(self.b[k] for k in src)))
             digits.append(d)
             b_regs.append(b)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat
 from amaranth.lib import wiring
+from amaranth.lib.wiring import In
 
 from pairhw.rtl.ports import mul_signature
 from pairhw.math.binary import mulalg
@@ -38,9 +39,12 @@ class MulUnit(wiring.Component):
     #: simulates them); the Amaranth simulator cannot run such a unit.
     lut6 = False
 
-    def __init__(self, F: GF2m):
+    def __init__(self, F: GF2m, start_copies: int = 1):
         self.F = F
-        super().__init__(mul_signature(F.m))
+        sig = mul_signature(F.m)
+        if start_copies > 1:  # a unit whose start reaches its parts through copies of its own
+            sig = wiring.Signature({**sig.members, "start": In(start_copies)})
+        super().__init__(sig)
 
     def emulate(self, a: int, b: int) -> int:
         """The model's product along the same algorithm (for tests and vector files)."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from amaranth.hdl import Const, Module
+from amaranth.hdl import Const, Module, Shape
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -84,7 +84,7 @@ class PowerUnit(wiring.Component):
     initiation_interval = 1
     _MustUse__silence = True
 
-    def __init__(self, F: GF2m, kind: str, ks=(1,)):
+    def __init__(self, F: GF2m, kind: str, ks=(1,), copies: int = 1):
         if kind not in ("sqr", "sqrt"):
             raise ValueError(f"a power unit is sqr or sqrt, not {kind!r}")
         self.F, self.kind, self.ks = F, kind, tuple(ks)
@@ -92,9 +92,15 @@ class PowerUnit(wiring.Component):
         self.nets = [cls(F, k) for k in self.ks]
         self.name = f"{cls.__name__}_m{F.m}_k{'_'.join(map(str, self.ks))}"
         sig = {"a": In(F.m), "c": Out(F.m)}
+        self.control_copies = copies if len(self.ks) > 1 else 1
         if len(self.ks) > 1:
-            sig["sel"] = In(range(len(self.ks)))
+            sig["sel"] = In(range(len(self.ks)) if copies == 1 else Shape.cast(range(len(self.ks))).width * copies)
         super().__init__(sig)
+
+    def copied(self, copies: int) -> "PowerUnit":
+        """This unit with ``copies`` copies of ``sel`` side by side, copy j choosing the bits of
+        :func:`~pairhw.rtl.select.copy_ranges` j (the core's ``slice_controls``); the same values."""
+        return PowerUnit(self.F, self.kind, self.ks, copies)
 
     @property
     def xor_count(self) -> int:
@@ -110,5 +116,5 @@ class PowerUnit(wiring.Component):
             m.submodules[f"k{k}"] = net
             m.d.comb += net.a.eq(self.a)
             outs.append(net.c)
-        drive_selected(m, self.c, getattr(self, "sel", None), outs)
+        drive_selected(m, self.c, getattr(self, "sel", None), outs, self.control_copies)
         return m

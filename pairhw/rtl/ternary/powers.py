@@ -3,7 +3,7 @@ matrix is read off the golden model (column j is the model's power of x^j), late
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Module
+from amaranth.hdl import Cat, Module, Shape
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -26,7 +26,7 @@ class PowerUnit3(wiring.Component):
     initiation_interval = 1
     _MustUse__silence = True
 
-    def __init__(self, F: GF3m, kind: str, ks=(1,)):
+    def __init__(self, F: GF3m, kind: str, ks=(1,), copies: int = 1):
         if kind not in ("cube", "cbrt"):
             raise ValueError(f"an F_3^m power unit is cube or cbrt, not {kind!r}")
         self.F, self.kind, self.ks = F, kind, tuple(ks)
@@ -34,9 +34,15 @@ class PowerUnit3(wiring.Component):
         self.rows = [nets.linear_rows(nets.basis_images(F, lambda x, k=k: fn(x, k)), F.m) for k in self.ks]
         self.name = f"{'Cube' if kind == 'cube' else 'Cbrt'}3_m{F.m}_k{'_'.join(map(str, self.ks))}"
         sig = {"a": In(2 * F.m), "c": Out(2 * F.m)}
+        self.control_copies = copies if len(self.ks) > 1 else 1
         if len(self.ks) > 1:
-            sig["sel"] = In(range(len(self.ks)))
+            sig["sel"] = In(range(len(self.ks)) if copies == 1 else Shape.cast(range(len(self.ks))).width * copies)
         super().__init__(sig)
+
+    def copied(self, copies: int) -> "PowerUnit3":
+        """This unit with ``copies`` copies of ``sel`` side by side, copy j choosing the trits of
+        :func:`~pairhw.rtl.select.copy_ranges` j (the core's ``slice_controls``); the same values."""
+        return PowerUnit3(self.F, self.kind, self.ks, copies)
 
     @property
     def add_count(self) -> int:
@@ -55,5 +61,5 @@ class PowerUnit3(wiring.Component):
         for k, rows in zip(self.ks, self.rows):
             h, l = nets.linear_net(m, ah, al, rows, f"k{k}")
             outs.append(Cat(l, h))
-        drive_selected(m, self.c, getattr(self, "sel", None), outs)
+        drive_selected(m, self.c, getattr(self, "sel", None), outs, self.control_copies, halves=2)
         return m

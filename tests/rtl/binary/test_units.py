@@ -271,3 +271,26 @@ def test_stages_are_refused_where_they_do_not_apply(options, why):
     opts = dict(options)
     with pytest.raises(KindError, match=why):
         make_unit(opts.pop("kind"), binary_field(47), **opts)
+
+
+@pytest.mark.parametrize("kind", ["sqr", "sqrt"])
+def test_copies_of_a_power_select_each_choose_their_own_bits(kind):
+    """``copied`` power units (F_2^47, four copies of the select of k = 1, 2, 4; the core's
+    ``slice_controls``): each range of bits is the power its own copy selects, all of it where the
+    copies agree."""
+    from pairhw.rtl.binary.powers import PowerUnit
+    from pairhw.rtl.select import copy_ranges
+
+    F = binary_field(47)
+    unit = PowerUnit(F, kind, (1, 2, 4)).copied(4)
+    ranges = copy_ranges(F.m, 4)
+    rng = random.Random(31)
+    vals = [a for a, _ in edge_pairs(F)][:4] + [F.random(rng) for _ in range(4)]
+    mixes = [[s] * 4 for s in range(3)] + [[rng.randrange(3) for _ in range(4)] for _ in range(4)]
+    cases = [{"a": a, "sel": sum(s << 2 * j for j, s in enumerate(mix))} for a in vals for mix in mixes]
+    fn = F.sqr_k if kind == "sqr" else F.sqrt_k
+
+    def want(a, mix):
+        return sum(((fn(a, (1, 2, 4)[mix[j]]) >> i) & 1) << i for j, (lo, hi) in enumerate(ranges) for i in range(lo, hi))
+
+    assert simulate_comb(unit, cases) == [want(a, mix) for a in vals for mix in mixes]

@@ -63,6 +63,53 @@ def test_adder_adds_subtracts_and_negates(name):
     assert OPS == fi.unit_kinds["add"].ops  # the unit's op select follows the interface's order
 
 
+@pytest.mark.parametrize("name,copies", [("m5", 5), ("m7", 3), ("f3-19", 2)])
+def test_copies_of_the_adders_op_each_decide_their_own_trits(name, copies):
+    """``copied``: op is ``copies`` ops side by side (the core's ``slice_controls``), copy j deciding
+    the trits of ``copy_ranges`` j: the same value as one op where all copies agree, and where
+    they differ each range is its own op's result."""
+    from pairhw.rtl.select import copy_ranges
+
+    F = FIELDS[name]()
+    fi = TernaryField(F)
+    unit = AddSub3(F).copied(copies)
+    ranges = copy_ranges(F.m, copies)
+    rng = random.Random(17 + copies)
+    pairs = _operands(F, n=6)
+    mixes = [[op] * copies for op in range(3)] + [[rng.randrange(3) for _ in range(copies)] for _ in range(4)]
+    cases = [{"a": fi.encode(a), "b": fi.encode(b), "op": sum(op << 2 * j for j, op in enumerate(mix))}
+             for a, b in pairs for mix in mixes]
+    def want(a, b, mix):
+        whole = [F.add(a, b), F.sub(a, b), F.neg(a)]
+        trits = [whole[mix[j]] for j, (lo, hi) in enumerate(ranges) for _ in range(lo, hi)]
+        return [F.to_list(t)[i] for i, t in enumerate(trits)]
+
+    assert [F.to_list(fi.decode(w)) for w in simulate_comb(unit, cases)] == \
+        [want(a, b, mix) for a, b in pairs for mix in mixes]
+
+
+@pytest.mark.parametrize("kind", ["cube", "cbrt"])
+def test_copies_of_a_power_select_each_choose_their_own_trits(kind):
+    """``copied`` power units (f3-19, three copies of the select of k = 1, 2, 4): each range of trits
+    is the power its own copy selects."""
+    from pairhw.rtl.select import copy_ranges
+
+    F = FIELDS["f3-19"]()
+    fi = TernaryField(F)
+    unit = PowerUnit3(F, kind, (1, 2, 4)).copied(3)
+    ranges = copy_ranges(F.m, 3)
+    rng = random.Random(29)
+    vals = [a for a, _ in _operands(F, n=4)]
+    mixes = [[s] * 3 for s in range(3)] + [[rng.randrange(3) for _ in range(3)] for _ in range(4)]
+    cases = [{"a": fi.encode(a), "sel": sum(s << 2 * j for j, s in enumerate(mix))} for a in vals for mix in mixes]
+    fn = F.cube_k if kind == "cube" else F.cbrt_k
+
+    def want(a, mix):
+        return [F.to_list(fn(a, (1, 2, 4)[mix[j]]))[i] for j, (lo, hi) in enumerate(ranges) for i in range(lo, hi)]
+
+    assert [F.to_list(fi.decode(w)) for w in simulate_comb(unit, cases)] == [want(a, mix) for a in vals for mix in mixes]
+
+
 # f3-97's networks in the Amaranth simulator: slow (17 s each); f3-19's run by default
 @pytest.mark.parametrize("name", ["m5", "m7", "f3-19", pytest.param("f3-97", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("kind", ["cube", "cbrt"])
