@@ -126,8 +126,8 @@ SCHEMA = {
                                         "select and op from a register for each slice of its output (F_2^m msd "
                                         "with slice_bits: one for each slice of its digit-product sum, and one "
                                         "for its counter), each the operand stage's register repeated (replicas "
-                                        "the synthesis keeps), so no control net spans the unit; the same words "
-                                        "and cycles (default: false)"),
+                                        "the synthesis keeps), so no control net spans the unit (units with "
+                                        "lanes keep one); the same words and cycles (default: false)"),
         "read_merge": (str, False, "with ram_control local: how a unit input port that reads several banks "
                                    "picks its copy: mux (default), a multiplexer on the word's bank field, "
                                    "or or: each copy holds a word of zeros that its read-address register "
