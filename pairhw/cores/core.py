@@ -890,6 +890,7 @@ class PairingCore(StreamCore):
                         m.d.comb += wr[q + EARLY].eq(out)
                     banks = dp.write_banks(u, names.index(q))
                     writers.append((q, run & fld[Key.we(q)], fld.get(Key.w_bank(q)), fld[Key.w(q)], out, banks))
+
         def control(u, unit, port, value, name):
             """What drives the unit's control input ``port`` (start, sel, op): ``value`` through the
             operand stage; with ``slice_controls``, through a register for each of the unit's copies

@@ -79,6 +79,10 @@ class DigitSerialMul(MulUnit):
         multiplexer) and the bits of b its x^j·B rows read (loaded at start).  A digit bit then drives
         one slice instead of all m sums, and a bit of b the few slices that read it: the same cycles
         and logic, flip-flops instead of long nets.
+    start_copies : bool
+        With ``slice_bits``: ``start`` is 1 + slices bits, copies of the start that its driver keeps
+        in registers of their own (the core's ``slice_controls``; :meth:`copied`): bit 0 starts the
+        counter and loads a's register, bit 1 + s slice s's digit and b registers.
     """
 
     def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None,
