@@ -201,26 +201,12 @@ def test_select_registers_of_each_slice_are_bit_exact_and_kept_apart(word_stages
     Yosys' synth_ecp5 (native, up to its LUT mapping), a flip-flop each, and 20 pairings bit-exact."""
     from pairhw.flow import verilog
 
-    plain = _sliced_f3_19(word_stages)
-    data = json.loads(json.dumps(plain.data))
-    data["name"] = "f3-19-etat-schoolbook-selects"
-    data["datapath"]["slice_selects"] = True
-    d = designs.from_data(data)
-    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
-    assert d.compile().cycles == plain.compile().cycles
-    text = verilog(d)
-    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
-    selects = {r for r in replicas if re.search(r"_(bank|fwd_sel)_s\d+$", r)}
+    d = _same_words_with(_sliced_f3_19(word_stages), "f3-19-etat-schoolbook-selects", slice_selects=True)
+    selects = {r for r in _replicas(verilog(d)) if re.search(r"_(bank|fwd_sel)_s\d+$", r)}
     # mul's input a: its bank field and its forwarding select, one register a slice (38 bits: 2 slices)
     assert {"mul_a_bank_s0", "mul_a_bank_s1", "mul_a_fwd_sel_s0", "mul_a_fwd_sel_s1"} <= selects
-    net = _ecp5_netlist(d)
-    q = {c["connections"]["Q"][0] for c in net["cells"].values() if c["type"] == "TRELLIS_FF"}
-    # each replica a flip-flop of its own (the bits the words use: the others are constants)
-    ffs = {n: frozenset(b for b in net["netnames"][n]["bits"] if b in q) for n in selects}
-    assert all(ffs.values()) and len(set().union(*ffs.values())) == sum(map(len, ffs.values()))
-    res = simulate(d, rows=pairings(d, 20, seed=7))
-    assert (res.verified, res.failed, res.timeout) == (20, 0, False)
-    assert {p["cycles"] for p in res.runs} == {d.compile().cycles}
+    _each_a_flip_flop(d, selects)
+    _twenty_bit_exact(d)
 
 
 def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
@@ -261,6 +247,27 @@ def _staged_tree(name, units=None, **datapath):
 def _replicas(text) -> set:
     """The registers of Verilog ``text`` that carry pairhw_replica."""
     return set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
+
+
+def _same_words_with(plain, name, **datapath):
+    """``plain`` with the ``datapath`` keys, as ``name``: keys of the hardware alone, so the same
+    words and cycles."""
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = name
+    data["datapath"].update(datapath)
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
+    assert d.compile().cycles == plain.compile().cycles
+    return d
+
+
+def _each_a_flip_flop(d, names):
+    """After Yosys' synth_ecp5 (native, up to its LUT mapping) each register of ``names`` is
+    flip-flops of its own (the bits the words use: the others are constants), none merged."""
+    net = _ecp5_netlist(d)
+    q = {c["connections"]["Q"][0] for c in net["cells"].values() if c["type"] == "TRELLIS_FF"}
+    ffs = {n: frozenset(b for b in net["netnames"][n]["bits"] if b in q) for n in names}
+    assert all(ffs.values()) and len(set().union(*ffs.values())) == sum(map(len, ffs.values()))
 
 
 def _twenty_bit_exact(d):
@@ -340,22 +347,13 @@ def test_control_registers_of_each_slice_are_bit_exact_and_kept_apart():
     from pairhw.flow import verilog
 
     plain = _sliced_f3_19()
-    data = json.loads(json.dumps(plain.data))
-    data["name"] = "f3-19-etat-schoolbook-controls"
-    data["datapath"]["slice_controls"] = True
-    d = designs.from_data(data)
-    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
-    assert d.compile().cycles == plain.compile().cycles
+    d = _same_words_with(plain, "f3-19-etat-schoolbook-controls", slice_controls=True)
     text = verilog(d)
-    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
-    controls = {r for r in replicas if re.search(r"_(op|k)_q\d+$", r)}
+    controls = {r for r in _replicas(text) if re.search(r"_(op|k)_q\d+$", r)}
     assert controls == {f"{p}_{c}_q{j}" for p, c in (("add0", "op"), ("add1", "op"), ("cube", "k"), ("cbrt", "k"))
                         for j in range(2)}
     assert not re.search(r"\badd0_op_q\b", text) and re.search(r"\badd0_op_q\b", verilog(plain))
-    net = _ecp5_netlist(d)
-    q = {c["connections"]["Q"][0] for c in net["cells"].values() if c["type"] == "TRELLIS_FF"}
-    ffs = {n: frozenset(b for b in net["netnames"][n]["bits"] if b in q) for n in controls}
-    assert all(ffs.values()) and len(set().union(*ffs.values())) == sum(map(len, ffs.values()))
+    _each_a_flip_flop(d, controls)
     _twenty_bit_exact(d)
 
 
@@ -371,15 +369,8 @@ def test_a_start_register_for_each_slice_of_the_multiplier_is_bit_exact():
     data["name"] = "tate1-47-msd24-slicedmul"
     data["datapath"].update(rom="sync-registered", ram_control="local", word_stages=2, slice_bits=16)
     data["datapath"]["units"][0]["mul"].update(stages=2, slice_bits=8)
-    plain = designs.from_data(json.loads(json.dumps(data)))
-    data["name"] = "tate1-47-msd24-controls"
-    data["datapath"]["slice_controls"] = True
-    d = designs.from_data(data)
-    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
-    assert d.compile().cycles == plain.compile().cycles
-    text = verilog(d)
-    replicas = set(re.findall(r"\(\* pairhw_replica = 32'd1 \*\)\n\s*reg (?:\[\d+:0\] )?(\w+)", text))
-    assert {r for r in replicas if re.search(r"_(go|k)_q\d+$", r)} == \
+    d = _same_words_with(designs.from_data(data), "tate1-47-msd24-controls", slice_controls=True)
+    assert {r for r in _replicas(verilog(d)) if re.search(r"_(go|k)_q\d+$", r)} == \
         {f"mul_go_q{j}" for j in range(7)} | {f"sqr_k_q{j}" for j in range(3)}
     _twenty_bit_exact(d)
 
