@@ -3,6 +3,8 @@ copies of a unit's control input (:func:`copy_ranges`)."""
 
 from __future__ import annotations
 
+from amaranth.hdl import Shape
+
 
 def copy_ranges(n: int, copies: int) -> list:
     """The elements ``[lo, hi)`` of each of ``copies`` copies of a control input over ``n`` elements
@@ -11,6 +13,12 @@ def copy_ranges(n: int, copies: int) -> list:
     if not 1 <= copies <= n:
         raise ValueError(f"a control input over {n} elements takes 1 to {n} copies, not {copies}")
     return [(j * n // copies, (j + 1) * n // copies) for j in range(copies)]
+
+
+def select_port(choices: int, copies: int = 1):
+    """The shape of a ``sel`` input among ``choices`` outputs: ``range(choices)``, or with ``copies``
+    > 1 that many such selects side by side (what :func:`drive_selected` takes)."""
+    return range(choices) if copies == 1 else Shape.cast(range(choices)).width * copies
 
 
 def drive_selected(m, target, sel, outs, copies: int = 1, halves: int = 1) -> None:

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from amaranth.hdl import Const, Module, Shape
+from amaranth.hdl import Const, Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from pairhw.math.binary.field import GF2m
 
 from pairhw.rtl.binary import nets
-from pairhw.rtl.select import drive_selected
+from pairhw.rtl.select import drive_selected, select_port
 
 
 class LinearUnit(wiring.Component):
@@ -94,7 +94,7 @@ class PowerUnit(wiring.Component):
         sig = {"a": In(F.m), "c": Out(F.m)}
         self.control_copies = copies if len(self.ks) > 1 else 1
         if len(self.ks) > 1:
-            sig["sel"] = In(range(len(self.ks)) if copies == 1 else Shape.cast(range(len(self.ks))).width * copies)
+            sig["sel"] = In(select_port(len(self.ks), copies))
         super().__init__(sig)
 
     def copied(self, copies: int) -> "PowerUnit":

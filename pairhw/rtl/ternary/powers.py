@@ -3,13 +3,13 @@ matrix is read off the golden model (column j is the model's power of x^j), late
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Module, Shape
+from amaranth.hdl import Cat, Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from pairhw.math.ternary.field import GF3m
 
-from pairhw.rtl.select import drive_selected
+from pairhw.rtl.select import drive_selected, select_port
 
 from . import nets
 
@@ -36,7 +36,7 @@ class PowerUnit3(wiring.Component):
         sig = {"a": In(2 * F.m), "c": Out(2 * F.m)}
         self.control_copies = copies if len(self.ks) > 1 else 1
         if len(self.ks) > 1:
-            sig["sel"] = In(range(len(self.ks)) if copies == 1 else Shape.cast(range(len(self.ks))).width * copies)
+            sig["sel"] = In(select_port(len(self.ks), copies))
         super().__init__(sig)
 
     def copied(self, copies: int) -> "PowerUnit3":

@@ -80,9 +80,8 @@ def test_copies_of_the_adders_op_each_decide_their_own_trits(name, copies):
     cases = [{"a": fi.encode(a), "b": fi.encode(b), "op": sum(op << 2 * j for j, op in enumerate(mix))}
              for a, b in pairs for mix in mixes]
     def want(a, b, mix):
-        whole = [F.add(a, b), F.sub(a, b), F.neg(a)]
-        trits = [whole[mix[j]] for j, (lo, hi) in enumerate(ranges) for _ in range(lo, hi)]
-        return [F.to_list(t)[i] for i, t in enumerate(trits)]
+        whole = [F.to_list(F.add(a, b)), F.to_list(F.sub(a, b)), F.to_list(F.neg(a))]
+        return [whole[mix[j]][i] for j, (lo, hi) in enumerate(ranges) for i in range(lo, hi)]
 
     assert [F.to_list(fi.decode(w)) for w in simulate_comb(unit, cases)] == \
         [want(a, b, mix) for a, b in pairs for mix in mixes]
