@@ -416,7 +416,10 @@ class RegisterFile:
         depth = self.mc.sizes[b] if regs is None else len(regs)
         nxt = None if key is None else seq.next_field(key)
         sel = None if key is None else seq.next_field(Key.bank(key))
-        if key is not None and seq.word_next2 is not None:
+        decoded = key is not None and seq.word_next2 is not None and self.dp.decode_reads
+        if decoded:  # the copy's registers hold the next read's place, decoded a cycle ahead: below
+            nxt, sel = seq.next2_field(key), seq.next2_field(Key.bank(key))
+        elif key is not None and seq.word_next2 is not None:
             # the next word's fields in registers of this copy, loaded from the word after it: the
             # word register's net reaches one register a copy, and that register the copy's slices
             nxt = self.replica(seq.next2_field(key), f"{name}_next")
@@ -438,7 +441,11 @@ class RegisterFile:
                 place = Mux(sel == index, _place(nxt, regs), zero)
             else:
                 load, place = 1 if sel is None else sel == index, _place(nxt, regs)
-            if len(cuts) > 1:
+            if decoded:  # decoded from the word after the next into the copy's registers
+                place = self.replica(place, f"{name}_ra_next")
+                if load is not None and not (isinstance(load, int) and load == 1):
+                    load = self.replica(load, f"{name}_ra_load")
+            elif len(cuts) > 1:
                 # One lookup (the register's place in the copy) for all the slices: a lookup of each
                 # slice's own becomes a ROM in Yosys (proc_rom), memory_dff folds the slice's register
                 # into it whatever its keep, and opt_merge then merges the identical ROMs and their

@@ -118,6 +118,11 @@ SCHEMA = {
                                        "writes a register of that copy and the register's place in it, decoded from "
                                        "the write's choice a cycle ahead, so its slices' registers load flip-flops "
                                        "and no decoder sits between them (the same words and cycles; default false)"),
+        "decode_reads": (bool, False, "with word_stages 3: each copy's register of the next read holds the place "
+                                      "it reads in that copy (or, read_merge or, its word of zeros), decoded from "
+                                      "the word after the next, so its slices' read-address registers load "
+                                      "flip-flops and no lookup sits between them (the same words and cycles; "
+                                      "default false)"),
         "slice_selects": (bool, False, "with slice_bits and word_stages 2 or 3: each slice of a unit input's "
                                        "choice (the bank multiplexer and the forwarding multiplexer) has its "
                                        "own registers of the word's select fields, loaded from the next word "

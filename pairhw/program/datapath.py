@@ -198,6 +198,7 @@ class Datapath:
     write_stage: bool | str = False  # word_stages 3: each write registered (WRITE_STAGES), a cycle on every latency
     modulo_exact: int = 0  # the loop's modulo scheduler: CP-SAT's budget per interval below the greedy one (0: none)
     slice_controls: bool = False  # slice_bits: a unit's start, power select and op in a register per slice
+    decode_reads: bool = False  # word_stages 3: each copy registers the place its next read addresses
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -377,7 +378,9 @@ class Datapath:
         for key, what in (("write_stage", "registers each write in the copies' slices on the choice word_stages 3 "
                                           "makes a cycle early"),
                           ("decode_writes", "decodes the writes into each copy's registers of the next write, "
-                                            "which word_stages 3 builds")):
+                                            "which word_stages 3 builds"),
+                          ("decode_reads", "decodes the reads into each copy's registers of the next read, "
+                                           "which word_stages 3 builds")):
             if getattr(self, key) and self.word_stages != 3:
                 raise DatapathError(f"datapath.{key}: {what}; set word_stages to 3, not {self.word_stages}")
         if self.slice_selects:
@@ -699,4 +702,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
                     bool(spec.get("decode_writes", False)), spec.get("write_stage", False), exact,
-                    bool(spec.get("slice_controls", False)))
+                    bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)))

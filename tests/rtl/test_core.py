@@ -294,6 +294,23 @@ def test_decoded_writes_on_the_tree_are_bit_exact():
     _twenty_bit_exact(d)
 
 
+def test_decoded_reads_on_the_tree_are_bit_exact():
+    """``"decode_reads"`` on the tree of control registers, with each port's copies chosen by a
+    multiplexer and ORed (``read_merge`` or): each copy's registers of the next read hold the place it
+    reads (``a1_..._ra_next``, flip-flops; without it a lookup of the next word's field registers,
+    ``..._next``) and whether it reads, so its slices' read-address registers load flip-flops; the same
+    words and cycles, and 20 pairings bit-exact in them."""
+    from pairhw.flow import verilog
+
+    for merge in ("mux", "or"):
+        tree = _staged_tree("f3-19-etat-schoolbook-tree", read_merge=merge)
+        d = _same_words_with(tree, "f3-19-etat-schoolbook-decoded-reads", decode_reads=True)
+        replicas, before = _replicas(verilog(d)), _replicas(verilog(tree))
+        assert any(r.endswith("_ra_next") for r in replicas) and not any(r.endswith("_ra_next") for r in before)
+        assert any(r.endswith("_sel_next") for r in before) and not any(r.endswith("_sel_next") for r in replicas)
+        _twenty_bit_exact(d)
+
+
 def test_a_write_stage_in_the_copies_is_bit_exact():
     """``"write_stage": true`` on the tree of control registers (no forwarding, a results stage on
     every unit but the constant table): each write is chosen a cycle early from the writers' outputs
