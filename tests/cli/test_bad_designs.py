@@ -71,6 +71,10 @@ CASES = {
         decode_writes=True, word_stages=2, rom="registered", ram_control="local"),
         "datapath.decode_writes: decodes the writes into each copy's registers of the next write, which "
         "word_stages 3 builds; set word_stages to 3, not 2"),
+    "decode-reads-two-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        decode_reads=True, word_stages=2, rom="registered", ram_control="local"),
+        "datapath.decode_reads: decodes the reads into each copy's registers of the next read, which "
+        "word_stages 3 builds; set word_stages to 3, not 2"),
     "reassociate-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(reassociate=True),
                           "datapath.reassociate: rebuilds sums across the steps that calls keep apart; use one or the other"),
     "write-stage-two-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
