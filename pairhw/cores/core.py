@@ -620,11 +620,6 @@ class RegisterFile:
             firsts = [self.ld_q1 if p is None else self.const_early.get(p, d) for p, (*_, d) in zip(src_of, srcs)]
             early = Signal(mm, name=f"{b}_wdata_early")
             m.d.comb += early.eq(Array(firsts)[wsel_next] if len(firsts) > 1 else firsts[0])
-            if self.dp.write_stage == "bank":
-                # one register of the bank's write, after its multiplexer: the placer puts it between
-                # the writers and the copies, so neither cycle's wire spans both
-                m.d.sync += wdata.eq(early)
-                early = None
         else:
             m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
         j = 0  # the slices of all the copies, numbered for their registers' names

@@ -106,10 +106,9 @@ SCHEMA = {
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
                                    "spans a field-wide copy; the same words and cycles (default: one slice)"),
-        "write_stage": ((bool, str), False, "with word_stages 3: each write is registered after its bank's "
-                                     "write multiplexer (on the write's choice a cycle early): true, in each slice "
-                                     "of each copy of the bank; bank, in one register of the bank that every "
-                                     "copy's slices read, so a result reaches a far copy over two cycles' wires: a cycle "
+        "write_stage": (bool, False, "with word_stages 3: each write is registered in each slice of "
+                                     "each copy of its bank, after the write multiplexer (on the write's choice a "
+                                     "cycle early), so a result crosses to a far copy in a cycle of its own: a cycle "
                                      "more on every unit's latency, which the schedule counts; with forward, a "
                                      "result is forwarded a cycle before its write from the unit's output and in "
                                      "the write's cycle from a register beside the unit, so a forwarded chain "

@@ -65,12 +65,6 @@ ROM_READS = ("comb", "sync", "registered", "sync-registered")
 RAM_CONTROLS = ("shared", "local")
 #: how a unit input port that reads several local bank copies picks one (:attr:`Datapath.read_merge`)
 READ_MERGES = ("mux", "or")
-
-#: where a write stage registers each write (:attr:`Datapath.write_stage`): false, none; true, in each
-#: slice of each copy of the bank, after its write multiplexer; "bank", in one register of the bank
-#: after its write multiplexer, which every copy's slices read (the multiplexer's far inputs and the
-#: far copies then lie on two cycles' wires, not one)
-WRITE_STAGES = (False, True, "bank")
 #: how a core with calls that overlap chooses its registers (:attr:`Datapath.allocate`,
 #: :func:`~pairhw.program.calls.allocate_replay`): ``first``, the lowest free register (or a repeated
 #: step's); ``copies``, the free register that deepens the fewest LUT RAM copies (ram_control local:
@@ -195,7 +189,7 @@ class Datapath:
     kept_copies: bool = False  # BLS12: the powers the hard part keeps copied before their late reads
     reassociate: bool = False  # sums rebuilt latest term last (pairhw.program.reassociate)
     decode_writes: bool = False  # word_stages 3: each copy registers whether the next write is to it, and where
-    write_stage: bool | str = False  # word_stages 3: each write registered (WRITE_STAGES), a cycle on every latency
+    write_stage: bool = False  # word_stages 3: each write registered in each copy's slices, a cycle on every latency
     modulo_exact: int = 0  # the loop's modulo scheduler: CP-SAT's budget per interval below the greedy one (0: none)
     slice_controls: bool = False  # slice_bits: a unit's start, power select and op in a register per slice
     decode_reads: bool = False  # word_stages 3: each copy registers the place its next read addresses
@@ -371,8 +365,6 @@ class Datapath:
             # a sum's rebuilt tree sits at its root: its terms' additions would leave their own steps
             raise DatapathError("datapath.reassociate: rebuilds sums across the steps that calls keep apart; "
                                 "use one or the other")
-        if self.write_stage not in WRITE_STAGES:
-            raise DatapathError(f"datapath.write_stage: {self.write_stage!r} is not true, false or \"bank\"")
         # both work on the tree's registers of the next write: write_stage's slices load the write a
         # cycle early on the choice the tree makes then; decode_writes decodes into the copies' ones
         for key, what in (("write_stage", "registers each write in the copies' slices on the choice word_stages 3 "
@@ -701,5 +693,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
-                    bool(spec.get("decode_writes", False)), spec.get("write_stage", False), exact,
+                    bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)), exact,
                     bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)))

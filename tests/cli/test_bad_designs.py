@@ -81,9 +81,6 @@ CASES = {
         write_stage=True, word_stages=2, rom="registered", ram_control="local"),
         "datapath.write_stage: registers each write in the copies' slices on the choice word_stages 3 makes a "
         "cycle early; set word_stages to 3, not 2"),
-    "write-stage-where": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
-        write_stage="copies", word_stages=3, rom="sync-registered", ram_control="local"),
-        "datapath.write_stage: 'copies' is not true, false or \"bank\""),
     "word-stages-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=0),
                          "datapath.word_stages: must be at least 1, not 0"),
     "word-stages-comb-rom": (F2, lambda d: d["datapath"].update(word_stages=2),

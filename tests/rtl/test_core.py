@@ -355,25 +355,6 @@ def test_a_write_stage_with_forwarding_is_bit_exact():
     _twenty_bit_exact(d)
 
 
-def test_a_write_stage_in_one_register_of_the_bank_is_bit_exact():
-    """``"write_stage": "bank"``: the same schedule as ``true`` (the same words and cycles), but each
-    write is registered once, after its bank's write multiplexer (``a1_wdata`` a flip-flop), and every
-    copy's slices read that register instead of a register of their own; 20 pairings bit-exact, with
-    and without forwarding."""
-    from pairhw.flow import verilog
-
-    stages = {"pipeline": ["operands", "results"]}
-    data_regs = r"pairhw_replica = 32'd1 \*\)\n\s*reg \[\d+:0\] _signature__data"
-    for forward in (False, True):
-        slices = _staged_tree("f3-19-etat-schoolbook-write-stage", forward=forward, units=stages, write_stage=True)
-        d = _same_words_with(slices, "f3-19-etat-schoolbook-write-bank", write_stage="bank")
-        text = verilog(d)
-        assert not re.findall(data_regs, text) and re.findall(data_regs, verilog(slices))
-        assert re.search(r"^\s*a1_wdata <= ", text, re.M) and not re.search(r"^\s*a1_wdata <= ", verilog(slices), re.M)
-        assert re.search(r"assign \w+\s*=\s*a1_wdata\[15:0\];", text)
-        _twenty_bit_exact(d)
-
-
 def test_control_registers_of_each_slice_are_bit_exact_and_kept_apart():
     """``"slice_controls"`` on the sliced F_3^19 core (operand stage, two adders with three ops, cube
     and cube-root units of two powers): each adder's op and each power unit's select reach the unit
