@@ -607,12 +607,20 @@ class RegisterFile:
         wen, waddr = Signal(name=f"{b}_wen_next"), Signal(range(max(depth, 2)), name=f"{b}_waddr_next")
         wsel, wdata = Signal(range(len(srcs)), name=f"{b}_wsel"), Signal(mm, name=f"{b}_wdata")
         wsel_next = Signal.like(wsel, name=f"{b}_wsel_next") if tree else wsel
+        # slice_writes: each slice of the write multiplexer chooses on a register of its own of the
+        # write's choice (replicas the synthesis keeps), so no select net spans the bank's width
+        cuts = _slices(mm, self.dp.slice_bits)
+        sels = [Signal.like(wsel, name=f"{b}_wsel_s{j}", attrs={REPLICA: 1}) for j in range(len(cuts))] \
+            if self.dp.slice_writes and len(srcs) > 1 and len(cuts) > 1 and not (tree and self.dp.write_stage) else []
         for n, (c, a, _) in enumerate(srcs):
             with (m.If if n == 0 else m.Elif)(c):
                 m.d.comb += [wen.eq(1), waddr.eq(a)]
                 m.d.sync += wsel_next.eq(n)
+                if not tree:
+                    m.d.sync += [r.eq(n) for r in sels]
         if tree:
             m.d.sync += wsel.eq(wsel_next)
+            m.d.sync += [r.eq(wsel_next) for r in sels]
         # write_stage: the writers' outputs a cycle before the write (their latency counts that
         # cycle), chosen on the write's choice a cycle early, into a register in each copy's slices
         early = None
@@ -620,6 +628,8 @@ class RegisterFile:
             firsts = [self.ld_q1 if p is None else self.const_early.get(p, d) for p, (*_, d) in zip(src_of, srcs)]
             early = Signal(mm, name=f"{b}_wdata_early")
             m.d.comb += early.eq(Array(firsts)[wsel_next] if len(firsts) > 1 else firsts[0])
+        elif sels:
+            m.d.comb += wdata.eq(Cat(*(Array([d[lo:hi] for *_, d in srcs])[r] for (lo, hi), r in zip(cuts, sels))))
         else:
             m.d.comb += wdata.eq(Array([d for *_, d in srcs])[wsel] if len(srcs) > 1 else srcs[0][2])
         j = 0  # the slices of all the copies, numbered for their registers' names

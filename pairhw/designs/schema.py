@@ -122,6 +122,10 @@ SCHEMA = {
                                       "the word after the next, so its slices' read-address registers load "
                                       "flip-flops and no lookup sits between them (the same words and cycles; "
                                       "default false)"),
+        "slice_writes": (bool, False, "with slice_bits: each slice of a bank's write multiplexer (the choice "
+                                      "among the units and the loader that write the bank) has a register of its "
+                                      "own of the write's choice (replicas the synthesis keeps), so no select net "
+                                      "spans the bank's width; the same words and cycles (default: false)"),
         "slice_selects": (bool, False, "with slice_bits and word_stages 2 or 3: each slice of a unit input's "
                                        "choice (the bank multiplexer and the forwarding multiplexer) has its "
                                        "own registers of the word's select fields, loaded from the next word "

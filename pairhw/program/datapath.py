@@ -193,6 +193,7 @@ class Datapath:
     modulo_exact: int = 0  # the loop's modulo scheduler: CP-SAT's budget per interval below the greedy one (0: none)
     slice_controls: bool = False  # slice_bits: a unit's start, power select and op in a register per slice
     decode_reads: bool = False  # word_stages 3: each copy registers the place its next read addresses
+    slice_writes: bool = False  # slice_bits: each slice of a bank's write multiplexer on a select register of its own
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -386,6 +387,9 @@ class Datapath:
             if self.operand_stage == "sources":
                 raise DatapathError("datapath.slice_selects: the choice is registered at the sources with "
                                     "operand_stage sources; use one or the other")
+        if self.slice_writes and self.slice_bits is None:
+            raise DatapathError("datapath.slice_writes: cuts each bank's write multiplexer into the slices of "
+                                "slice_bits; set slice_bits")
         if self.slice_controls:
             if self.slice_bits is None:
                 raise DatapathError("datapath.slice_controls: gives each slice_bits slice of a unit its own "
@@ -694,4 +698,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
                     bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)), exact,
-                    bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)))
+                    bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)),
+                    bool(spec.get("slice_writes", False)))

@@ -75,6 +75,9 @@ CASES = {
         decode_reads=True, word_stages=2, rom="registered", ram_control="local"),
         "datapath.decode_reads: decodes the reads into each copy's registers of the next read, which "
         "word_stages 3 builds; set word_stages to 3, not 2"),
+    "slice-writes-no-slices": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_writes=True),
+                               "datapath.slice_writes: cuts each bank's write multiplexer into the slices of "
+                               "slice_bits; set slice_bits"),
     "reassociate-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(reassociate=True),
                           "datapath.reassociate: rebuilds sums across the steps that calls keep apart; use one or the other"),
     "write-stage-two-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(

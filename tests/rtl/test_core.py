@@ -311,6 +311,24 @@ def test_decoded_reads_on_the_tree_are_bit_exact():
         _twenty_bit_exact(d)
 
 
+@pytest.mark.parametrize("word_stages", [2, 3])
+def test_write_selects_of_each_slice_are_bit_exact_and_kept_apart(word_stages):
+    """``"slice_writes"`` on the sliced F_3^19 core (two slices of 38 bits): each slice of a bank's
+    write multiplexer chooses on a register of its own of the write's choice (``p_wsel_s0``,
+    ``p_wsel_s1``, loaded as ``p_wsel`` is, or from ``p_wsel_next`` on the tree); the same words
+    and cycles, the registers flip-flops of their own after Yosys'
+    synth_ecp5, and 20 pairings bit-exact."""
+    from pairhw.flow import verilog
+
+    plain = _sliced_f3_19(word_stages)
+    d = _same_words_with(plain, "f3-19-etat-schoolbook-write-selects", slice_writes=True)
+    text, before = verilog(d), verilog(plain)
+    sels = {r for r in _replicas(text) if re.search(r"_wsel_s\d+$", r)}
+    assert {"p_wsel_s0", "p_wsel_s1"} <= sels and not re.search(r"_wsel_s\d", before)
+    _each_a_flip_flop(d, sorted(sels))
+    _twenty_bit_exact(d)
+
+
 def test_a_write_stage_in_the_copies_is_bit_exact():
     """``"write_stage": true`` on the tree of control registers (no forwarding, a results stage on
     every unit but the constant table): each write is chosen a cycle early from the writers' outputs
