@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 from functools import reduce
+from typing import Any
 
 from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import stream, wiring
@@ -584,7 +585,7 @@ class RegisterFile:
         # pass a register of each copy (a tree, as the reads): the loader's writes land a cycle later
         tree = seq.word_next2 is not None
         live, field = (seq.next2_live, seq.next2_field) if tree else (seq.next_live, seq.next_field)
-        srcs = []  # (enable, address, data in the write's cycle)
+        srcs: list[tuple[Any, Any, Any]] = []  # (enable, address, data in the write's cycle)
         if any(ib == b for _, (ib, _) in loads):
             if self.ld_q is None:  # one register of the loaded element for every local bank (two: a tree)
                 self.ld_q = Signal(mm, name="load_data_q")
