@@ -444,7 +444,7 @@ class RegisterFile:
                 load, place = 1 if sel is None else sel == index, _place(nxt, regs)
             if decoded:  # decoded from the word after the next into the copy's registers
                 place = self.replica(place, f"{name}_ra_next")
-                if load is not None and not (isinstance(load, int) and load == 1):
+                if load is not None and sel is not None:  # (a port of one bank loads every cycle)
                     load = self.replica(load, f"{name}_ra_load")
             elif len(cuts) > 1:
                 # One lookup (the register's place in the copy) for all the slices: a lookup of each
@@ -612,7 +612,7 @@ class RegisterFile:
         # write's choice (replicas the synthesis keeps), so no select net spans the bank's width
         cuts = _slices(mm, self.dp.slice_bits)
         sels = [Signal.like(wsel, name=f"{b}_wsel_s{j}", attrs={REPLICA: 1}) for j in range(len(cuts))] \
-            if self.dp.slice_writes and len(srcs) > 1 and len(cuts) > 1 and not (tree and self.dp.write_stage) else []
+            if self.dp.slice_writes and len(srcs) > 1 and len(cuts) > 1 else []
         for n, (c, a, _) in enumerate(srcs):
             with (m.If if n == 0 else m.Elif)(c):
                 m.d.comb += [wen.eq(1), waddr.eq(a)]

@@ -390,6 +390,10 @@ class Datapath:
         if self.slice_writes and self.slice_bits is None:
             raise DatapathError("datapath.slice_writes: cuts each bank's write multiplexer into the slices of "
                                 "slice_bits; set slice_bits")
+        if self.slice_writes and self.write_stage:
+            # write_stage chooses the write a cycle early, on the tree's choice, into its own registers
+            raise DatapathError("datapath.slice_writes: write_stage chooses each write a cycle early into "
+                                "registers of the slices; use one or the other")
         if self.slice_controls:
             if self.slice_bits is None:
                 raise DatapathError("datapath.slice_controls: gives each slice_bits slice of a unit its own "

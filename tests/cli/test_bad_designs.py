@@ -78,6 +78,11 @@ CASES = {
     "slice-writes-no-slices": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_writes=True),
                                "datapath.slice_writes: cuts each bank's write multiplexer into the slices of "
                                "slice_bits; set slice_bits"),
+    "slice-writes-write-stage": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        slice_writes=True, write_stage=True, slice_bits=16, word_stages=3, rom="sync-registered",
+        ram_control="local"),
+        "datapath.slice_writes: write_stage chooses each write a cycle early into registers of the slices; "
+        "use one or the other"),
     "reassociate-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(reassociate=True),
                           "datapath.reassociate: rebuilds sums across the steps that calls keep apart; use one or the other"),
     "write-stage-two-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
