@@ -313,11 +313,11 @@ def test_decoded_reads_on_the_tree_are_bit_exact():
 
 @pytest.mark.parametrize("word_stages", [2, 3])
 def test_write_selects_of_each_slice_are_bit_exact_and_kept_apart(word_stages):
-    """``"slice_writes"`` on the sliced F_3^19 core (two slices of 38 bits): each slice of a bank's
+    """``"slice_writes"`` on the sliced F_3^19 core (38 bits in two slices): each slice of a bank's
     write multiplexer chooses on a register of its own of the write's choice (``p_wsel_s0``,
     ``p_wsel_s1``, loaded as ``p_wsel`` is, or from ``p_wsel_next`` on the tree); the same words
-    and cycles, the registers flip-flops of their own after Yosys'
-    synth_ecp5, and 20 pairings bit-exact."""
+    and cycles, the registers flip-flops of their own after Yosys' synth_ecp5, and 20 pairings
+    bit-exact."""
     from pairhw.flow import verilog
 
     plain = _sliced_f3_19(word_stages)
