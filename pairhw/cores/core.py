@@ -417,10 +417,11 @@ class RegisterFile:
         depth = self.mc.sizes[b] if regs is None else len(regs)
         nxt = None if key is None else seq.next_field(key)
         sel = None if key is None else seq.next_field(Key.bank(key))
-        decoded = key is not None and seq.word_next2 is not None and self.dp.decode_reads
+        tree = key is not None and seq.word_next2 is not None
+        decoded = tree and self.dp.decode_reads
         if decoded:  # the copy's registers hold the next read's place, decoded a cycle ahead: below
             nxt, sel = seq.next2_field(key), seq.next2_field(Key.bank(key))
-        elif key is not None and seq.word_next2 is not None:
+        elif tree:
             # the next word's fields in registers of this copy, loaded from the word after it: the
             # word register's net reaches one register a copy, and that register the copy's slices
             nxt = self.replica(seq.next2_field(key), f"{name}_next")
@@ -619,9 +620,8 @@ class RegisterFile:
                 m.d.sync += wsel_next.eq(n)
                 if not tree:
                     m.d.sync += [r.eq(n) for r in sels]
-        if tree:
-            m.d.sync += wsel.eq(wsel_next)
-            m.d.sync += [r.eq(wsel_next) for r in sels]
+        if tree:  # (with slice_writes the slices' registers take the bank's)
+            m.d.sync += [r.eq(wsel_next) for r in sels] if sels else wsel.eq(wsel_next)
         # write_stage: the writers' outputs a cycle before the write (their latency counts that
         # cycle), chosen on the write's choice a cycle early, into a register in each copy's slices
         early = None

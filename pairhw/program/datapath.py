@@ -376,10 +376,13 @@ class Datapath:
                                            "which word_stages 3 builds")):
             if getattr(self, key) and self.word_stages != 3:
                 raise DatapathError(f"datapath.{key}: {what}; set word_stages to 3, not {self.word_stages}")
+        # each cuts something into the slices of slice_bits
+        for key, what in (("slice_selects", "cuts a unit input's choice into the slices of slice_bits"),
+                          ("slice_writes", "cuts each bank's write multiplexer into the slices of slice_bits"),
+                          ("slice_controls", "gives each slice_bits slice of a unit its own control registers")):
+            if getattr(self, key) and self.slice_bits is None:
+                raise DatapathError(f"datapath.{key}: {what}; set slice_bits")
         if self.slice_selects:
-            if self.slice_bits is None:
-                raise DatapathError("datapath.slice_selects: cuts a unit input's choice into the slices of "
-                                    "slice_bits; set slice_bits")
             if self.word_stages < 2:
                 # the replicas load the next word's fields, which must leave flip-flops (word_q1)
                 raise DatapathError("datapath.slice_selects: its registers load the next word's fields from "
@@ -387,17 +390,11 @@ class Datapath:
             if self.operand_stage == "sources":
                 raise DatapathError("datapath.slice_selects: the choice is registered at the sources with "
                                     "operand_stage sources; use one or the other")
-        if self.slice_writes and self.slice_bits is None:
-            raise DatapathError("datapath.slice_writes: cuts each bank's write multiplexer into the slices of "
-                                "slice_bits; set slice_bits")
         if self.slice_writes and self.write_stage:
             # write_stage chooses the write a cycle early, on the tree's choice, into its own registers
             raise DatapathError("datapath.slice_writes: write_stage chooses each write a cycle early into "
                                 "registers of the slices; use one or the other")
         if self.slice_controls:
-            if self.slice_bits is None:
-                raise DatapathError("datapath.slice_controls: gives each slice_bits slice of a unit its own "
-                                    "control registers; set slice_bits")
             if not any("operands" in u.pipeline for u in self.units):
                 # the copies are the operand stage's registers, repeated: without one they would add a cycle
                 raise DatapathError("datapath.slice_controls: repeats the operand stage's control registers, "
