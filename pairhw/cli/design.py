@@ -108,20 +108,27 @@ def _report_text(d, rep) -> str:
         + (f"; {lo['cycles_per_iteration']:g} cycles per Miller iteration" if lo["trips"] else ""),
         f"registers            {regs}",
         *([_interconnect_text(rep["interconnect"])] if "interconnect" in rep else []),
-        *([_pipeline_text(rep["pipeline"]) + ("; results forwarded into the operand registers"
-                                               if rep.get("forward") else "")] if "pipeline" in rep else []),
+        *([_pipeline_line(rep)] if "pipeline" in rep or "power_stages" in rep else []),
         f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits"
         + (f"; calls: a run table of {rep['microcode']['runs']} entries" if "runs" in rep["microcode"] else "")
         + ("; the word registered (a cycle per run)" if rep.get("word_stages") else ""),
     ])
 
 
+def _pipeline_line(rep: dict) -> str:
+    """The pipeline line: the stages around the units, forwarding, and the registers inside power units."""
+    parts = [_pipeline_text(rep["pipeline"]) + ("; results forwarded into the operand registers"
+                                               if rep.get("forward") else "")] if "pipeline" in rep else []
+    parts += [f"{plural(n, 'register stage')} inside {u}" for u, n in rep.get("power_stages", {}).items()]
+    return "pipeline             " + "; ".join(parts)
+
+
 def _pipeline_text(pipe: dict) -> str:
-    """The register stages around the units in one line (units with the same stages together)."""
+    """The register stages around the units (units with the same stages together)."""
     by: dict = {}
     for unit, stages in pipe.items():
         by.setdefault(" + ".join(stages), []).append(unit)
-    return "pipeline             " + "; ".join(f"{st} registered on {', '.join(us)}" for st, us in by.items()) \
+    return "; ".join(f"{st} registered on {', '.join(us)}" for st, us in by.items()) \
         + " (a cycle of latency each)"
 
 

@@ -237,6 +237,7 @@ SCHEMA = {
         "mul": ("mul", False, "mul units (required there): the multiplier, as `pairhw unit` names it"),
         "inv": ("inv", False, "inv units (F_p): options of the inverter"),
         "add": ("add", False, "add and add3 units (F_p): options of the adder"),
+        "power": ("power", False, "power units (sqr, sqrt, cube, cbrt): options of the networks"),
     },
     "add": {
         "stages": (int, False, "registers in the adder, its latency (default 0): 0 to 2 for F_p (1: the sum "
@@ -244,6 +245,10 @@ SCHEMA = {
                                "10 in seed 002's coefficient form (over its chain of ten carry-chain steps)"),
         "fused": (bool, False, "F_p: the sum and the difference one carry chain (x + (y xor s) + s), their "
                                "corrections by p another: two chains of p's width, not four (default false)"),
+    },
+    "power": {
+        "stages": (int, False, "registers along each output's sum in the networks, its latency (default 0; 0 to "
+                               "3): the deepest sum and the select among the k split evenly"),
     },
     "inv": {
         "per_cycle": (int, False, "Kaliski steps chained in one cycle (default 1): 2·log2(R)/k cycles "
@@ -285,6 +290,9 @@ SCHEMA = {
     },
 }
 
+#: the unit kinds that take "power" options (the families' powers: F_2^m's and F_3^m's)
+POWER_KINDS = ("sqr", "sqrt", "cube", "cbrt")
+
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 #: the largest value of each integer key, the most items of each list and the longest string, checked
@@ -298,7 +306,7 @@ MOST = {
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,
-    ("inv", "per_cycle"): 64, ("add", "stages"): 10,
+    ("inv", "per_cycle"): 64, ("add", "stages"): 10, ("power", "stages"): 64,
     ("mul", "schedule"): 16, ("mul", "digit"): 100_000, ("mul", "stages"): 64, ("mul", "levels"): 1_000, ("mul", "segment"): 64, ("mul", "cascade"): 32, ("mul", "cascade_step"): 2, ("mul", "dsp_adders"): 1_000, ("mul", "slice_bits"): 100_000,
     ("mul", "registers"): 64, ("mul", "core"): 1_000, ("mul", "per_cycle"): 1_000,
     ("design", "pairs"): 16, ("design", "batch"): 16, ("asip", "word"): 100_000, ("asipmul", "core"): 1_000, ("asipmul", "digit"): 100_000,
@@ -412,6 +420,9 @@ def validate(data) -> None:
             raise SchemaError(f"datapath.units[{i}].inv: only an inv unit has one, not {u['kind']}")
         if "add" in u and u["kind"] not in ("add", "add3"):
             raise SchemaError(f"datapath.units[{i}].add: only an add or add3 unit has one, not {u['kind']}")
+        if "power" in u and u["kind"] not in POWER_KINDS:
+            raise SchemaError(f"datapath.units[{i}].power: only a power unit ({', '.join(POWER_KINDS)}) has one, "
+                              f"not {u['kind']}")
     if not any(u["kind"] == "mul" for u in units):
         raise SchemaError("datapath.units: a design needs a mul unit")
 

@@ -91,4 +91,4 @@ class BinaryField(BaseField):
         if spec.kind == "add":
             self.no_options(spec)
             return Adder(self.F)
-        return PowerUnit(self.F, spec.kind, spec.ks)
+        return PowerUnit(self.F, spec.kind, spec.ks, stages=dict(spec.options).get("stages", 0))

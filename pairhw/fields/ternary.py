@@ -132,6 +132,6 @@ class TernaryField(BaseField):
         if spec.kind == "add":
             self.no_options(spec)
             return AddSub3(self.F)
-        return PowerUnit3(self.F, spec.kind, spec.ks)
+        return PowerUnit3(self.F, spec.kind, spec.ks, stages=dict(spec.options).get("stages", 0))
 
 

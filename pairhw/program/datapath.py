@@ -676,6 +676,14 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             except (FieldInterfaceError, ValueError) as e:
                 raise DatapathError(f"unit {u['name']}: {e}") from None
             kw.update(latency=built.latency, ii=built.initiation_interval)
+        elif "power" in u and u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].power:
+            # "power": {"stages": 1}: registers inside the networks, the built unit's latency
+            kw.update(options=tuple(sorted(u["power"].items())))
+            try:
+                built = F.build_unit(UnitSpec(**kw))
+            except (FieldInterfaceError, ValueError) as e:
+                raise DatapathError(f"unit {u['name']}: {e}") from None
+            kw.update(latency=built.latency, ii=built.initiation_interval)
         elif u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].started:  # e.g. an F_p inverter
             kw.update(options=tuple(sorted(u.get(u["kind"], {}).items())))  # "inv": {"per_cycle": 2}
             try:

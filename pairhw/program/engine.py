@@ -107,8 +107,16 @@ class Compiled:
             **({"pipeline": {u.name: list(u.pipeline) for u in self.dp.units if u.pipeline}}
                if any(u.pipeline for u in self.dp.units) else {}),
             **({"forward": True} if self.dp.forward else {}),
+            # the registers inside power units' networks ("power": {"stages": n}), only where there are some
+            **({"power_stages": staged} if (staged := power_stages(self.dp)) else {}),
             **({"word_stages": self.dp.word_stages} if self.dp.word_stages else {}),
         }
+
+
+def power_stages(dp: Datapath) -> dict:
+    """Unit name -> the registers inside its networks, for the power units that have some."""
+    return {u.name: dict(u.options)["stages"] for u in dp.units
+            if dp.F.unit_kinds[u.kind].power and dict(u.options).get("stages")}
 
 
 def check_bits(out, one: tuple) -> list:

@@ -1,9 +1,32 @@
-"""A unit output chosen per microcode word among several networks (the k of a power unit), and the
-copies of a unit's control input (:func:`copy_ranges`)."""
+"""A unit output chosen per microcode word among several networks (the k of a power unit), the
+copies of a unit's control input (:func:`copy_ranges`), and where a power unit's stages cut its
+networks (:func:`stage_cuts`)."""
 
 from __future__ import annotations
 
-from amaranth.hdl import Shape
+from math import ceil
+
+from amaranth.hdl import Shape, Signal
+
+
+def stage_cuts(terms: int, choices: int, stages: int) -> list:
+    """The adder-tree levels after which a power unit with ``stages`` registers cuts each of its
+    networks: evenly over the deepest sum's levels (``terms`` terms, a balanced tree of two-input
+    adders) and the select among ``choices`` networks after them (one level more when there are
+    several), so each stage holds about as many levels.  A row whose tree ends before a cut is
+    registered at its end; a cut past every tree registers the sums before the select."""
+    depth = max(terms - 1, 0).bit_length() + (choices > 1)
+    return [ceil(i * depth / (stages + 1)) for i in range(1, stages + 1)]
+
+
+def delayed(m, value, stages: int, name: str):
+    """``value`` (a unit's control input) ``stages`` cycles later, in registers ``name``_d0, _d1…,
+    so that it reaches a unit's select with the data its stages hold."""
+    for i in range(stages):
+        q = Signal(len(value), name=f"{name}_d{i}")
+        m.d.sync += q.eq(value)
+        value = q
+    return value
 
 
 def copy_ranges(n: int, copies: int) -> list:

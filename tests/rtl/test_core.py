@@ -938,6 +938,33 @@ def test_or_merged_reads_of_local_copies_are_bit_exact(name, curve, stage):
     assert res.constant_time
 
 
+@pytest.mark.parametrize("name,stages", [("f3-19-etat-schoolbook-ram", {"cube": 2, "cbrt": 1}),
+                                         ("f2-47-etat-banked", {"sqr": 1, "sqrt": 2})])
+def test_power_units_with_register_stages_are_bit_exact_in_a_core(name, stages):
+    """Power units with registers inside their networks (``"power": {"stages": n}``): each unit's
+    latency n cycles more, which the schedule counts (the report names the stages), the registers in
+    the Verilog, and 20 pairings bit-exact in the scheduled cycles."""
+    from pairhw.flow import verilog
+
+    plain = designs.get(name)
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = name + "-power-staged"
+    for u in data["datapath"]["units"]:
+        if u["kind"] in stages:
+            u["power"] = {"stages": stages[u["kind"]]}
+    d = designs.from_data(data)
+    lat = {u.kind: u.latency for u in d.compile().dp.units}
+    assert {k: lat[k] - n for k, n in stages.items()} == {u.kind: u.latency for u in plain.compile().dp.units
+                                                          if u.kind in stages}
+    assert d.report()["power_stages"] == {u["name"]: stages[u["kind"]] for u in data["datapath"]["units"]
+                                          if u["kind"] in stages}
+    assert d.compile().cycles > plain.compile().cycles
+    text = verilog(d)
+    regs = ("k1_0_r0_0_h", "k1_0_r1_0_h", "sel_d1") if "f3" in name else ("y_r0", "y_r1")  # k = [1, 2]: a select
+    assert all(re.search(rf"reg .*\b{r}\b", text) for r in regs)
+    _twenty_bit_exact(d)
+
+
 def test_three_operand_adders_are_bit_exact_in_a_core():
     """ate-bls12-381-fast-add3's datapath on bn-tiny: two add3 units (x + y ± z, x − y − z, and the
     adder's own ops) and a fused two-operand adder, each writing a LUT RAM bank of its own, the

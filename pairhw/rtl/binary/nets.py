@@ -41,15 +41,36 @@ def linear_rows(columns, n_out: int) -> list:
     return rows
 
 
-def linear_net(m: Module, x, columns, n_out: int, name: str) -> Signal:
+def linear_net(m: Module, x, columns, n_out: int, name: str, cuts=()) -> Signal:
     """y = M·x over F_2, M given by its columns: ``columns[j]`` (int) is the image of input bit j.
 
     Output bit i is the XOR of the input bits whose column has bit i set (one gate per extra term,
-    no sharing: :func:`linear_xor_count` is the gate count of this net).
+    no sharing: :func:`linear_xor_count` is the gate count of this net).  ``cuts``: each bit's XOR,
+    then a balanced tree, registered after these levels (``{name}_r{n}``, a cycle of latency each;
+    a bit whose tree ends first registered at its end: :func:`pairhw.rtl.select.stage_cuts`).
     """
     y = Signal(n_out, name=name)
-    bits = [reduce(xor, [x[j] for j in r]) if r else Const(0, 1) for r in linear_rows(columns, n_out)]
-    m.d.comb += y.eq(Cat(*bits))
+    rows = linear_rows(columns, n_out)
+    if not cuts:
+        bits = [reduce(xor, [x[j] for j in r]) if r else Const(0, 1) for r in rows]
+        m.d.comb += y.eq(Cat(*bits))
+        return y
+    # the terms of every row at once, level by level: each cut one register of all rows' partial sums
+    parts = [[x[j] for j in r] or [Const(0, 1)] for r in rows]
+    pending, level = sorted(cuts), 0
+    while True:
+        while pending and pending[0] <= level:
+            flat = [v for p in parts for v in p]
+            q = Signal(len(flat), name=f"{name}_r{len(cuts) - len(pending)}")
+            m.d.sync += q.eq(Cat(*flat))
+            it = iter(range(len(flat)))
+            parts = [[q[next(it)] for _ in p] for p in parts]
+            pending.pop(0)
+        if not pending and all(len(p) == 1 for p in parts):
+            break
+        parts = [[p[i] ^ p[i + 1] if i + 1 < len(p) else p[i] for i in range(0, len(p), 2)] for p in parts]
+        level += 1
+    m.d.comb += y.eq(Cat(*(p[0] for p in parts)))
     return y
 
 

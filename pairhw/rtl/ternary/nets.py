@@ -32,19 +32,37 @@ def trit_scale(m: Module, v, t, name: str):
     return ph, pl
 
 
-def trit_sum(m: Module, vecs, width: int, name: str):
-    """(H, L) of the sum of trit vectors ``vecs`` (pairs), a balanced tree of :func:`trit_add`."""
+def trit_reg(m: Module, v, width: int, name: str):
+    """(H, L) registers ``{name}_h``, ``{name}_l`` of the trit vector v: v a cycle later."""
+    h, l = Signal(width, name=f"{name}_h"), Signal(width, name=f"{name}_l")
+    m.d.sync += [h.eq(v[0]), l.eq(v[1])]
+    return h, l
+
+
+def trit_sum(m: Module, vecs, width: int, name: str, cuts=()):
+    """(H, L) of the sum of trit vectors ``vecs`` (pairs), a balanced tree of :func:`trit_add`.
+
+    ``cuts``: the levels after which the partial sums are registered (``{name}_r{level}_{i}``; level
+    0 the terms themselves), each a cycle of latency; a sum whose tree ends first is registered at
+    its end, so that every sum is ``len(cuts)`` cycles late (:func:`pairhw.rtl.select.stage_cuts`).
+    """
     if not vecs:
         return (Const(0, width), Const(0, width))
-    level = 0
-    while len(vecs) > 1:
-        nxt = []
-        for i in range(0, len(vecs) - 1, 2):
-            nxt.append(trit_add(m, vecs[i], vecs[i + 1], width, f"{name}_s{level}_{i // 2}"))
-        if len(vecs) % 2:
-            nxt.append(vecs[-1])
-        vecs, level = nxt, level + 1
-    return vecs[0]
+    pending, level = sorted(cuts), 0
+    while True:
+        while pending and pending[0] <= level:
+            vecs = [trit_reg(m, v, width, f"{name}_r{len(cuts) - len(pending)}_{i}") for i, v in enumerate(vecs)]
+            pending.pop(0)
+        if len(vecs) == 1 and not pending:
+            return vecs[0]
+        if len(vecs) > 1:
+            nxt = []
+            for i in range(0, len(vecs) - 1, 2):
+                nxt.append(trit_add(m, vecs[i], vecs[i + 1], width, f"{name}_s{level}_{i // 2}"))
+            if len(vecs) % 2:
+                nxt.append(vecs[-1])
+            vecs = nxt
+        level += 1
 
 
 def linear_rows(columns, n_out: int) -> list:
@@ -58,12 +76,13 @@ def linear_rows(columns, n_out: int) -> list:
     return rows
 
 
-def linear_net(m: Module, xh, xl, rows, name: str):
-    """(H, L) Signals of y = M·x for the rows of :func:`linear_rows` (a product by 2 swaps H and L)."""
+def linear_net(m: Module, xh, xl, rows, name: str, cuts=()):
+    """(H, L) Signals of y = M·x for the rows of :func:`linear_rows` (a product by 2 swaps H and L);
+    ``cuts``: each row's sum registered after these levels (:func:`trit_sum`)."""
     outs_h, outs_l = [], []
     for i, row in enumerate(rows):
         terms = [(xh[j], xl[j]) if c == 1 else (xl[j], xh[j]) for j, c in row]
-        h, l = trit_sum(m, terms, 1, f"{name}_{i}")
+        h, l = trit_sum(m, terms, 1, f"{name}_{i}", cuts)
         outs_h.append(h)
         outs_l.append(l)
     yh, yl = Signal(len(rows), name=f"{name}_h"), Signal(len(rows), name=f"{name}_l")

@@ -274,6 +274,25 @@ def test_stages_are_refused_where_they_do_not_apply(options, why):
 
 
 @pytest.mark.parametrize("kind", ["sqr", "sqrt"])
+@pytest.mark.parametrize("stages", [1, 2, 3])
+def test_staged_power_networks_equal_the_model_stages_cycles_later(kind, stages):
+    """An F_2^47 power unit with ``stages`` registers along its XORs (its select delayed with them):
+    back-to-back cases, each a^(2^±k) of the model ``stages`` cycles later, k chosen per case; its
+    copied form keeps the stages."""
+    from pairhw.rtl.binary.powers import PowerUnit
+
+    F = binary_field(47)
+    unit = PowerUnit(F, kind, (1, 2, 4), stages=stages)
+    assert unit.latency == len(unit.cuts) == stages and unit.copied(2).latency == stages
+    rng = random.Random(41)
+    vals = [a for a, _ in edge_pairs(F)][:4] + [F.random(rng) for _ in range(6)]
+    sels = [rng.randrange(3) for _ in vals]
+    fn = F.sqr_k if kind == "sqr" else F.sqrt_k
+    assert simulate_comb(unit, [{"a": a, "sel": s} for a, s in zip(vals, sels)]) == \
+        [fn(a, (1, 2, 4)[s]) for a, s in zip(vals, sels)]
+
+
+@pytest.mark.parametrize("kind", ["sqr", "sqrt"])
 def test_copies_of_a_power_select_each_choose_their_own_bits(kind):
     """``copied`` power units (F_2^47, four copies of the select of k = 1, 2, 4; the core's
     ``slice_controls``): each range of bits is the power its own copy selects, all of it where the

@@ -125,6 +125,38 @@ def test_power_networks_from_the_model(name, kind):
     assert got == [unit.emulate(a, s) for a in vals for s in range(3)]
 
 
+@pytest.mark.parametrize("name", ["m7", "f3-19"])
+@pytest.mark.parametrize("kind", ["cube", "cbrt"])
+@pytest.mark.parametrize("stages", [1, 2, 3])
+def test_staged_power_networks_equal_the_model_stages_cycles_later(name, kind, stages):
+    """A power unit with ``stages`` registers along its sums (and its select delayed with them):
+    back-to-back cases, each x^(3^±k) of the model ``stages`` cycles later, k chosen per case; its
+    copied form keeps the stages."""
+    F = FIELDS[name]()
+    fi = TernaryField(F)
+    unit = PowerUnit3(F, kind, (1, 2, 4), stages=stages)
+    assert unit.latency == len(unit.cuts) == stages and unit.copied(2).latency == stages
+    rng = random.Random(37)
+    vals = [a for a, _ in _operands(F, n=6)]
+    sels = [rng.randrange(3) for _ in vals]
+    got = [fi.decode(w) for w in simulate_comb(unit, [{"a": fi.encode(a), "sel": s} for a, s in zip(vals, sels)])]
+    fn = F.cube_k if kind == "cube" else F.cbrt_k
+    assert got == [fn(a, (1, 2, 4)[s]) for a, s in zip(vals, sels)]
+
+
+def test_stages_cut_f3_97s_deepest_cube_evenly():
+    """F_3^97's k = 4 cube sums up to 31 trits (five adder levels) and the select among k = 1, 2, 4
+    is a sixth: one stage registers after level 3, two after levels 2 and 4; out-of-range stage
+    counts are refused."""
+    F = FIELDS["f3-97"]()
+    assert max(map(len, PowerUnit3(F, "cube", (4,)).rows[0])) == 31
+    assert PowerUnit3(F, "cube", (1, 2, 4), stages=1).cuts == [3]
+    assert PowerUnit3(F, "cube", (1, 2, 4), stages=2).cuts == [2, 4]
+    for bad in (4, -1, True):
+        with pytest.raises(ValueError, match="0 to 3"):
+            PowerUnit3(F, "cube", (1, 2, 4), stages=bad)
+
+
 def test_cubing_is_cheap_and_cube_root_costs_what_x13_says():
     """Cubing a trinomial field permutes trits and folds: few adders; a cube root needs more, and
     the count grows with the weight of x^(1/3) (f3-97: 8 and 19, seed 004's trinomial)."""
