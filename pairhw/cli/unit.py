@@ -88,7 +88,8 @@ def add_unit_args(p) -> None:
                    "then two-way down to ≤ 24; F_3^m karatsuba: 2, 3 or oe per level, default two-way down "
                    "to ≤ 7 trits)")
     p.add_argument("--stages", type=number(1, 64), help="F_3^m karatsuba: pipeline stages, its latency (default 1); "
-                   "registers go where they balance the estimated logic depth. F_2^m schoolbook, karatsuba, tmvp: "
+                   "registers go where they balance the estimated logic depth; F_3^m schoolbook: 1 to 3 (its tree of "
+                   "partial products cut by registers). F_2^m schoolbook, karatsuba, tmvp: "
                    "1 or 2 (2: a register between the product's two linear parts); hybrid-tmvp3, hybrid-tmvp2, "
                    "hybrid-kara306: 1 to 3 (2: the core's base products registered; 3: their operands too; a cycle "
                    "of latency a stage); msd: 1 to 3 (2: a step's digit-product sum registered before it "

@@ -259,7 +259,8 @@ SCHEMA = {
         "schedule": ([(int, str)], False, "splits of the parallel part, outermost first (F_3^m karatsuba: "
                                           "2, 3 or \"oe\" per level)"),
         "digit": (int, False, "digit size of lsd / msd"),
-        "stages": (int, False, "pipeline stages (latency; default 1): F_3^m karatsuba, 1 to 11; F_2^m schoolbook, "
+        "stages": (int, False, "pipeline stages (latency; default 1): F_3^m karatsuba, 1 to 11; F_3^m schoolbook, 1 to 3 "
+                               "(its tree of partial products cut by registers); F_2^m schoolbook, "
                                "karatsuba, tmvp, 1 or 2; F_2^m hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: 1 to 3 "
                                "(2: the core's base products registered; 3: their operands too); F_2^m msd, 1 to 3 "
                                "(2: a step's digit-product sum registered before it is accumulated, a cycle more "

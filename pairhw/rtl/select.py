@@ -10,11 +10,12 @@ from amaranth.hdl import Shape, Signal
 
 
 def stage_cuts(terms: int, choices: int, stages: int) -> list:
-    """The adder-tree levels after which a power unit with ``stages`` registers cuts each of its
-    networks: evenly over the deepest sum's levels (``terms`` terms, a balanced tree of two-input
-    adders) and the select among ``choices`` networks after them (one level more when there are
-    several), so each stage holds about as many levels.  A row whose tree ends before a cut is
-    registered at its end; a cut past every tree registers the sums before the select."""
+    """The adder-tree levels after which a unit with ``stages`` registers cuts its sums (a power
+    unit's networks, the schoolbook product's tree): evenly over the deepest sum's levels (``terms``
+    terms, a balanced tree of two-input adders) and the select among ``choices`` networks after them
+    (one level more when there are several), so each stage holds about as many levels.  A row whose
+    tree ends before a cut is registered at its end; a cut past every tree registers the sums before
+    the select."""
     depth = max(terms - 1, 0).bit_length() + (choices > 1)
     return [ceil(i * depth / (stages + 1)) for i in range(1, stages + 1)]
 

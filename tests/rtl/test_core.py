@@ -965,6 +965,20 @@ def test_power_units_with_register_stages_are_bit_exact_in_a_core(name, stages):
     _twenty_bit_exact(d)
 
 
+def test_a_staged_schoolbook_f3_multiplier_is_bit_exact_in_a_core():
+    """f3-19-etat-schoolbook-ram with its schoolbook multiplier at 3 stages (``"stages": 3``): the
+    multiplier's latency two cycles more, which the schedule counts, and 20 pairings bit-exact in the
+    scheduled cycles."""
+    plain = designs.get("f3-19-etat-schoolbook-ram")
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = "f3-19-etat-schoolbook-ram-mul3"
+    data["datapath"]["units"][0]["mul"]["stages"] = 3
+    d = designs.from_data(data)
+    assert d.report()["multiplier"]["latency"] == plain.report()["multiplier"]["latency"] + 2
+    assert d.compile().cycles > plain.compile().cycles
+    _twenty_bit_exact(d)
+
+
 def test_three_operand_adders_are_bit_exact_in_a_core():
     """ate-bls12-381-fast-add3's datapath on bn-tiny: two add3 units (x + y ± z, x − y − z, and the
     adder's own ops) and a fused two-operand adder, each writing a LUT RAM bank of its own, the

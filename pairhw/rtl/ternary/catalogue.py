@@ -11,14 +11,15 @@ from .schoolbook import SchoolbookMul3
 
 #: kind -> what it is
 KINDS = {
-    "schoolbook": "fully parallel schoolbook multiplier, one product per cycle, latency 1",
+    "schoolbook": "fully parallel schoolbook multiplier, one product per cycle, latency 1 (--stages 2 or "
+                  "3: its tree of partial products cut by registers)",
     "karatsuba": "Beuchat et al.: fully parallel Karatsuba, a split per level (2, 3, oe: --schedule), "
                  "pipeline registers (--stages or --registers), one product per cycle",
     "msd": "digit-serial, most significant digit first, D trits per cycle (--digit D)",
 }
 
 #: kind -> the options it takes
-OPTIONS = {"schoolbook": (), "karatsuba": ("schedule", "stages", "registers"), "msd": ("digit",)}
+OPTIONS = {"schoolbook": ("stages",), "karatsuba": ("schedule", "stages", "registers"), "msd": ("digit",)}
 
 
 from pairhw.rtl.ports import KindError  # noqa: E402,F401 - one error for every family
@@ -38,7 +39,7 @@ def make_unit(kind: str, F: GF3m, **options):
         raise KindError("the msd F_3^m multiplier needs a digit size (--digit D)")
     try:
         if kind == "schoolbook":
-            return SchoolbookMul3(F)
+            return SchoolbookMul3(F, options.get("stages", 1))
         if kind == "msd":
             return DigitSerialMul3(F, int(options["digit"]))
         sched = options.get("schedule")

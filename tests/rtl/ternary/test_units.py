@@ -179,11 +179,31 @@ def test_schoolbook_multiplier_bit_exact_back_to_back(name):
     assert run.latencies == [unit.latency] * len(pairs) and unit.initiation_interval == 1
 
 
+@pytest.mark.parametrize("name", ["m7", "f3-19"])
+@pytest.mark.parametrize("stages", [2, 3])
+def test_a_staged_schoolbook_multiplier_is_bit_exact_stages_cycles_later(name, stages):
+    """The schoolbook multiplier with ``stages`` registers (its tree of partial products cut by
+    stages − 1 of them, the output register the last): products back to back and at uneven gaps,
+    each the model's ``stages`` cycles after its start; 4 stages refused."""
+    F = FIELDS[name]()
+    fi = TernaryField(F)
+    unit = make_unit("schoolbook", F, stages=stages)
+    assert unit.latency == stages and len(unit.cuts) == stages - 1
+    pairs = _operands(F, n=8)
+    ops = [(fi.encode(a), fi.encode(b)) for a, b in pairs]
+    for gaps in (None, [1 + (i * 7) % 4 for i in range(len(pairs))]):
+        run = simulate_mul(unit, ops, gaps=gaps)
+        assert [fi.decode(w) for w in run.results] == [F.mul(a, b) for a, b in pairs]
+        assert run.latencies == [stages] * len(pairs)
+    with pytest.raises(KindError, match="1 to 3 stages, not 4"):
+        make_unit("schoolbook", F, stages=4)
+
+
 def test_unknown_multiplier_kind_and_options_are_refused():
     F = FIELDS["m5"]()
     with pytest.raises(KindError, match="schoolbook, karatsuba, msd"):
         make_unit("tmvp", F)
-    with pytest.raises(KindError, match="takes no options"):
+    with pytest.raises(KindError, match="takes stages"):
         make_unit("schoolbook", F, digit=3)
     with pytest.raises(KindError, match="needs a digit size"):
         make_unit("msd", F)
