@@ -965,16 +965,20 @@ def test_power_units_with_register_stages_are_bit_exact_in_a_core(name, stages):
     _twenty_bit_exact(d)
 
 
-def test_a_staged_schoolbook_f3_multiplier_is_bit_exact_in_a_core():
-    """f3-19-etat-schoolbook-ram with its schoolbook multiplier at 3 stages (``"stages": 3``): the
-    multiplier's latency two cycles more, which the schedule counts, and 20 pairings bit-exact in the
-    scheduled cycles."""
-    plain = designs.get("f3-19-etat-schoolbook-ram")
-    data = json.loads(json.dumps(plain.data))
-    data["name"] = "f3-19-etat-schoolbook-ram-mul3"
-    data["datapath"]["units"][0]["mul"]["stages"] = 3
-    d = designs.from_data(data)
-    assert d.report()["multiplier"]["latency"] == plain.report()["multiplier"]["latency"] + 2
+@pytest.mark.parametrize("mul,more", [({"kind": "schoolbook"}, 2), ({"kind": "msd", "digit": 4}, 1)])
+def test_a_staged_f3_multiplier_is_bit_exact_in_a_core(mul, more):
+    """f3-19-etat-schoolbook-ram with a schoolbook or msd (D = 4) multiplier at 3 stages against the
+    same multiplier at 1: its latency ``more`` cycles longer (schoolbook: two registers in its tree;
+    msd: the digit-product sum and the x^j·b array registered, a cycle), which the schedule counts,
+    and 20 pairings bit-exact in the scheduled cycles."""
+    def with_mul(name, stages):
+        data = json.loads(json.dumps(designs.get("f3-19-etat-schoolbook-ram").data))
+        data["name"] = name
+        data["datapath"]["units"][0]["mul"] = {**mul, "stages": stages}
+        return designs.from_data(data)
+
+    plain, d = with_mul(f"f3-19-{mul['kind']}-1", 1), with_mul(f"f3-19-{mul['kind']}-3", 3)
+    assert d.report()["multiplier"]["latency"] == plain.report()["multiplier"]["latency"] + more
     assert d.compile().cycles > plain.compile().cycles
     _twenty_bit_exact(d)
 

@@ -15,11 +15,12 @@ KINDS = {
                   "3: its tree of partial products cut by registers)",
     "karatsuba": "Beuchat et al.: fully parallel Karatsuba, a split per level (2, 3, oe: --schedule), "
                  "pipeline registers (--stages or --registers), one product per cycle",
-    "msd": "digit-serial, most significant digit first, D trits per cycle (--digit D)",
+    "msd": "digit-serial, most significant digit first, D trits per cycle (--digit D; --stages 2: each "
+           "digit's product sum registered before it is accumulated, 3: the x^j·b array too)",
 }
 
 #: kind -> the options it takes
-OPTIONS = {"schoolbook": ("stages",), "karatsuba": ("schedule", "stages", "registers"), "msd": ("digit",)}
+OPTIONS = {"schoolbook": ("stages",), "karatsuba": ("schedule", "stages", "registers"), "msd": ("digit", "stages")}
 
 
 from pairhw.rtl.ports import KindError  # noqa: E402,F401 - one error for every family
@@ -41,7 +42,7 @@ def make_unit(kind: str, F: GF3m, **options):
         if kind == "schoolbook":
             return SchoolbookMul3(F, options.get("stages", 1))
         if kind == "msd":
-            return DigitSerialMul3(F, int(options["digit"]))
+            return DigitSerialMul3(F, int(options["digit"]), options.get("stages", 1))
         sched = options.get("schedule")
         return KaratsubaMul3(F, None if sched is None else tuple(str(s) for s in sched),
                              options.get("registers"), options.get("stages"))

@@ -278,3 +278,24 @@ def test_digit_serial_multiplier_bit_exact(name, digit):
     assert [fi.decode(w) for w in run.results] == [F.mul(a, b) for a, b in pairs]
     T = -(-F.m // digit)
     assert unit.initiation_interval == T and run.latencies == [T + 1] * len(pairs)
+
+
+@pytest.mark.parametrize("name,digit", [("m7", 3), ("f3-19", 4), ("f3-19", 1)])
+@pytest.mark.parametrize("stages", [2, 3])
+def test_a_staged_digit_serial_multiplier_is_bit_exact_a_cycle_later(name, digit, stages):
+    """The msd multiplier with its digit-product sum registered (2 stages; 3: the x^j·b array too):
+    ⌈m/D⌉ cycles a product as before, latency ⌈m/D⌉ + 2, products back to back and at uneven gaps
+    equal to the model's; 4 stages refused."""
+    F = FIELDS[name]()
+    fi = TernaryField(F)
+    unit = make_unit("msd", F, digit=digit, stages=stages)
+    T = -(-F.m // digit)
+    assert unit.initiation_interval == T and unit.latency == T + 2
+    pairs = _operands(F, n=6)
+    ops = [(fi.encode(a), fi.encode(b)) for a, b in pairs]
+    for gaps in (None, [T + (i * 5) % 3 for i in range(len(pairs))]):
+        run = simulate_mul(unit, ops, gaps=gaps)
+        assert [fi.decode(w) for w in run.results] == [F.mul(a, b) for a, b in pairs]
+        assert run.latencies == [T + 2] * len(pairs)
+    with pytest.raises(KindError, match="1 to 3 stages, not 4"):
+        make_unit("msd", F, digit=digit, stages=4)
