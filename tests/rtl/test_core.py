@@ -566,6 +566,20 @@ def _tiny_design(connect):
             {"name": "sqrt", "kind": "sqrt"}, {"name": "const", "kind": "const"}]}})
 
 
+def test_a_staged_lsd_multiplier_is_bit_exact_in_a_core():
+    """The tiny F_2^17 core with its lsd multiplier at 2 stages: a cycle more latency, which the
+    schedule counts, and 6 pairings bit-exact in the scheduled cycles."""
+    plain = _tiny_design("program")
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = "tiny-lsd2"
+    data["datapath"]["units"][0]["mul"]["stages"] = 2
+    d = designs.from_data(data)
+    assert d.report()["multiplier"]["latency"] == plain.report()["multiplier"]["latency"] + 1
+    res = simulate(d, rows=pairings(d, 6, seed=5))
+    assert (res.verified, res.failed, res.timeout) == (6, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles} and res.constant_time
+
+
 def test_a_core_connected_by_its_program_is_bit_exact():
     """``"connect": "program"`` builds only the register-file connections the words use (and the
     allocator keeps them few): the same schedule and register count, and the same pairings in the

@@ -22,7 +22,8 @@ KINDS = {
     "hybrid-tmvp2": "Adikari et al.: two two-way TMVP levels, nine sequential 306-bit TMVPs",
     "hybrid-kara306": "Ghosh et al.: nine sequential 306-bit Karatsuba products + 1 reduction cycle",
     "iter-karatsuba": "Nagl et al.: iterative Karatsuba from single-port memories (--core 153|77)",
-    "lsd": "Nagl et al. Alg. 1: least-significant-digit-first digit-serial (--digit D)",
+    "lsd": "Nagl et al. Alg. 1: least-significant-digit-first digit-serial (--digit D; --stages 2: a step's "
+           "digit rows registered before they are accumulated)",
     "msd": "Shu–Kwon–Gaj §5.1.2: most-significant-digit-first digit-serial (--digit D)",
     "lsb": "Nagl et al.: bit-serial (LSD with D = 1)",
     "ca1": "Shu–Kwon–Gaj's extension-field multiplier CA, scheme 1: C·(w + z·s + t) in F_2^4m by six MSD "
@@ -152,9 +153,9 @@ LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2",
 
 #: the kinds that take a stage count and the most they take (``stages``: 1 or 2, :class:`ParallelMul`;
 #: 1 to 3, the hybrid kinds' core, :class:`SequentialMul`; 1 to 3, msd's digit-product sum and
-#: x^i·b array, :class:`DigitSerialMul`)
+#: x^i·b array, 1 or 2, lsd's and lsb's digit rows, :class:`DigitSerialMul`)
 MOST_STAGES = {"schoolbook": 2, "karatsuba": 2, "tmvp": 2, "hybrid-tmvp3": 3, "hybrid-tmvp2": 3, "hybrid-kara306": 3,
-               "msd": 3}
+               "msd": 3, "lsd": 2, "lsb": 2}
 STAGED_KINDS = tuple(MOST_STAGES)
 
 
@@ -168,8 +169,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     k > 1: k ``msd`` multipliers sharing the operand b and its x^i·b array (:class:`MsdGroup`, seed
     001 Fig. 3), a datapath unit whose lanes the scheduler starts together.  ``stages`` (1 or 2, the
     latency; :data:`STAGED_KINDS` only) cuts a parallel multiplier's network (a hybrid one's core)
-    with a register; msd's 2 registers a step's digit-product sum before it is accumulated (a cycle more
-    latency), 3 its x^i·b array too.  ``slice_bits`` (msd with 2 stages): the digit-product sum in
+    with a register; msd's (lsd's, lsb's) 2 registers a step's digit-product sum before it is
+    accumulated (a cycle more latency), msd's 3 its x^i·b array too.  ``slice_bits`` (msd with 2 stages): the digit-product sum in
     slices of that many bits, each on registers of its own of the digit and of b (the same cycles).
     """
     if kind not in KINDS:
@@ -197,7 +198,7 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError(f"--stages applies to {', '.join(STAGED_KINDS)} over F_2^m (and F_3^m karatsuba), not {kind}")
     if stages is not None and not 1 <= stages <= MOST_STAGES[kind]:
         counts = "1 to 3" if MOST_STAGES[kind] == 3 else "1 or 2"
-        what = "msd" if kind == "msd" else "hybrid" if MOST_STAGES[kind] == 3 else "parallel"
+        what = kind if kind in ("msd", "lsd", "lsb") else "hybrid" if MOST_STAGES[kind] == 3 else "parallel"
         raise KindError(f"a {what} F_2^m multiplier has {counts} stages, not {stages} (the F_3^m karatsuba "
                         "multiplier takes 1 to 11)")
     if slice_bits is not None and (kind != "msd" or stages != 2):
@@ -240,7 +241,7 @@ def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None
         word = -(-F.m // (1 << levels))
         return IterKaratsubaMul(F, word, levels, sched(word))
     if kind == "lsb":
-        return DigitSerialMul(F, 1, "lsd")
+        return DigitSerialMul(F, 1, "lsd", stages=stages)
     if kind in ("ca1", "ca2"):
         return CAMul(F, digit, int(kind[-1]))
     return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits)

@@ -68,7 +68,9 @@ class DigitSerialMul(MulUnit):
     Parameters
     ----------
     stages : {1, 2, 3}
-        ``msd`` only. 1: a step is C·x^D mod f plus the digit products' XOR tree, in one cycle.
+        ``lsd`` 1 or 2: 2 registers the XOR of a step's digit rows A·b_j·x^j (they do not depend on C)
+        and accumulates it into C a cycle later (a cycle more latency, the same initiation interval).
+        ``msd`` 1 to 3. 1: a step is C·x^D mod f plus the digit products' XOR tree, in one cycle.
         2: the sum of a step's digit products (it does not depend on C) is registered and accumulated
         a cycle later, so the tree and the accumulation C ← C·x^D mod f + P are separate cycles (a cycle
         more latency, the same initiation interval). 3: as 2, and the x^j·B array is computed from the
@@ -91,8 +93,8 @@ class DigitSerialMul(MulUnit):
             raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
         if order not in ("lsd", "msd"):
             raise ValueError(f"unknown digit order {order!r}")
-        if stages not in (1, 2, 3) or (stages > 1 and order != "msd"):
-            raise ValueError(f"a digit-serial multiplier has 1 stage (msd: 1 to 3), not {stages}")
+        if stages not in ((1, 2, 3) if order == "msd" else (1, 2)):
+            raise ValueError(f"a digit-serial multiplier has 1 or 2 stages (msd: 1 to 3), not {stages}")
         if slice_bits is not None and (order != "msd" or stages != 2 or not 1 <= slice_bits <= F.m):
             raise ValueError(f"slice_bits applies to msd with 2 stages, 1 to m = {F.m} bits "
                              f"(not {order} with {stages} stages and {slice_bits} bits)")
@@ -143,15 +145,26 @@ class DigitSerialMul(MulUnit):
             creg = Signal(F.m + D - 1, name="creg")
             rows = [(areg & breg[j].replicate(F.m)).as_unsigned() << j for j in range(D)]
             cnext = Signal(F.m + D - 1, name="cnext")
-            m.d.comb += cnext.eq(creg ^ nets.xor_tree(rows))
+            if self.stages == 1:
+                m.d.comb += cnext.eq(creg ^ nets.xor_tree(rows))
             ashift = nets.linear_net(m, areg, [F.reduce(1 << (j + D)) for j in range(F.m)], F.m, "axd")
-            with m.If(busy):
-                m.d.sync += [creg.eq(cnext), areg.eq(ashift), breg.eq(breg >> D)]
+            if self.stages == 1:
+                with m.If(busy):
+                    m.d.sync += [creg.eq(cnext), areg.eq(ashift), breg.eq(breg >> D)]
+            else:  # the rows' XOR registered, accumulated a cycle later (the first into a cleared C)
+                preg = Signal(F.m + D - 1, name="preg")
+                with m.If(busy):
+                    m.d.sync += [preg.eq(nets.xor_tree(rows)), areg.eq(ashift), breg.eq(breg >> D)]
+                acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
+                m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
+                m.d.comb += cnext.eq(Mux(first, 0, creg) ^ preg)
+                with m.If(acc):
+                    m.d.sync += creg.eq(cnext)
             red = nets.linear_net(m, cnext, reduction_columns(F, F.m + D - 1), F.m, "red")
-            with m.If(last):
+            with m.If(last if self.stages == 1 else final):
                 m.d.sync += c.eq(red)
             with m.If(start):
-                m.d.sync += [areg.eq(self.a), breg.eq(self.b), creg.eq(0)]
+                m.d.sync += [areg.eq(self.a), breg.eq(self.b)] + ([creg.eq(0)] if self.stages == 1 else [])
         elif self.stages == 1:
             areg = Signal(T * D, name="areg")
             breg = Signal(F.m, name="breg")

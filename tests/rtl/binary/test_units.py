@@ -216,6 +216,22 @@ def test_an_msd_multiplier_with_stages_is_bit_exact_back_to_back(m, digit, stage
     _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
 
 
+@pytest.mark.parametrize("kind,m,digit", [("lsd", 17, 5), ("lsd", 17, 17), ("lsd", 47, 16), ("lsb", 17, None)])
+def test_an_lsd_multiplier_with_two_stages_is_bit_exact_back_to_back(kind, m, digit):
+    """lsd (and lsb, its D = 1) ``stages`` 2: the XOR of a step's digit rows registered and accumulated
+    a cycle later (latency + 1, the same II); the same products, back to back and with gaps; 3 stages
+    refused."""
+    F = binary_field(m)
+    one, unit = make_unit(kind, F, digit=digit), make_unit(kind, F, digit=digit, stages=2)
+    assert (unit.latency, unit.initiation_interval) == (one.latency + 1, one.initiation_interval)
+    rng = random.Random(93 + m)
+    pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
+    _check(unit, pairs)
+    _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
+    with pytest.raises(KindError, match="1 or 2 stages, not 3"):
+        make_unit(kind, F, digit=digit, stages=3)
+
+
 @pytest.mark.parametrize("m,digit,bits", [(17, 5, 3), (17, 17, 4), (47, 3, 47), (47, 24, 7), (89, 30, 16)])
 def test_an_msd_sum_in_slices_is_bit_exact_with_the_timing_of_two_stages(m, digit, bits):
     """msd ``slice_bits``: each slice of the digit-product sum reads registers of its own of the
