@@ -313,7 +313,7 @@ def test_schema_is_printed(capsys):
     code, out, _ = run(capsys, "designs", "--schema")
     assert code == 0 and "io_width" in out and "write_ports" in out and "required" in out
     code, out, _ = run(capsys, "designs", "--schema", "--json")
-    assert code == 0 and set(json.loads(out)) == {"design", "datapath", "bank", "unit", "mul", "inv", "add", "asip", "asipmul"}
+    assert code == 0 and set(json.loads(out)) == {"design", "datapath", "bank", "unit", "mul", "inv", "add", "power", "asip", "asipmul"}
 
 
 # -- one grammar -------------------------------------------------------------------------------
