@@ -80,7 +80,7 @@ UNITS = [
 #: every built-in core (``pairhw designs``), smallest first (the 1223-bit and 509-trit cores last: they are not
 #: expected to fit)
 DESIGNS = [
-    "f3-19-etat-schoolbook", "f3-19-etat-schoolbook-piped", "f3-19-etat-schoolbook-ram", "f2-47-etat-banked",
+    "f3-19-etat-schoolbook", "f3-19-etat-schoolbook-piped", "f3-19-etat-schoolbook-ram", "f3-19-etat-schoolbook-staged", "f2-47-etat-banked",
     "f2-47-etat-banked-piped", "f2-47-etat-banked-ram",
     "f2-79-etat-tmvp3", "f2-79-etat-tmvp3-piped", "f2-79-etat-karatsuba", "f2-79-etat-karatsuba-piped",
     "f2-79-etat-karatsuba-ram", "f2-79-etat-karatsuba-compact",
