@@ -92,8 +92,9 @@ def add_unit_args(p) -> None:
                    "partial products cut by registers). F_2^m schoolbook, karatsuba, tmvp: "
                    "1 or 2 (2: a register between the product's two linear parts); hybrid-tmvp3, hybrid-tmvp2, "
                    "hybrid-kara306: 1 to 3 (2: the core's base products registered; 3: their operands too; a cycle "
-                   "of latency a stage); lsd, lsb: 1 or 2, msd (F_2^m and F_3^m): 1 to 3 (2: a step's digit-product sum registered before it "
-                   "is accumulated, a cycle more latency; 3: its x^i·b array registered too, D·m flip-flops)")
+                   "of latency a stage); lsd, lsb: 1 or 2, msd (F_2^m and F_3^m): 1 to 3 (2: a step's digit-product "
+                   "sum registered before it is accumulated, a cycle more latency; 3: msd's x^i·b array registered "
+                   "too, D·m flip-flops)")
     p.add_argument("--registers", help="F_3^m karatsuba: the pipeline cut points instead of --stages, "
                    "e.g. in,base,post0 (points: in, pre0…, base, post…0)")
     p.add_argument("--levels", type=number(1, 1_000), help="F_p montgomery-pipelined: adder-tree levels per pipeline "

@@ -262,9 +262,10 @@ SCHEMA = {
         "stages": (int, False, "pipeline stages (latency; default 1): F_3^m karatsuba, 1 to 11; F_3^m schoolbook, 1 to 3 "
                                "(its tree of partial products cut by registers); F_2^m schoolbook, "
                                "karatsuba, tmvp, 1 or 2; F_2^m hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: 1 to 3 "
-                               "(2: the core's base products registered; 3: their operands too); msd (F_2^m and F_3^m), 1 to 3; F_2^m lsd, lsb, 1 or 2 "
-                               "(2: a step's digit-product sum registered before it is accumulated, a cycle more "
-                               "latency; 3: its x^i·b array registered too, D·m flip-flops)"),
+                               "(2: the core's base products registered; 3: their operands too); F_2^m lsd and lsb, 1 or 2, "
+                               "msd (F_2^m and F_3^m), 1 to 3 (2: a step's digit-product sum registered before it "
+                               "is accumulated, a cycle more latency; 3: msd's x^i·b array registered too, D·m "
+                               "flip-flops)"),
         "slice_bits": (int, False, "F_2^m msd with stages 2: the digit-product sum in slices of this many bits, each "
                                    "reading flip-flops of its own of the digit and of the bits of b it needs (the "
                                    "same cycles)"),

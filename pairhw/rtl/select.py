@@ -1,6 +1,6 @@
 """A unit output chosen per microcode word among several networks (the k of a power unit), the
-copies of a unit's control input (:func:`copy_ranges`), and where a power unit's stages cut its
-networks (:func:`stage_cuts`)."""
+copies of a unit's control input (:func:`copy_ranges`), and where a unit's stages cut its sums
+(:func:`stage_cuts`: a power unit's networks, the F_3^m schoolbook product)."""
 
 from __future__ import annotations
 
