@@ -273,7 +273,9 @@ def test_the_slices_registers_stay_apart_through_the_synthesis():
     assert len(regs) == len(set(regs)) == expected
 
 
-@pytest.mark.parametrize("options,why", [({"kind": "lsd", "digit": 2, "stages": 2}, "--stages applies to"),
+@pytest.mark.parametrize("options,why", [({"kind": "ca1", "digit": 2, "stages": 2}, "--stages applies to"),
+                                         ({"kind": "iter-karatsuba", "stages": 2}, "--stages applies to"),
+                                         ({"kind": "lsd", "digit": 2, "stages": 3}, "lsd F_2.m multiplier has 1 or 2"),
                                          ({"kind": "msd", "digit": 2, "stages": 4}, "msd F_2.m multiplier has 1 to 3"),
                                          ({"kind": "msd", "digit": 2, "stages": 2, "lanes": 2}, "take no stages"),
                                          ({"kind": "tmvp", "stages": 3}, "1 or 2 stages"),
