@@ -43,6 +43,10 @@ SLOW_CORES = {
     "etat3-97-fast-tree-selects": "test_select_registers_of_each_slice_are_bit_exact_and_kept_apart and "
                                   "test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact (the same "
                                   "select registers and tree on f3-19-etat-schoolbook-ram) and etat3-97-fast-tree's",
+    "etat3-97-fast-cubebank": "etat3-97-fast-exact's and etat3-97-fast-ored's (the same cube bank written from a "
+                              "results stage, over the tree of control registers and select registers a slice)",
+    "etat3-97-fast-sums": "etat3-97-fast-exact's (the same datapath and reassociated sums; only the loop's "
+                          "placement differs)",
     "etat3-97-fast-lean": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file on "
                           "f3-19-etat-schoolbook-ram) and etat3-97-fast-local's",
     "etat3-97-fast-lean-sources": "test_or_merged_reads_of_local_copies_are_bit_exact (the same register file "
