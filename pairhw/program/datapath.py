@@ -631,6 +631,15 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
     pipeline = tuple(spec.get("pipeline", ()))
     banks = tuple(Bank(b["name"], b.get("size"), b.get("write_ports"), b.get("read", "comb"), b.get("read_ports"))
                   for b in spec.get("banks", [{"name": "r"}]))
+    def take_latency(kw) -> None:
+        """Build the unit ``kw`` describes (its own checks a DatapathError naming it) and take its
+        latency and II: the units whose options set them (adders, power units, inverters)."""
+        try:
+            built = F.build_unit(UnitSpec(**kw))
+        except (FieldInterfaceError, ValueError) as e:
+            raise DatapathError(f"unit {kw['name']}: {e}") from None
+        kw.update(latency=built.latency, ii=built.initiation_interval)
+
     units, mul_unit = [], None
     for u in spec["units"]:
         k = u.get("k", 1)
@@ -663,34 +672,18 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
             # the adder's options: its latency is the built unit's (an add3 unit always built: a field
             # whose adder has two operands refuses it)
             kw.update(options=tuple(sorted(u.get("add", {}).items())))
-            try:
-                built = F.build_unit(UnitSpec(**kw))
-            except (FieldInterfaceError, ValueError) as e:
-                raise DatapathError(f"unit {u['name']}: {e}") from None
-            kw.update(latency=built.latency, ii=built.initiation_interval)
+            take_latency(kw)
         elif u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].scaled:  # F_p's mulk: built to check it
             if len(set(ks)) != len(ks) or min(ks) < 2:  # 1·x is x: the tracer emits no product by 1
                 raise DatapathError(f"unit {u['name']}: k must be distinct constants of at least 2, not {list(ks)}")
-            try:  # the unit's own bound on k (MulSmallP's) is its build's error
-                built = F.build_unit(UnitSpec(**kw))
-            except (FieldInterfaceError, ValueError) as e:
-                raise DatapathError(f"unit {u['name']}: {e}") from None
-            kw.update(latency=built.latency, ii=built.initiation_interval)
+            take_latency(kw)  # the unit's own bound on k (MulSmallP's) is its build's error
         elif "power" in u and u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].power:
             # "power": {"stages": 1}: registers inside the networks, the built unit's latency
             kw.update(options=tuple(sorted(u["power"].items())))
-            try:
-                built = F.build_unit(UnitSpec(**kw))
-            except (FieldInterfaceError, ValueError) as e:
-                raise DatapathError(f"unit {u['name']}: {e}") from None
-            kw.update(latency=built.latency, ii=built.initiation_interval)
+            take_latency(kw)
         elif u["kind"] in F.unit_kinds and F.unit_kinds[u["kind"]].started:  # e.g. an F_p inverter
             kw.update(options=tuple(sorted(u.get(u["kind"], {}).items())))  # "inv": {"per_cycle": 2}
-            try:
-                built = F.build_unit(UnitSpec(**kw))
-            except (FieldInterfaceError, ValueError) as e:
-                raise DatapathError(f"unit {u['name']}: {e}") from None
-            kw.update(latency=built.latency, ii=built.initiation_interval)
+            take_latency(kw)
         # the datapath's stages for every unit but a constant table (a table's own are refused by Datapath)
         stages = tuple(u.get("pipeline", () if u["kind"] == "const" else pipeline))
         if stages:

@@ -18,3 +18,13 @@ def serial_counter(m: Module, T: int):
         with m.If(last):
             m.d.sync += [busy.eq(0), cnt.eq(0)]
     return busy, cnt, last
+
+
+def late_accumulation(m: Module, busy, cnt, last, done):
+    """``acc``, ``first`` and ``final``: ``busy``, its first cycle and ``last``, a cycle later, for a
+    unit that registers each step's sum and accumulates it a cycle behind its digits (the staged
+    digit-serial multipliers; the first sum into a cleared accumulator); ``done`` pulses a cycle
+    after ``final``."""
+    acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
+    m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
+    return acc, first, final

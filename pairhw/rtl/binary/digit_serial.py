@@ -9,7 +9,7 @@ from pairhw.math.binary.field import GF2m
 
 from pairhw.rtl.binary import nets
 from pairhw.rtl.ports import REPLICA
-from pairhw.rtl.serial import serial_counter
+from pairhw.rtl.serial import late_accumulation, serial_counter
 from .mulbase import MulUnit, reduction_columns
 
 
@@ -155,8 +155,7 @@ class DigitSerialMul(MulUnit):
                 preg = Signal(F.m + D - 1, name="preg")
                 with m.If(busy):
                     m.d.sync += [preg.eq(nets.xor_tree(rows)), areg.eq(ashift), breg.eq(breg >> D)]
-                acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
-                m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
+                acc, first, final = late_accumulation(m, busy, cnt, last, done)
                 m.d.comb += cnext.eq(Mux(first, 0, creg) ^ preg)
                 with m.If(acc):
                     m.d.sync += creg.eq(cnext)
@@ -200,10 +199,9 @@ class DigitSerialMul(MulUnit):
             # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
             psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
             m.d.comb += psum.eq(Cat(*psum_parts) if self.slice_bits else digit_products(F, digit, xb, D))
-            acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
             with m.If(busy):
                 m.d.sync += preg.eq(psum)
-            m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
+            acc, first, final = late_accumulation(m, busy, cnt, last, done)
             cx = times_xd(m, F, creg, D)
             cnext = Signal(F.m, name="cnext")
             m.d.comb += cnext.eq(Mux(first, 0, cx) ^ preg)

@@ -22,7 +22,7 @@ from amaranth.lib import wiring
 from pairhw.rtl.ports import mul_signature
 from pairhw.math.ternary.field import GF3m
 
-from pairhw.rtl.serial import serial_counter
+from pairhw.rtl.serial import late_accumulation, serial_counter
 
 from . import nets
 
@@ -139,9 +139,8 @@ class DigitSerialMul3(wiring.Component):
         with m.If(self.start):
             m.d.sync += [ah.eq(self.a[n:2 * n]), al.eq(self.a[:n]), busy.eq(1), cnt.eq(0)]
         # c ← c·x^D + P, a cycle behind the digits; the first P of a product into a cleared c
-        acc, first, final = Signal(name="acc"), Signal(name="acc_first"), Signal(name="acc_last")
         done = Signal(name="done_reg")
-        m.d.sync += [acc.eq(busy), first.eq(busy & (cnt == 0)), final.eq(last), done.eq(final)]
+        acc, first, final = late_accumulation(m, busy, cnt, last, done)
         ch, cl = Signal(n, name="ch"), Signal(n, name="cl")
         xh, xl = nets.linear_net(m, ch, cl, self._times_x(D), "cxd")
         kh, kl = Signal(n, name="cx_h"), Signal(n, name="cx_l")
