@@ -91,14 +91,16 @@ def add_unit_args(p) -> None:
                    "registers go where they balance the estimated logic depth; F_3^m schoolbook: 1 to 3 (its tree of "
                    "partial products cut by registers). F_2^m schoolbook, karatsuba, tmvp: "
                    "1 or 2 (2: a register between the product's two linear parts); hybrid-tmvp3, hybrid-tmvp2, "
-                   "hybrid-kara306: 1 to 3 (2: the core's base products registered; 3: their operands too; a cycle "
-                   "of latency a stage); lsd, lsb: 1 or 2, msd (F_2^m and F_3^m): 1 to 3 (2: a step's digit-product "
-                   "sum registered before it is accumulated, a cycle more latency; 3: msd's x^i·b array registered "
-                   "too, D·m flip-flops)")
+                   "hybrid-kara306, iter-karatsuba: 1 to 3 (2: the core's base products registered; 3: their "
+                   "operands too; a cycle of latency a stage); lsd, lsb, ca1, ca2, msd with --lanes: 1 or 2, msd "
+                   "(F_2^m and F_3^m): 1 to 3 (2: a step's digit-product sum registered before it is accumulated, "
+                   "a cycle more latency; 3: msd's x^i·b array registered too, D·m flip-flops); F_p "
+                   "montgomery-iterative: 1 to 3 (2: p's digits and a_0*b_i from registers, the final subtraction "
+                   "of p a cycle of its own; 3: that subtraction in two cycles)")
     p.add_argument("--registers", help="F_3^m karatsuba: the pipeline cut points instead of --stages, "
                    "e.g. in,base,post0 (points: in, pre0…, base, post…0)")
-    p.add_argument("--levels", type=number(1, 1_000), help="F_p montgomery-pipelined: adder-tree levels per pipeline "
-                   "register (default 1; more: shorter latency, deeper logic)")
+    p.add_argument("--levels", type=number(1, 1_000), help="F_p montgomery-pipelined and polymont-chavez11: adder-tree "
+                   "levels per pipeline register (default 1; more: shorter latency, deeper logic)")
     p.add_argument("--segment", type=number(2, 64), help="F_p montgomery-pipelined: counter trees and carry chains of "
                    "S bits (a logic depth that does not grow with p; --levels then counts counter levels, default 5)")
     p.add_argument("--cascade", type=number(1, 32), help="F_p montgomery-pipelined with --segment: the pieces of a "
@@ -166,14 +168,13 @@ def _unit_from_args(args, UsageError):
 
         if current(args.kind) not in KINDSP:
             raise UsageError(f"--kind {args.kind} is not an F_p multiplier; F_p kinds: {', '.join(KINDSP)}")
-        if (args.core is not None or args.schedule is not None or args.stages is not None
+        if (args.core is not None or args.schedule is not None
                 or args.registers is not None or args.lanes is not None or args.slice_bits is not None):
-            raise UsageError("--schedule, --stages, --registers, --core, --lanes and --slice-bits are F_2^m / F_3^m "
-                             "options")
+            raise UsageError("--schedule, --registers, --core, --lanes and --slice-bits are F_2^m / F_3^m options")
         try:
             return makep(current(args.kind), F, digit=args.digit, levels=args.levels, segment=args.segment,
                          lut6=args.lut6, per_cycle=args.per_cycle, cascade=args.cascade,
-                         cascade_step=args.cascade_step, dsp_adders=args.dsp_adders)
+                         cascade_step=args.cascade_step, dsp_adders=args.dsp_adders, stages=args.stages)
         except KindErrorP as e:
             raise UsageError(str(e)) from None
     if args.per_cycle is not None:
@@ -188,7 +189,8 @@ def _unit_from_args(args, UsageError):
             raise UsageError("--core, --lanes, --slice-bits and --lut6 are F_2^m options")
         if (args.levels is not None or args.segment is not None or args.cascade is not None or args.cascade_step is not None
                 or args.dsp_adders is not None):
-            raise UsageError("--levels, --segment and --cascade are options of the F_p montgomery-pipelined multiplier")
+            raise UsageError("--levels, --segment and --cascade are options of the F_p multipliers "
+                             "(montgomery-pipelined; --levels also polymont-chavez11)")
         try:
             F = F or ternary_field(args.m)
             regs = None if args.registers is None else tuple(r.strip() for r in args.registers.split(",") if r.strip())
@@ -203,7 +205,8 @@ def _unit_from_args(args, UsageError):
         raise UsageError("--registers is an option of the F_3^m karatsuba multiplier")
     if (args.levels is not None or args.segment is not None or args.cascade is not None or args.cascade_step is not None
                 or args.dsp_adders is not None):
-        raise UsageError("--levels, --segment and --cascade are options of the F_p montgomery-pipelined multiplier")
+        raise UsageError("--levels, --segment and --cascade are options of the F_p multipliers "
+                         "(montgomery-pipelined; --levels also polymont-chavez11)")
     if schedule:
         try:
             schedule = tuple(int(x) for x in schedule)

@@ -262,15 +262,18 @@ SCHEMA = {
         "stages": (int, False, "pipeline stages (latency; default 1): F_3^m karatsuba, 1 to 11; F_3^m schoolbook, 1 to 3 "
                                "(its tree of partial products cut by registers); F_2^m schoolbook, "
                                "karatsuba, tmvp, 1 or 2; F_2^m hybrid-tmvp3, hybrid-tmvp2, hybrid-kara306: 1 to 3 "
-                               "(2: the core's base products registered; 3: their operands too); F_2^m lsd and lsb, 1 or 2, "
+                               "(2: the core's base products registered; 3: their operands too), iter-karatsuba as "
+                               "well; F_2^m lsd, lsb, ca1, ca2 and msd with lanes, 1 or 2, "
                                "msd (F_2^m and F_3^m), 1 to 3 (2: a step's digit-product sum registered before it "
                                "is accumulated, a cycle more latency; 3: msd's x^i·b array registered too, D·m "
-                               "flip-flops)"),
+                               "flip-flops); F_p montgomery-iterative, 1 to 3 (2: p's digits and a_0·b_i from "
+                               "registers, the final subtraction of p a cycle of its own; 3: that subtraction in "
+                               "two cycles)"),
         "slice_bits": (int, False, "F_2^m msd with stages 2: the digit-product sum in slices of this many bits, each "
                                    "reading flip-flops of its own of the digit and of the bits of b it needs (the "
                                    "same cycles)"),
-        "levels": (int, False, "F_p montgomery-pipelined: adder-tree levels per pipeline register (default 1; "
-                              "with segment: counter levels, default 5)"),
+        "levels": (int, False, "F_p montgomery-pipelined and polymont-chavez11: adder-tree levels per pipeline "
+                              "register (default 1; montgomery-pipelined with segment: counter levels, default 5)"),
         "segment": (int, False, "F_p montgomery-pipelined: counter trees and carry chains of this many bits "
                                 "(2 to 64) instead of the adder tree"),
         "cascade": (int, False, "F_p montgomery-pipelined with segment: the pieces of a column summed this many at a "

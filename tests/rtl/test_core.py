@@ -584,6 +584,33 @@ def test_a_staged_lsd_multiplier_is_bit_exact_in_a_core():
     assert {p["cycles"] for p in res.runs} == {d.compile().cycles} and res.constant_time
 
 
+@pytest.mark.parametrize("name,stage,delta,n", [("tate1-47-d4", {"stages": 2}, 1, 3),
+                                                ("ate-bn-tiny-small", {"stages": 2}, 1, 4),
+                                                # 64 s (its Verilator build): the unit's own test runs by default
+                                                pytest.param("ate-bn-chavez11-toy", {"levels": 3}, -2, 2,
+                                                             marks=pytest.mark.slow)])
+def test_staged_lanes_and_prime_multipliers_are_bit_exact_in_a_core(name, stage, delta, n):
+    """tate1-47-d4 with every msd multiplier at 2 stages (its lanes sharing an operand too),
+    ate-bn-tiny-small's FIOS multiplier subtracting p a cycle later, ate-bn-chavez11-toy's
+    polynomial Montgomery multiplier with one register over its three adder levels: each
+    multiplier's latency moves by ``delta``, which the schedule counts, and the pairings are
+    bit-exact in the scheduled cycles."""
+    plain = designs.get(name)
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = name + "-p2"
+    for u in data["datapath"]["units"]:
+        if u["kind"] == "mul":
+            u["mul"].update(stage)
+    d = designs.from_data(data)
+    before = {u.name: u.latency for u in plain.datapath().units}
+    after = {u.name: u.latency for u in d.datapath().units}
+    assert {k: after[k] - v for k, v in before.items() if after[k] != v} == \
+        {u["name"]: delta for u in data["datapath"]["units"] if u["kind"] == "mul"}
+    res = simulate(d, rows=pairings(d, n, seed=7))
+    assert (res.verified, res.failed, res.timeout) == (n, 0, False)
+    assert {p["cycles"] for p in res.runs} == {d.compile().cycles} and res.constant_time
+
+
 def test_a_core_connected_by_its_program_is_bit_exact():
     """``"connect": "program"`` builds only the register-file connections the words use (and the
     allocator keeps them few): the same schedule and register count, and the same pairings in the

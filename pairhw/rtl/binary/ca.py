@@ -28,8 +28,8 @@ from pairhw.rtl.ports import mul_signature
 from pairhw.math.binary import mulalg
 from pairhw.math.binary.field import GF2m
 from pairhw.math.binary.tower import Tower
-from pairhw.rtl.binary.digit_serial import msd_step, shared_xb
-from pairhw.rtl.serial import serial_counter
+from pairhw.rtl.binary.digit_serial import digit_products, msd_accumulate, msd_step, shared_xb
+from pairhw.rtl.serial import late_accumulation, serial_counter
 
 
 class _Unit(wiring.Component):
@@ -61,18 +61,27 @@ class _Unit(wiring.Component):
                 "latency": self.latency, "ii": self.initiation_interval, "width": self.width}
 
 
+def _check_stages(stages: int, what: str) -> None:
+    if stages not in (1, 2):
+        raise ValueError(f"{what} have 1 or 2 stages (2: each step's digit-product sum registered), not {stages}")
+
+
 class MsdGroup(_Unit):
     """k MSD digit-serial F_2^m multipliers sharing the operand b: c_i = a_i·b, one XOR array.
 
     Words: ``a`` holds a_0..a_(k−1) (a_0 in the low m bits), ``b`` holds b in its low m bits (the rest
-    is ignored), ``c`` holds c_0..c_(k−1).  ⌈m/D⌉ cycles per round, latency ⌈m/D⌉ + 1.
+    is ignored), ``c`` holds c_0..c_(k−1).  ⌈m/D⌉ cycles per round, latency ⌈m/D⌉ + 1; with
+    ``stages`` 2 each lane's digit-product sum is registered and accumulated a cycle later
+    (:class:`~pairhw.rtl.binary.digit_serial.DigitSerialMul`'s 2 stages): latency ⌈m/D⌉ + 2, the same
+    initiation interval.
     """
 
-    def __init__(self, F: GF2m, digit: int, k: int):
+    def __init__(self, F: GF2m, digit: int, k: int, stages: int = 1):
         if k < 1:
             raise ValueError(f"a group has at least one multiplier, not {k}")
-        self.k = k
-        self.name = f"MsdGroup_m{F.m}_d{digit}_k{k}"
+        _check_stages(stages, "msd lanes")
+        self.k, self.stages = k, stages
+        self.name = f"MsdGroup_m{F.m}_d{digit}_k{k}" + (f"_p{stages}" if stages > 1 else "")
         super().__init__(F, digit, k * F.m)
 
     @property
@@ -81,7 +90,7 @@ class MsdGroup(_Unit):
 
     @property
     def latency(self) -> int:
-        return self.steps + 1
+        return self.steps + self.stages
 
     @property
     def encoding(self) -> str:
@@ -98,27 +107,39 @@ class MsdGroup(_Unit):
     def elaborate(self, platform):
         m = Module()
         F, D, T = self.F, self.digit, self.steps
-        busy, _, last = serial_counter(m, T)
+        busy, cnt, last = serial_counter(m, T)
         breg = Signal(F.m, name="breg")
         xb = shared_xb(m, F, breg, D, "b_x")
         aregs = [Signal(T * D, name=f"a{i}") for i in range(self.k)]
         cregs = [Signal(F.m, name=f"c{i}") for i in range(self.k)]
-        nxt = [msd_step(m, F, cregs[i], aregs[i][T * D - D:], xb, D, f"m{i}_cxd", f"m{i}_next")
-               for i in range(self.k)]
+        if self.stages == 1:
+            nxt = [msd_step(m, F, cregs[i], aregs[i][T * D - D:], xb, D, f"m{i}_cxd", f"m{i}_next")
+                   for i in range(self.k)]
         c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
-        with m.If(busy):
-            m.d.sync += [cr.eq(n) for cr, n in zip(cregs, nxt)] + [ar.eq(ar << D) for ar in aregs]
-        with m.If(last):
-            m.d.sync += c.eq(Cat(*nxt))
+        if self.stages == 1:
+            with m.If(busy):
+                m.d.sync += [cr.eq(n) for cr, n in zip(cregs, nxt)] + [ar.eq(ar << D) for ar in aregs]
+            with m.If(last):
+                m.d.sync += c.eq(Cat(*nxt))
+        else:  # each lane's digit-product sum registered, accumulated a cycle later (DigitSerialMul's 2)
+            pregs = [_digit_sum(m, F, D, busy, ar, xb, f"m{i}_preg") for i, ar in enumerate(aregs)]
+            acc, first, final = late_accumulation(m, busy, cnt, last, done)
+            nxt = [msd_accumulate(m, F, cr, pr, first, D, f"m{i}_cxd", f"m{i}_next")
+                   for i, (cr, pr) in enumerate(zip(cregs, pregs))]
+            with m.If(acc):
+                m.d.sync += [cr.eq(n) for cr, n in zip(cregs, nxt)]
+            with m.If(final):
+                m.d.sync += c.eq(Cat(*nxt))
         # the operands as named Signals: a port is named after a signal of exactly its bits, so the
         # lanes' a_i (each from its own register read in the core) and b are ports a_0.., b_0, not port_N
         a_in = [Signal(F.m, name=f"a_{i}") for i in range(self.k)]
         b_in = Signal(F.m, name="b_0")
         m.d.comb += [x.eq(self.a[i * F.m:(i + 1) * F.m]) for i, x in enumerate(a_in)] + [b_in.eq(self.b[:F.m])]
         with m.If(self.start):
-            m.d.sync += [breg.eq(b_in), busy.eq(1)] + [cr.eq(0) for cr in cregs]
+            m.d.sync += [breg.eq(b_in), busy.eq(1)] + ([cr.eq(0) for cr in cregs] if self.stages == 1 else [])
             m.d.sync += [ar.eq(x) for ar, x in zip(aregs, a_in)]
-        m.d.sync += done.eq(last)
+        if self.stages == 1:  # (the staged lanes register done with their accumulation)
+            m.d.sync += done.eq(last)
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m
 
@@ -129,13 +150,16 @@ class CAMul(_Unit):
     Words (4m bits): ``a`` is C = c0 + c1·s + c2·t + c3·st (c0 lowest); ``b`` holds w in bits 0..m−1 and
     z in m..2m−1 (the rest is ignored); ``c`` is the product as ``a``.  ``scheme`` 1: six multipliers,
     one round, latency ⌈m/D⌉ + 1; scheme 2: three multipliers, two rounds, latency 2⌈m/D⌉ + 1.
+    ``stages`` 2: each multiplier's digit-product sum registered and accumulated a cycle later, a
+    cycle more latency, the same initiation interval.
     """
 
-    def __init__(self, F: GF2m, digit: int, scheme: int = 1):
+    def __init__(self, F: GF2m, digit: int, scheme: int = 1, stages: int = 1):
         if scheme not in (1, 2):
             raise ValueError(f"CA has schemes 1 (six multipliers) and 2 (three), not {scheme}")
-        self.scheme = scheme
-        self.name = f"CA{scheme}_m{F.m}_d{digit}"
+        _check_stages(stages, "CA's multipliers")
+        self.scheme, self.stages = scheme, stages
+        self.name = f"CA{scheme}_m{F.m}_d{digit}" + (f"_p{stages}" if stages > 1 else "")
         self.tower = Tower(F)
         super().__init__(F, digit, 4 * F.m)
 
@@ -153,7 +177,7 @@ class CAMul(_Unit):
 
     @property
     def latency(self) -> int:
-        return self.initiation_interval + 1
+        return self.initiation_interval + self.stages
 
     @property
     def encoding(self) -> str:
@@ -188,16 +212,22 @@ class CAMul(_Unit):
         groups = 2 if self.scheme == 1 else 1  # rounds computed side by side
         aregs = [[Signal(T * D, name=f"a{g}_{j}") for j in range(3)] for g in range(groups)]
         cregs = [[Signal(mm, name=f"p{g}_{j}") for j in range(3)] for g in range(groups)]
-        nxt = [[msd_step(m, F, cregs[g][j], aregs[g][j][T * D - D:], arrays[j], D, f"m{g}{j}_cxd", f"m{g}{j}_next")
-                for j in range(3)] for g in range(groups)]
+        if self.stages == 1:
+            nxt = [[msd_step(m, F, cregs[g][j], aregs[g][j][T * D - D:], arrays[j], D, f"m{g}{j}_cxd",
+                             f"m{g}{j}_next") for j in range(3)] for g in range(groups)]
 
-        def combine(p, r):
+        def combine(p, r, cin=cin):
             """(c'0, c'1) from c0w, c1z, (c0 + c1)(w + z) (r = 0), or (c'2, c'3) (r = 1): eq. (6)."""
             if r == 0:
                 return Cat(p[0] ^ p[1] ^ cin[3], p[2] ^ p[0] ^ cin[2] ^ cin[3])
             return Cat(p[0] ^ p[1] ^ cin[0] ^ cin[2], p[2] ^ p[0] ^ cin[1] ^ cin[3])
 
         c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
+        if self.stages == 2:
+            self._staged(m, busy, cnt, last, c, done, cin, arrays, aregs, cregs, combine, a_operands)
+            self._load(m, cin, w, z, a_in, aregs, cregs, a_operands, busy, cnt, clear=False)
+            m.d.comb += [self.c.eq(c), self.done.eq(done)]
+            return m
         with m.If(busy):
             for g in range(groups):
                 m.d.sync += [cr.eq(n) for cr, n in zip(cregs[g], nxt[g])]
@@ -213,15 +243,62 @@ class CAMul(_Unit):
                 m.d.sync += [ar.eq(x) for ar, x in zip(aregs[0], a_operands(cin, 1))]
             with m.If(last):
                 m.d.sync += c.eq(Cat(lo, combine(nxt[0], 1)))
-        with m.If(self.start):
-            m.d.sync += [busy.eq(1), cnt.eq(0), w.eq(self.b[:mm]), z.eq(self.b[mm:2 * mm])]
-            m.d.sync += [ci.eq(x) for ci, x in zip(cin, a_in)]
-            for g in range(groups):
-                m.d.sync += [cr.eq(0) for cr in cregs[g]]
-                m.d.sync += [ar.eq(x) for ar, x in zip(aregs[g], a_operands(a_in, g))]
+        self._load(m, cin, w, z, a_in, aregs, cregs, a_operands, busy, cnt, clear=True)
         m.d.sync += done.eq(last)
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m
+
+    def _load(self, m, cin, w, z, a_in, aregs, cregs, a_operands, busy, cnt, clear: bool) -> None:
+        """At start: the operands, C kept for the additions, the a registers (and, unstaged, the
+        accumulators cleared)."""
+        mm = self.F.m
+        with m.If(self.start):
+            m.d.sync += [busy.eq(1), cnt.eq(0), w.eq(self.b[:mm]), z.eq(self.b[mm:2 * mm])]
+            m.d.sync += [ci.eq(x) for ci, x in zip(cin, a_in)]
+            for g in range(len(aregs)):
+                if clear:
+                    m.d.sync += [cr.eq(0) for cr in cregs[g]]
+                m.d.sync += [ar.eq(x) for ar, x in zip(aregs[g], a_operands(a_in, g))]
+
+    def _staged(self, m, busy, cnt, last, c, done, cin, arrays, aregs, cregs, combine, a_operands) -> None:
+        """Two stages: each multiplier's digit-product sum registered (:func:`_digit_sum`) and
+        accumulated a cycle later, a round's first into a cleared accumulator.  A new product may start
+        in the last digit cycle, so the additions of the result take C from a register loaded then."""
+        F, D, T, mm = self.F, self.digit, self.steps, self.F.m
+        pregs = [[_digit_sum(m, F, D, busy, ar, xb, f"m{g}{j}_preg") for j, (ar, xb) in enumerate(zip(row, arrays))]
+                 for g, row in enumerate(aregs)]
+        acc, first, final = late_accumulation(m, busy, cnt, last, done)
+        held = [Signal(mm, name=f"c{i}_held") for i in range(4)]  # C of the product finishing
+        with m.If(last):
+            m.d.sync += [h.eq(x) for h, x in zip(held, cin)]
+        if self.scheme == 2:  # the second round's first sum also goes into a cleared accumulator
+            round2, round1_end = Signal(name="acc_round2"), Signal(name="acc_round1_end")
+            m.d.sync += [round2.eq(busy & (cnt == T)), round1_end.eq(busy & (cnt == T - 1))]
+            first = first | round2
+        nxt = [[msd_accumulate(m, F, cr, pr, first, D, f"m{g}{j}_cxd", f"m{g}{j}_next")
+                for j, (cr, pr) in enumerate(zip(crow, prow))] for g, (crow, prow) in enumerate(zip(cregs, pregs))]
+        with m.If(acc):
+            m.d.sync += [cr.eq(n) for crow, nrow in zip(cregs, nxt) for cr, n in zip(crow, nrow)]
+        if self.scheme == 1:
+            with m.If(final):
+                m.d.sync += c.eq(Cat(combine(nxt[0], 0, held), combine(nxt[1], 1, held)))
+        else:
+            lo = Signal(2 * mm, name="lo")
+            with m.If(busy & (cnt == T - 1)):  # the first round's digits end: c2, c3's next
+                m.d.sync += [ar.eq(x) for ar, x in zip(aregs[0], a_operands(cin, 1))]
+            with m.If(round1_end):  # and its accumulation a cycle later: keep c'0, c'1
+                m.d.sync += lo.eq(combine(nxt[0], 0))
+            with m.If(final):
+                m.d.sync += c.eq(Cat(lo, combine(nxt[0], 1, held)))
+
+
+def _digit_sum(m, F: GF2m, D: int, busy, areg, xb, name: str) -> Signal:
+    """A staged MSD multiplier's register of its step's digit-product sum (its a register's top digit
+    against the x^i·b array ``xb``), loaded while ``busy`` as ``areg`` shifts to the next digit."""
+    preg = Signal(F.m, name=name)
+    with m.If(busy):
+        m.d.sync += [preg.eq(digit_products(F, areg[len(areg) - D:], xb, D)), areg.eq(areg << D)]
+    return preg
 
 
 def _vectors(unit, n: int, seed: int, ka: int, kb: int) -> list:

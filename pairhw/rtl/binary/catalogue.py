@@ -21,14 +21,17 @@ KINDS = {
     "hybrid-tmvp3": "Adikari et al. §3.2: three-way TMVP, six sequential 408-bit TMVPs at m = 1223",
     "hybrid-tmvp2": "Adikari et al.: two two-way TMVP levels, nine sequential 306-bit TMVPs",
     "hybrid-kara306": "Ghosh et al.: nine sequential 306-bit Karatsuba products + 1 reduction cycle",
-    "iter-karatsuba": "Nagl et al.: iterative Karatsuba from single-port memories (--core 153|77)",
+    "iter-karatsuba": "Nagl et al.: iterative Karatsuba from single-port memories (--core 153|77; --stages 2 "
+                      "or 3: its core's base products, and their operands, registered)",
     "lsd": "Nagl et al. Alg. 1: least-significant-digit-first digit-serial (--digit D; --stages 2: a step's "
            "digit rows registered before they are accumulated)",
     "msd": "Shu–Kwon–Gaj §5.1.2: most-significant-digit-first digit-serial (--digit D)",
     "lsb": "Nagl et al.: bit-serial (LSD with D = 1)",
     "ca1": "Shu–Kwon–Gaj's extension-field multiplier CA, scheme 1: C·(w + z·s + t) in F_2^4m by six MSD "
-           "multipliers (--digit D) on three shared XOR arrays, one round (4m-bit words)",
-    "ca2": "Shu–Kwon–Gaj's CA, scheme 2: three MSD multipliers (--digit D), two rounds (4m-bit words)",
+           "multipliers (--digit D) on three shared XOR arrays, one round (4m-bit words; --stages 2: each "
+           "multiplier's digit-product sum registered before it is accumulated)",
+    "ca2": "Shu–Kwon–Gaj's CA, scheme 2: three MSD multipliers (--digit D), two rounds (4m-bit words; --stages 2 "
+           "as ca1)",
 }
 
 #: the kinds whose digit size ``--digit`` is
@@ -152,10 +155,12 @@ LUT6_KINDS = ("schoolbook", "karatsuba", "tmvp", "hybrid-tmvp3", "hybrid-tmvp2",
 
 
 #: the kinds that take a stage count and the most they take (``stages``: 1 or 2, :class:`ParallelMul`;
-#: 1 to 3, the hybrid kinds' core, :class:`SequentialMul`; 1 to 3, msd's digit-product sum and
-#: x^i·b array, 1 or 2, lsd's and lsb's digit rows, :class:`DigitSerialMul`)
+#: 1 to 3, the hybrid kinds' and iter-karatsuba's core, :class:`SequentialMul`; 1 to 3, msd's
+#: digit-product sum and x^i·b array, 1 or 2, lsd's and lsb's digit rows, :class:`DigitSerialMul`;
+#: 1 or 2, the digit-product sums of CA's multipliers, :class:`CAMul`, and of msd lanes,
+#: :class:`MsdGroup`)
 MOST_STAGES = {"schoolbook": 2, "karatsuba": 2, "tmvp": 2, "hybrid-tmvp3": 3, "hybrid-tmvp2": 3, "hybrid-kara306": 3,
-               "msd": 3, "lsd": 2, "lsb": 2}
+               "iter-karatsuba": 3, "msd": 3, "lsd": 2, "lsb": 2, "ca1": 2, "ca2": 2}
 STAGED_KINDS = tuple(MOST_STAGES)
 
 
@@ -167,10 +172,10 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     core for the hybrid ones); default :func:`default_schedule`.  ``lut6`` builds the schoolbook
     base products from hand-packed Xilinx ``LUT6`` primitives (:data:`LUT6_KINDS` only).  ``lanes``
     k > 1: k ``msd`` multipliers sharing the operand b and its x^i·b array (:class:`MsdGroup`, seed
-    001 Fig. 3), a datapath unit whose lanes the scheduler starts together.  ``stages`` (1 or 2, the
-    latency; :data:`STAGED_KINDS` only) cuts a parallel multiplier's network (a hybrid one's core)
-    with a register; msd's (lsd's, lsb's) 2 registers a step's digit-product sum before it is
-    accumulated (a cycle more latency), msd's 3 its x^i·b array too.  ``slice_bits`` (msd with 2
+    001 Fig. 3), a datapath unit whose lanes the scheduler starts together.  ``stages`` (the latency;
+    :data:`MOST_STAGES`) cuts a parallel multiplier's network (a hybrid one's or iter-karatsuba's
+    core) with registers; msd's (lsd's, lsb's, msd lanes', ca1's and ca2's) 2 registers a step's
+    digit-product sum before it is accumulated (a cycle more latency), msd's 3 its x^i·b array too.  ``slice_bits`` (msd with 2
     stages): the digit-product sum in slices of that many bits, each on registers of its own of the
     digit and of b (the same cycles).
     """
@@ -181,8 +186,8 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
             raise KindError(f"lanes must be a positive integer, not {lanes}")
         if kind != "msd":
             raise KindError(f"lanes sharing an operand are msd multipliers (Shu–Kwon–Gaj's groups), not {kind}")
-        if stages not in (None, 1):
-            raise KindError("msd lanes (one shared x^i·b array, one step a cycle) take no stages")
+        if stages not in (None, 1, 2):
+            raise KindError(f"msd lanes (one shared x^i·b array) have 1 or 2 stages, not {stages}")
     if schedule is not None and any(k not in (2, 3) for k in schedule):
         raise KindError(f"schedule splits must be 2 or 3, not {','.join(map(str, schedule))}")
     if kind in DIGIT_KINDS and digit is None:
@@ -199,14 +204,15 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
         raise KindError(f"--stages applies to {', '.join(STAGED_KINDS)} over F_2^m (and F_3^m karatsuba), not {kind}")
     if stages is not None and not 1 <= stages <= MOST_STAGES[kind]:
         counts = "1 to 3" if MOST_STAGES[kind] == 3 else "1 or 2"
-        what = kind if kind in ("msd", "lsd", "lsb") else "hybrid" if MOST_STAGES[kind] == 3 else "parallel"
+        what = (kind if kind in ("msd", "lsd", "lsb", "ca1", "ca2", "iter-karatsuba")
+                else "hybrid" if MOST_STAGES[kind] == 3 else "parallel")
         raise KindError(f"a {what} F_2^m multiplier has {counts} stages, not {stages} (the F_3^m karatsuba "
                         "multiplier takes 1 to 11)")
     if slice_bits is not None and (kind != "msd" or stages != 2):
         raise KindError(f"--slice-bits applies to msd with --stages 2, not {kind} with {stages or 1} stage(s)")
     try:
         if lanes != 1:
-            return MsdGroup(F, digit, lanes)
+            return MsdGroup(F, digit, lanes, stages or 1)
         return _build(kind, F, digit, schedule, core, lut6, stages or 1, slice_bits)
     except KindError:
         raise
@@ -240,9 +246,9 @@ def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None
         if F.m < 2 << levels:
             raise KindError(f"iter-karatsuba --core {core} needs m ≥ {2 << levels}")
         word = -(-F.m // (1 << levels))
-        return IterKaratsubaMul(F, word, levels, sched(word))
+        return IterKaratsubaMul(F, word, levels, sched(word), stages=stages)
     if kind == "lsb":
         return DigitSerialMul(F, 1, "lsd", stages=stages)
     if kind in ("ca1", "ca2"):
-        return CAMul(F, digit, int(kind[-1]))
+        return CAMul(F, digit, int(kind[-1]), stages)
     return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits)

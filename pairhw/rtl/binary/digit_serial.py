@@ -57,6 +57,16 @@ def msd_step(m, F: GF2m, creg, digit, xb, D: int, cx_name: str = "cxd", next_nam
     return nxt
 
 
+def msd_accumulate(m, F: GF2m, creg, preg, first, D: int, cx_name: str = "cxd", next_name: str = "cnext") -> Signal:
+    """A staged MSD step's accumulation: C·x^D mod f + P, ``preg`` the registered digit-product sum P
+    of the step before (:func:`digit_products`), the first of a product into a cleared C (``first``),
+    so that a new product needs no clearing cycle."""
+    cx = times_xd(m, F, creg, D, cx_name)
+    nxt = Signal(F.m, name=next_name)
+    m.d.comb += nxt.eq(Mux(first, 0, cx) ^ preg)
+    return nxt
+
+
 class DigitSerialMul(MulUnit):
     """Digit-serial multiplier, ⌈m/D⌉ cycles per product (latency + 1 for the output register).
 
@@ -202,9 +212,7 @@ class DigitSerialMul(MulUnit):
             with m.If(busy):
                 m.d.sync += preg.eq(psum)
             acc, first, final = late_accumulation(m, busy, cnt, last, done)
-            cx = times_xd(m, F, creg, D)
-            cnext = Signal(F.m, name="cnext")
-            m.d.comb += cnext.eq(Mux(first, 0, cx) ^ preg)
+            cnext = msd_accumulate(m, F, creg, preg, first, D)
             with m.If(acc):
                 m.d.sync += creg.eq(cnext)
             with m.If(final):

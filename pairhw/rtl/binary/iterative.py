@@ -30,7 +30,9 @@ class IterKaratsubaMul(SequentialMul):
 
     Each group's last product overlaps the next group's first read.  The 2n-1-bit result register
     then takes one cycle to reduce.  Initiation interval: the microcode length (K153 41 cycles with
-    one pair; K77 100 with three, 155 with one), latency II + 4.
+    one pair; K77 100 with three, 155 with one), latency II + 4; ``stages`` 2 or 3 registers the
+    core's base products (and their operands) as :class:`SequentialMul`'s do, a cycle more latency
+    each, the product's tag delayed with them.
     """
 
     # X update: load a word, XOR a word in, XOR a PMX register in, copy a PMX register
@@ -38,7 +40,8 @@ class IterKaratsubaMul(SequentialMul):
     # PMX register update: hold, set to X, XOR X in
     POPS = {"hold": 0, "set": 1, "acc": 2}
 
-    def __init__(self, F: GF2m, word: int, levels: int, core_schedule=(), pmx: int | None = None):
+    def __init__(self, F: GF2m, word: int, levels: int, core_schedule=(), pmx: int | None = None,
+                 stages: int | None = None):
         n = word << levels
         if n < F.m or (word << (levels - 1)) >= F.m + word:
             raise ValueError(f"{levels} Karatsuba steps of {word}-bit words do not fit m = {F.m}")
@@ -50,7 +53,7 @@ class IterKaratsubaMul(SequentialMul):
         self.levels = levels
         self.pmx = pmx
         plan = poly_plan(n, (2,) * levels)
-        super().__init__(F, plan, core_schedule, reduce_cycle=True, label=f"IterKara{word}")
+        super().__init__(F, plan, core_schedule, reduce_cycle=True, label=f"IterKara{word}", stages=stages or 1)
         if pmx != 1:
             self.name += f"_pmx{pmx}"
         self.microcode = self._microcode()
@@ -170,7 +173,7 @@ class IterKaratsubaMul(SequentialMul):
 
     @property
     def latency(self) -> int:
-        return self.initiation_interval + 4
+        return self.initiation_interval + 3 + self.stages
 
     def emulate(self, a: int, b: int) -> int:
         return field_mul_by_plan(self.F, self.plan, a, b, self.core_schedule)
@@ -250,8 +253,13 @@ class IterKaratsubaMul(SequentialMul):
         pr = Signal(P.core_out_width, name="preg")
         v2 = Signal(name="v2")
         s2 = Signal(range(max(S, 2)), name="s2")
+        v1, s1 = (busy & iss_v) | tail, Mux(tail, self.last_issue, iss_i)
+        for k in range(self.stages - 1):  # the core's own registers: the issue's tag as many cycles later
+            v1q, s1q = Signal(name=f"v1_q{k}"), Signal.like(s2, name=f"s1_q{k}")
+            m.d.sync += [v1q.eq(v1), s1q.eq(s1)]
+            v1, s1 = v1q, s1q
         m.d.sync += pr.eq(core)
-        m.d.sync += [v2.eq((busy & iss_v) | tail), s2.eq(Mux(tail, self.last_issue, iss_i))]
+        m.d.sync += [v2.eq(v1), s2.eq(s1)]
         self._accumulate(m, v2, s2, pr)
 
     def attach(self, m, run, upc, ra, rb):

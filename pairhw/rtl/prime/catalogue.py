@@ -25,13 +25,17 @@ KINDS = {
     "montgomery-iterative": "Montgomery by FIOS (Koc et al. 1996): one digit of --digit W bits (default 17) "
                             "per cycle, s(s + 2) + 1 cycles per product, output in [0, p); with --per-cycle K, "
                             "K digits a cycle on 2K DSP pieces, a product every s(1 + L/K) + 1 cycles "
-                            "(L: s + 1 rounded up to a multiple of K)",
+                            "(L: s + 1 rounded up to a multiple of K); --stages 2: p's digits and a_0*b_i from "
+                            "registers and the final subtraction of p a cycle of its own, 3: that subtraction "
+                            "in two cycles (a cycle more latency a stage)",
     "polymont-chavez11": "Chavez Corona et al.: polynomial (t-adic) Montgomery, five-term Karatsuba on one "
-                        "64 x 64 multiplier of 12 DSP pieces; BN primes p(t) only",
+                        "64 x 64 multiplier of 12 DSP pieces; BN primes p(t) only; --levels L: its adder "
+                        "tree's levels per register (default 1; more: a shorter latency, a deeper path)",
 }
 
 #: kind -> the options it takes
-OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6", "cascade", "cascade_step", "dsp_adders"), "montgomery-iterative": ("digit", "per_cycle"), "polymont-chavez11": ()}
+OPTIONS = {"montgomery-pipelined": ("levels", "segment", "lut6", "cascade", "cascade_step", "dsp_adders"),
+           "montgomery-iterative": ("digit", "per_cycle", "stages"), "polymont-chavez11": ("levels",)}
 
 #: most bits of p the units are built for (the issue's "~400 bits", with room)
 MAX_BITS = 1024
@@ -90,8 +94,9 @@ def make_unit(kind: str, F: PrimeField, **options):
         if kind == "montgomery-pipelined":
             return MontgomeryPipelined(F, levels=int(options.get("levels", 1)))
         if kind == "montgomery-iterative":
-            return MontgomeryIterative(F, int(options.get("digit", 17)), int(options.get("per_cycle", 1)))
-        return PolyMontMul(F, polymont_of(F))
+            return MontgomeryIterative(F, int(options.get("digit", 17)), int(options.get("per_cycle", 1)),
+                                       int(options.get("stages", 1)))
+        return PolyMontMul(F, polymont_of(F), int(options.get("levels", 1)))
     except KindError:
         raise
     except ValueError as e:  # a bad word size, no closed coefficient domain, operands over 64 bits

@@ -391,15 +391,25 @@ class MontgomeryIterative(MontgomeryBase):
     push).  a, p and t are padded with zero digits to L = K·⌈(s + 1)/K⌉: t < 2p < 2R keeps the
     digits above s zero after each digit of b (Koç et al. §5's bound), so the padding changes no
     value.  II = s(1 + L/K) + 1 (K = 1: s(s + 2) + 1; the last cycle pushes the final carry and
-    subtracts p), latency II + 1.
+    subtracts p), latency II + 1.  ``stages`` 2 shortens the cycle without changing the steps: the
+    digits of p from a register that rotates with a's (the products' operands all flip-flops, no
+    lookup of p's digits by the step counter before the DSPs), a_0·b_i mod 2^w of the m cycle from a
+    register loaded the cycle before (one w × w product more), so that cycle is one product, not two
+    in series, and the pushed t registered and p subtracted in a cycle of its own (the bits-wide
+    carry chain apart from the digit products): latency II + 2, the same II.  ``stages`` 3: as 2,
+    the subtraction in two cycles, the low half's difference and borrow registered: latency II + 3.
     """
 
-    def __init__(self, F: PrimeField, word: int = 17, per_cycle: int = 1):
+    def __init__(self, F: PrimeField, word: int = 17, per_cycle: int = 1, stages: int = 1):
         super().__init__(F, word)
         if not 1 <= per_cycle <= self.digits + 1:
             raise ValueError(f"per_cycle must be between 1 and s + 1 = {self.digits + 1} digits, not {per_cycle}")
-        self.per_cycle = per_cycle
-        self.name = f"MontIter_p{F.bits}_w{word}" + (f"_k{per_cycle}" if per_cycle > 1 else "")
+        if stages not in (1, 2, 3):
+            raise ValueError(f"montgomery-iterative has 1 to 3 stages (2: the final subtraction a cycle of its "
+                             f"own, 3: two, half its carry chain each), not {stages}")
+        self.per_cycle, self.stages = per_cycle, stages
+        self.name = (f"MontIter_p{F.bits}_w{word}" + (f"_k{per_cycle}" if per_cycle > 1 else "")
+                     + (f"_p{stages}" if stages > 1 else ""))
 
     @property
     def padded(self) -> int:
@@ -413,10 +423,10 @@ class MontgomeryIterative(MontgomeryBase):
 
     @property
     def latency(self) -> int:
-        return self.initiation_interval + 1
+        return self.initiation_interval + self.stages
 
     def describe(self) -> dict:
-        return {**super().describe(), "per_cycle": self.per_cycle}
+        return {**super().describe(), "per_cycle": self.per_cycle, **({"stages": self.stages} if self.stages > 1 else {})}
 
     def fios(self, a: int, b: int) -> int:
         """The unit's algorithm step by step (the same cycles and K-digit windows as the hardware)."""
@@ -451,14 +461,22 @@ class MontgomeryIterative(MontgomeryBase):
         last = Signal(name="last")
         m.d.comb += last.eq(busy & (i == s))
         pd = digits(p, w, L)
-        pj = Array(Const(from_digits(pd[j:j + K], w), K * w) for j in range(0, L, K))
         ab = Signal((K + 1) * w, name="ab")
         mp = Signal((K + 1) * w, name="mp")
-        m.d.comb += [ab.eq(A[:K * w] * B[:w]), mp.eq(mm * pj[k - 1])]
+        if self.stages >= 2:  # p's digits from a register that rotates with a's: the products read flip-flops
+            P = Signal(L * w, name="P", init=from_digits(pd, w))
+            m.d.comb += [ab.eq(A[:K * w] * B[:w]), mp.eq(mm * P[:K * w])]
+        else:
+            pj = Array(Const(from_digits(pd[j:j + K], w), K * w) for j in range(0, L, K))
+            m.d.comb += [ab.eq(A[:K * w] * B[:w]), mp.eq(mm * pj[k - 1])]
         x = Signal((K + 1) * w + 2, name="x")
         m.d.comb += x.eq(T[:K * w] + ab + mp + C)
         u = Signal(w, name="u")
-        m.d.comb += u.eq(T[w:2 * w] + ab[:w])
+        if self.stages >= 2:  # a_0·b_i mod 2^w of the m cycle from a register, loaded the cycle before it
+            a0b = Signal(w, name="a0b")
+            m.d.comb += u.eq(T[w:2 * w] + a0b)
+        else:
+            m.d.comb += u.eq(T[w:2 * w] + ab[:w])
         mnext = Signal(2 * w, name="m_next")
         m.d.comb += mnext.eq(u * Const(self.model.pinv % W, w))
         pushed = Signal(L * w, name="pushed")
@@ -469,18 +487,41 @@ class MontgomeryIterative(MontgomeryBase):
             with m.Else():  # digits J = K·(k − 1) …
                 m.d.sync += [T.eq(Cat(T[K * w:], x[:K * w])), C.eq(x[K * w:]), A.eq(Cat(A[K * w:], A[:K * w])),
                              k.eq(k + 1)]
+                if self.stages >= 2:
+                    m.d.sync += P.eq(Cat(P[K * w:], P[:K * w]))
                 with m.If(k == steps):
                     m.d.sync += [B.eq(B >> w), k.eq(0), i.eq(i + 1)]
+                    if self.stages >= 2:  # a's first digit after the rotation, b's next digit
+                        m.d.sync += a0b.eq((Cat(A[K * w:], A[:K * w])[:w] * B[w:2 * w])[:w])
             with m.If(last):
                 m.d.sync += busy.eq(0)
         t = pushed[:bits + 1]
+        if self.stages >= 2:  # t registered at the last cycle, p subtracted the cycle after
+            treg, final = Signal(bits + 1, name="t_reg"), Signal(name="t_valid")
+            with m.If(last):
+                m.d.sync += treg.eq(t)
+            m.d.sync += final.eq(last)
+            t, last = treg, final
         d = Signal(bits + 2, name="t_minus_p")
-        m.d.comb += d.eq(t - p)
+        if self.stages == 3:  # the low half's difference and borrow a cycle before the high half's
+            h = (bits + 1) // 2
+            lo, t_hi, t_lo = Signal(h + 1, name="lo_diff"), Signal(bits + 1 - h, name="t_hi"), Signal(h, name="t_lo")
+            final = Signal(name="lo_valid")
+            with m.If(last):
+                m.d.sync += [lo.eq(t[:h] - (p & ((1 << h) - 1))), t_hi.eq(t[h:]), t_lo.eq(t[:h])]
+            m.d.sync += final.eq(last)
+            hi = Signal(bits + 2 - h, name="hi_diff")  # its top bit the sign, as d's
+            m.d.comb += [hi.eq(t_hi - (p >> h) - lo[h]), d.eq(Cat(lo[:h], hi))]
+            t, last = Cat(t_lo, t_hi), final
+        else:
+            m.d.comb += d.eq(t - p)
         c, done = Signal(bits, name="c_reg"), Signal(name="done_reg")
         with m.If(last):
             m.d.sync += c.eq(Mux(d[-1], t, d))
         m.d.sync += done.eq(last)
         with m.If(self.start):
             m.d.sync += [A.eq(self.a), B.eq(self.b), T.eq(0), C.eq(0), i.eq(0), k.eq(0), busy.eq(1)]
+            if self.stages >= 2:
+                m.d.sync += [P.eq(from_digits(pd, w)), a0b.eq((self.a[:w] * self.b[:w])[:w])]
         m.d.comb += [self.c.eq(c), self.done.eq(done)]
         return m

@@ -113,8 +113,10 @@ class PolyMontMul(PrimeMul):
     low bits.  Outputs lie in the same domain, so a result is a valid operand.
     """
 
-    def __init__(self, F: PrimeField, pm: PolyMont):
-        self.pm = pm
+    def __init__(self, F: PrimeField, pm: PolyMont, levels: int = 1):
+        if levels < 1:
+            raise ValueError(f"levels: adder-tree levels per register, at least 1, not {levels}")
+        self.pm, self.levels = pm, levels
         self.ranges = pm.ranges(pm.arith_domain)
         self.cw = pm.word_bits
         ops = [k for k in self.ranges if k.startswith("p") and k.endswith((".a", ".b"))]
@@ -124,7 +126,7 @@ class PolyMontMul(PrimeMul):
         self.operand_sums, self.c_terms = karatsuba_structure()
         self.products = len(self.operand_sums)
         super().__init__(F, sum(self.cw))
-        self.name = f"PolyMont_p{F.bits}_n{pm.n}"
+        self.name = f"PolyMont_p{F.bits}_n{pm.n}" + (f"_l{levels}" if levels > 1 else "")
 
     @property
     def R(self) -> int:
@@ -175,8 +177,9 @@ class PolyMontMul(PrimeMul):
 
     @property
     def multiplier_stages(self) -> int:
-        """Operand register, then the DSP pieces and the adder tree over the rows."""
-        return 1 + product_cycles(64, 64, XW, YW)
+        """Operand register, then the DSP pieces and the adder tree over the rows, a register every
+        ``levels`` levels."""
+        return 1 + product_cycles(64, 64, XW, YW, levels=self.levels)
 
     @property
     def latency(self) -> int:
@@ -229,7 +232,7 @@ class PolyMontMul(PrimeMul):
         sign = pipe.reg((x < 0) ^ (y < 0), 1, "sign")
         k0 = pipe.reg(j, len(j), "k_m")
         v0 = pipe.reg(issuing, 1, "v_m")
-        prod, cyc = dsp_product(m, pipe, mx, 64, my, 64, "mul", XW, YW)
+        prod, cyc = dsp_product(m, pipe, mx, 64, my, 64, "mul", XW, YW, levels=self.levels)
         assert 1 + cyc == self.multiplier_stages
         sign = pipe.delay(sign, 1, cyc, "sign")
         kk = pipe.delay(k0, len(j), cyc, "k")

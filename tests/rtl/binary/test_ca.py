@@ -45,6 +45,32 @@ def test_units_equal_their_model_on_small_fields(name, digit):
         _check(unit, seed=D)
 
 
+@pytest.mark.parametrize("name", ["f2-11", "f2-29"])
+@pytest.mark.parametrize("digit", [1, 4, "m"])
+def test_staged_units_equal_their_model_a_cycle_later(name, digit):
+    """``stages`` 2 on msd lanes and on CA (both schemes): each multiplier's digit-product sum
+    registered and accumulated a cycle later; the same products with one cycle more latency and the
+    same II, back to back (a product starting in the last digit cycle of the one before) and with
+    gaps; 3 stages refused."""
+    F = params.curve(name).F
+    D = F.m if digit == "m" else digit
+    pairs = [(MsdGroup(F, D, 3), MsdGroup(F, D, 3, 2)), (CAMul(F, D, 1), CAMul(F, D, 1, 2)),
+             (CAMul(F, D, 2), CAMul(F, D, 2, 2))]
+    for one, two in pairs:
+        assert (two.latency, two.initiation_interval) == (one.latency + 1, one.initiation_interval)
+        assert two.name == one.name + "_p2"
+        _check(two, seed=D)
+        vecs = two.vectors(4, D + 1)
+        rng = random.Random(D)
+        run = simulate_mul(two, [(a, b) for a, b, _ in vecs],
+                           [two.initiation_interval + rng.randrange(0, 3) for _ in vecs])
+        assert run.results == [c for *_, c in vecs] and run.latencies == [two.latency] * len(vecs)
+    with pytest.raises(KindError, match="ca1 F_2.m multiplier has 1 or 2 stages, not 3"):
+        make_unit("ca1", F, digit=D, stages=3)
+    with pytest.raises(KindError, match="msd lanes .* have 1 or 2 stages, not 3"):
+        make_unit("msd", F, digit=D, lanes=2, stages=3)
+
+
 def test_group_is_its_multipliers():
     F = params.curve("f2-29").F
     g = MsdGroup(F, 5, 3)

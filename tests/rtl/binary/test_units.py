@@ -273,11 +273,28 @@ def test_the_slices_registers_stay_apart_through_the_synthesis():
     assert len(regs) == len(set(regs)) == expected
 
 
-@pytest.mark.parametrize("options,why", [({"kind": "ca1", "digit": 2, "stages": 2}, "--stages applies to"),
-                                         ({"kind": "iter-karatsuba", "stages": 2}, "--stages applies to"),
+@pytest.mark.parametrize("core", [153, 77])
+@pytest.mark.parametrize("stages", [2, 3])
+def test_an_iterative_karatsuba_with_a_staged_core_is_bit_exact(core, stages):
+    """iter-karatsuba ``stages`` 2: its core's base products registered, 3: their operands too (as the
+    hybrid kinds'), each product's tag delayed with them: a cycle more latency a stage, the same II
+    and products, back to back and with gaps."""
+    F = binary_field(47)
+    one, unit = make_unit("iter-karatsuba", F, core=core), make_unit("iter-karatsuba", F, core=core, stages=stages)
+    assert (unit.latency, unit.initiation_interval) == (one.latency + stages - 1, one.initiation_interval)
+    base, pmx = one.name.split("_pmx") if "_pmx" in one.name else (one.name, None)  # K77's name ends _pmx3
+    assert unit.name == base + f"_p{stages}" + (f"_pmx{pmx}" if pmx else "")
+    rng = random.Random(131 + core + stages)
+    pairs = edge_pairs(F)[:4] + [(F.random(rng), F.random(rng)) for _ in range(4)]
+    _check(unit, pairs)
+    _check(unit, pairs[:3], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(3)])
+
+
+@pytest.mark.parametrize("options,why", [({"kind": "ca1", "digit": 2, "stages": 3}, "ca1 F_2.m multiplier has 1 or 2"),
+                                         ({"kind": "iter-karatsuba", "stages": 4}, "iter-karatsuba F_2.m multiplier has 1 to 3"),
                                          ({"kind": "lsd", "digit": 2, "stages": 3}, "lsd F_2.m multiplier has 1 or 2"),
                                          ({"kind": "msd", "digit": 2, "stages": 4}, "msd F_2.m multiplier has 1 to 3"),
-                                         ({"kind": "msd", "digit": 2, "stages": 2, "lanes": 2}, "take no stages"),
+                                         ({"kind": "msd", "digit": 2, "stages": 3, "lanes": 2}, "lanes .* 1 or 2 stages, not 3"),
                                          ({"kind": "tmvp", "stages": 3}, "1 or 2 stages"),
                                          ({"kind": "hybrid-tmvp3", "stages": 4}, "1 to 3 stages"),
                                          ({"kind": "hybrid-tmvp2", "stages": 2, "lut6": True}, "not built with lut6"),

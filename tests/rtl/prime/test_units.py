@@ -103,6 +103,41 @@ def test_montgomery_iterative_per_cycle_bounds_and_catalogue():
         make_unit("montgomery-pipelined", F, per_cycle=2)
 
 
+@pytest.mark.parametrize("p,K", [(65521, 1), (2**89 - 1, 2), ("bn254", 1), ("bls12-381", 7)])
+@pytest.mark.parametrize("stages", [2, 3])
+def test_montgomery_iterative_stages_subtract_later(p, K, stages):
+    """``stages`` 2: p's digits and a_0·b_i from registers, the pushed t registered and p subtracted
+    the cycle after; 3: the subtraction in two cycles. The same products ``stages`` - 1 cycles
+    later, the same II, back to back and with gaps; 1 is the unit as before, 4 refused."""
+    F = _field(p)
+    one, unit = MontgomeryIterative(F, 17, K), make_unit("montgomery-iterative", F, per_cycle=K, stages=stages)
+    assert (unit.latency, unit.initiation_interval) == (one.latency + stages - 1, one.initiation_interval)
+    assert unit.name == one.name + f"_p{stages}" and unit.describe()["stages"] == stages
+    vecs = unit.vectors(8, seed=K + stages)
+    _check(unit, vecs)
+    rng = random.Random(K)
+    run = simulate_mul(unit, [(a, b) for a, b, _ in vecs[:4]], [unit.initiation_interval + rng.randrange(0, 3)
+                                                                for _ in range(4)])
+    assert run.results == [c for _, _, c in vecs[:4]] and run.latencies == [unit.latency] * 4
+    assert unit_verilog(make_unit("montgomery-iterative", F, per_cycle=K, stages=1)) == unit_verilog(one)
+    with pytest.raises(KindError, match="1 to 3 stages"):
+        make_unit("montgomery-iterative", F, stages=4)
+
+
+@pytest.mark.parametrize("levels", [2, 3])
+def test_polymont_levels_shorten_its_multiplier(levels):
+    """polymont-chavez11 ``levels``: a register every L levels of its 64 × 64 multiplier's adder tree
+    (three levels over six rows): fewer stages, the same products, back to back."""
+    F = params.curve("bn-chavez11").F
+    one, unit = make_unit("polymont-chavez11", F), make_unit("polymont-chavez11", F, levels=levels)
+    assert unit.multiplier_stages == 1 + 1 + -(-3 // levels)
+    assert (unit.latency, unit.initiation_interval) == (one.latency - 3 + -(-3 // levels), 14)
+    assert unit.name == one.name + f"_l{levels}"
+    _check(unit, unit.vectors(12, seed=levels))
+    with pytest.raises(KindError, match="at least 1"):
+        make_unit("polymont-chavez11", F, levels=0)
+
+
 def test_pipelined_pieces_fit_a_dsp48e1():
     """Every piece product is at most 24 × 17 bits (a DSP48E1 takes 25 × 18 signed)."""
     for p in REAL:
