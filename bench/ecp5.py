@@ -46,6 +46,7 @@ UNITS = [
     ("polymont-chavez11 bn-chavez11", "unit synth --kind polymont-chavez11 --curve bn-chavez11"),
     ("montgomery-iterative bn-chavez11", "unit synth --kind montgomery-iterative --curve bn-chavez11"),
     ("montgomery-iterative bn254", "unit synth --kind montgomery-iterative --curve bn254"),
+    ("montgomery-iterative bn254 stages=3", "unit synth --kind montgomery-iterative --curve bn254 --stages 3"),
     ("montgomery-iterative bls12-381", "unit synth --kind montgomery-iterative --curve bls12-381"),
     ("montgomery-iterative bn254 per-cycle 16", "unit synth --kind montgomery-iterative --curve bn254 --per-cycle 16"),
     ("montgomery-iterative bls12-381 per-cycle 24",
@@ -55,6 +56,7 @@ UNITS = [
     ("ca2 m=283 D=8", "unit synth --kind ca2 --curve f2-283 --digit 8"),
     ("ca1 m=283 D=8", "unit synth --kind ca1 --curve f2-283 --digit 8"),
     ("ca1 m=239 D=16", "unit synth --kind ca1 --curve f2-239 --digit 16"),
+    ("ca1 m=239 D=16 stages=2", "unit synth --kind ca1 --curve f2-239 --digit 16 --stages 2"),
     ("ca1 m=283 D=16", "unit synth --kind ca1 --curve f2-283 --digit 16"),
     ("msd m=239 D=48", "unit synth --kind msd --curve f2-239 --digit 48"),
     ("msd m=239 D=60 stages=2", "unit synth --kind msd --curve f2-239 --digit 60 --stages 2"),
@@ -168,6 +170,7 @@ STATIC = {
     "ca1 m=239 D=16": "HeAP: router1 did not route it in 1,800 s; router2 stalled at 14,374 to 17,029 overused "
                       "wires (iterations 8 to 13)",
     "ca1 m=283 D=16": "HeAP: router1 did not route it in 1,200 s, nor router2 in 3,600 s",
+    "ca1 m=239 D=16 stages=2": "HeAP: not tried (the flow of ca1 m=239 D=16, which HeAP did not route)",
     "polymont-chavez11 bn-chavez11": "HeAP: router1 did not route it in 2,400 s (43,591 arcs left); router2 "
                                    "diverged (2,031 wires overused at iteration 32, 3,963 at 56)",
     "asip-1223-k77": "HeAP: router1 did not route it in 1,500 s, nor router2 in 3,600 s",
