@@ -112,11 +112,10 @@ class MsdGroup(_Unit):
         xb = shared_xb(m, F, breg, D, "b_x")
         aregs = [Signal(T * D, name=f"a{i}") for i in range(self.k)]
         cregs = [Signal(F.m, name=f"c{i}") for i in range(self.k)]
+        c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
         if self.stages == 1:
             nxt = [msd_step(m, F, cregs[i], aregs[i][T * D - D:], xb, D, f"m{i}_cxd", f"m{i}_next")
                    for i in range(self.k)]
-        c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
-        if self.stages == 1:
             with m.If(busy):
                 m.d.sync += [cr.eq(n) for cr, n in zip(cregs, nxt)] + [ar.eq(ar << D) for ar in aregs]
             with m.If(last):
