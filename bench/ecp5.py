@@ -70,6 +70,7 @@ UNITS = [
     ("lsd m=1223 D=9", "unit synth --kind lsd --curve f2-1223 --digit 9"),
     ("lsd m=1223 D=11", "unit synth --kind lsd --curve f2-1223 --digit 11"),
     ("iter-karatsuba m=1223 core=77", "unit synth --kind iter-karatsuba --curve f2-1223 --core 77"),
+    ("iter-karatsuba m=1223 core=77 stages=2", "unit synth --kind iter-karatsuba --curve f2-1223 --core 77 --stages 2"),
     ("iter-karatsuba m=1223 core=153", "unit synth --kind iter-karatsuba --curve f2-1223 --core 153"),
     ("montgomery-pipelined bn-chavez11", "unit synth --kind montgomery-pipelined --curve bn-chavez11"),
     ("montgomery-pipelined bn254", "unit synth --kind montgomery-pipelined --curve bn254"),
