@@ -175,9 +175,9 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     001 Fig. 3), a datapath unit whose lanes the scheduler starts together.  ``stages`` (the latency;
     :data:`MOST_STAGES`) cuts a parallel multiplier's network (a hybrid one's or iter-karatsuba's
     core) with registers; msd's (lsd's, lsb's, msd lanes', ca1's and ca2's) 2 registers a step's
-    digit-product sum before it is accumulated (a cycle more latency), msd's 3 its x^i·b array too.  ``slice_bits`` (msd with 2
-    stages): the digit-product sum in slices of that many bits, each on registers of its own of the
-    digit and of b (the same cycles).
+    digit-product sum before it is accumulated (a cycle more latency), msd's 3 its x^i·b array too.
+    ``slice_bits`` (msd with 2 stages): the digit-product sum in slices of that many bits, each on
+    registers of its own of the digit and of b (the same cycles).
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")

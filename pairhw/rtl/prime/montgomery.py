@@ -405,8 +405,8 @@ class MontgomeryIterative(MontgomeryBase):
         if not 1 <= per_cycle <= self.digits + 1:
             raise ValueError(f"per_cycle must be between 1 and s + 1 = {self.digits + 1} digits, not {per_cycle}")
         if stages not in (1, 2, 3):
-            raise ValueError(f"montgomery-iterative has 1 to 3 stages (2: the final subtraction a cycle of its "
-                             f"own, 3: two, half its carry chain each), not {stages}")
+            raise ValueError(f"montgomery-iterative has 1 to 3 stages (2: p's digits and a_0*b_i from registers, "
+                             f"the final subtraction a cycle of its own; 3: that subtraction in two), not {stages}")
         self.per_cycle, self.stages = per_cycle, stages
         self.name = (f"MontIter_p{F.bits}_w{word}" + (f"_k{per_cycle}" if per_cycle > 1 else "")
                      + (f"_p{stages}" if stages > 1 else ""))
@@ -426,7 +426,8 @@ class MontgomeryIterative(MontgomeryBase):
         return self.initiation_interval + self.stages
 
     def describe(self) -> dict:
-        return {**super().describe(), "per_cycle": self.per_cycle, **({"stages": self.stages} if self.stages > 1 else {})}
+        return {**super().describe(), "per_cycle": self.per_cycle,
+                **({"stages": self.stages} if self.stages > 1 else {})}
 
     def fios(self, a: int, b: int) -> int:
         """The unit's algorithm step by step (the same cycles and K-digit windows as the hardware)."""
