@@ -591,13 +591,14 @@ def test_a_staged_lsd_multiplier_is_bit_exact_in_a_core():
                                                              marks=pytest.mark.slow)])
 def test_staged_lanes_and_prime_multipliers_are_bit_exact_in_a_core(name, stage, delta, n):
     """tate1-47-d4 with every msd multiplier at 2 stages (its lanes sharing an operand too),
-    ate-bn-tiny-small's FIOS multiplier subtracting p a cycle later, ate-bn-chavez11-toy's
+    ate-bn-tiny-small's FIOS multiplier at 2 stages (p's digits and a_0·b_i from registers, p
+    subtracted a cycle later), ate-bn-chavez11-toy's
     polynomial Montgomery multiplier with one register over its three adder levels: each
     multiplier's latency moves by ``delta``, which the schedule counts, and the pairings are
     bit-exact in the scheduled cycles."""
     plain = designs.get(name)
     data = json.loads(json.dumps(plain.data))
-    data["name"] = name + "-p2"
+    data["name"] = name + "-staged"
     for u in data["datapath"]["units"]:
         if u["kind"] == "mul":
             u["mul"].update(stage)
