@@ -211,9 +211,29 @@ class CAMul(_Unit):
         groups = 2 if self.scheme == 1 else 1  # rounds computed side by side
         aregs = [[Signal(T * D, name=f"a{g}_{j}") for j in range(3)] for g in range(groups)]
         cregs = [[Signal(mm, name=f"p{g}_{j}") for j in range(3)] for g in range(groups)]
-        if self.stages == 1:
+        c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
+        staged = self.stages == 2
+        if staged:
+            # each multiplier's digit-product sum registered (_digit_sum, which shifts its a register)
+            # and accumulated a cycle later, a round's first into a cleared accumulator; a new product
+            # may start in the last digit cycle, so the result's additions take C from a register
+            # loaded then
+            pregs = [[_digit_sum(m, F, D, busy, ar, xb, f"m{g}{j}_preg") for j, (ar, xb) in enumerate(zip(row, arrays))]
+                     for g, row in enumerate(aregs)]
+            step, first, end = late_accumulation(m, busy, cnt, last, done)
+            held = [Signal(mm, name=f"c{i}_held") for i in range(4)]  # C of the product finishing
+            with m.If(last):
+                m.d.sync += [h.eq(x) for h, x in zip(held, cin)]
+            if self.scheme == 2:  # the second round's first sum also goes into a cleared accumulator
+                round2, round1_end = Signal(name="acc_round2"), Signal(name="acc_round1_end")
+                m.d.sync += [round2.eq(busy & (cnt == T)), round1_end.eq(busy & (cnt == T - 1))]
+                first = first | round2
+            nxt = [[msd_accumulate(m, F, cr, pr, first, D, f"m{g}{j}_cxd", f"m{g}{j}_next")
+                    for j, (cr, pr) in enumerate(zip(crow, prow))] for g, (crow, prow) in enumerate(zip(cregs, pregs))]
+        else:
             nxt = [[msd_step(m, F, cregs[g][j], aregs[g][j][T * D - D:], arrays[j], D, f"m{g}{j}_cxd",
                              f"m{g}{j}_next") for j in range(3)] for g in range(groups)]
+            step, end, held = busy, last, cin
 
         def combine(p, r, cin=cin):
             """(c'0, c'1) from c0w, c1z, (c0 + c1)(w + z) (r = 0), or (c'2, c'3) (r = 1): eq. (6)."""
@@ -221,74 +241,37 @@ class CAMul(_Unit):
                 return Cat(p[0] ^ p[1] ^ cin[3], p[2] ^ p[0] ^ cin[2] ^ cin[3])
             return Cat(p[0] ^ p[1] ^ cin[0] ^ cin[2], p[2] ^ p[0] ^ cin[1] ^ cin[3])
 
-        c, done = Signal(self.width, name="c_reg"), Signal(name="done_reg")
-        if self.stages == 2:
-            self._staged(m, busy, cnt, last, c, done, cin, arrays, aregs, cregs, combine, a_operands)
-            self._load(m, cin, w, z, a_in, aregs, cregs, a_operands, busy, cnt, clear=False)
-            m.d.comb += [self.c.eq(c), self.done.eq(done)]
-            return m
-        with m.If(busy):
+        with m.If(step):
             for g in range(groups):
                 m.d.sync += [cr.eq(n) for cr, n in zip(cregs[g], nxt[g])]
-                m.d.sync += [ar.eq(ar << D) for ar in aregs[g]]
+                if not staged:
+                    m.d.sync += [ar.eq(ar << D) for ar in aregs[g]]
         if self.scheme == 1:
-            with m.If(last):
-                m.d.sync += c.eq(Cat(combine(nxt[0], 0), combine(nxt[1], 1)))
-        else:
-            lo = Signal(2 * mm, name="lo")
-            with m.If(busy & (cnt == T - 1)):  # the first round ends: keep c'0, c'1; c2, c3 next
-                m.d.sync += lo.eq(combine(nxt[0], 0))
-                m.d.sync += [cr.eq(0) for cr in cregs[0]]
-                m.d.sync += [ar.eq(x) for ar, x in zip(aregs[0], a_operands(cin, 1))]
-            with m.If(last):
-                m.d.sync += c.eq(Cat(lo, combine(nxt[0], 1)))
-        self._load(m, cin, w, z, a_in, aregs, cregs, a_operands, busy, cnt, clear=True)
-        m.d.sync += done.eq(last)
-        m.d.comb += [self.c.eq(c), self.done.eq(done)]
-        return m
-
-    def _load(self, m, cin, w, z, a_in, aregs, cregs, a_operands, busy, cnt, clear: bool) -> None:
-        """At start: the operands, C kept for the additions, the a registers (and, unstaged, the
-        accumulators cleared)."""
-        mm = self.F.m
-        with m.If(self.start):
-            m.d.sync += [busy.eq(1), cnt.eq(0), w.eq(self.b[:mm]), z.eq(self.b[mm:2 * mm])]
-            m.d.sync += [ci.eq(x) for ci, x in zip(cin, a_in)]
-            for g in range(len(aregs)):
-                if clear:
-                    m.d.sync += [cr.eq(0) for cr in cregs[g]]
-                m.d.sync += [ar.eq(x) for ar, x in zip(aregs[g], a_operands(a_in, g))]
-
-    def _staged(self, m, busy, cnt, last, c, done, cin, arrays, aregs, cregs, combine, a_operands) -> None:
-        """Two stages: each multiplier's digit-product sum registered (:func:`_digit_sum`) and
-        accumulated a cycle later, a round's first into a cleared accumulator.  A new product may start
-        in the last digit cycle, so the additions of the result take C from a register loaded then."""
-        F, D, T, mm = self.F, self.digit, self.steps, self.F.m
-        pregs = [[_digit_sum(m, F, D, busy, ar, xb, f"m{g}{j}_preg") for j, (ar, xb) in enumerate(zip(row, arrays))]
-                 for g, row in enumerate(aregs)]
-        acc, first, final = late_accumulation(m, busy, cnt, last, done)
-        held = [Signal(mm, name=f"c{i}_held") for i in range(4)]  # C of the product finishing
-        with m.If(last):
-            m.d.sync += [h.eq(x) for h, x in zip(held, cin)]
-        if self.scheme == 2:  # the second round's first sum also goes into a cleared accumulator
-            round2, round1_end = Signal(name="acc_round2"), Signal(name="acc_round1_end")
-            m.d.sync += [round2.eq(busy & (cnt == T)), round1_end.eq(busy & (cnt == T - 1))]
-            first = first | round2
-        nxt = [[msd_accumulate(m, F, cr, pr, first, D, f"m{g}{j}_cxd", f"m{g}{j}_next")
-                for j, (cr, pr) in enumerate(zip(crow, prow))] for g, (crow, prow) in enumerate(zip(cregs, pregs))]
-        with m.If(acc):
-            m.d.sync += [cr.eq(n) for crow, nrow in zip(cregs, nxt) for cr, n in zip(crow, nrow)]
-        if self.scheme == 1:
-            with m.If(final):
+            with m.If(end):
                 m.d.sync += c.eq(Cat(combine(nxt[0], 0, held), combine(nxt[1], 1, held)))
         else:
             lo = Signal(2 * mm, name="lo")
-            with m.If(busy & (cnt == T - 1)):  # the first round's digits end: c2, c3's next
+            with m.If(busy & (cnt == T - 1)):  # the first round's digits end: keep c'0, c'1; c2, c3 next
+                if not staged:
+                    m.d.sync += lo.eq(combine(nxt[0], 0))
+                    m.d.sync += [cr.eq(0) for cr in cregs[0]]
                 m.d.sync += [ar.eq(x) for ar, x in zip(aregs[0], a_operands(cin, 1))]
-            with m.If(round1_end):  # and its accumulation a cycle later: keep c'0, c'1
-                m.d.sync += lo.eq(combine(nxt[0], 0))
-            with m.If(final):
+            if staged:
+                with m.If(round1_end):  # the first round's accumulation ends a cycle later
+                    m.d.sync += lo.eq(combine(nxt[0], 0))
+            with m.If(end):
                 m.d.sync += c.eq(Cat(lo, combine(nxt[0], 1, held)))
+        with m.If(self.start):
+            m.d.sync += [busy.eq(1), cnt.eq(0), w.eq(self.b[:mm]), z.eq(self.b[mm:2 * mm])]
+            m.d.sync += [ci.eq(x) for ci, x in zip(cin, a_in)]
+            for g in range(groups):
+                if not staged:
+                    m.d.sync += [cr.eq(0) for cr in cregs[g]]
+                m.d.sync += [ar.eq(x) for ar, x in zip(aregs[g], a_operands(a_in, g))]
+        if not staged:  # (the staged form registers done with its accumulation)
+            m.d.sync += done.eq(last)
+        m.d.comb += [self.c.eq(c), self.done.eq(done)]
+        return m
 
 
 def _digit_sum(m, F: GF2m, D: int, busy, areg, xb, name: str) -> Signal:
