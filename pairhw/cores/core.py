@@ -164,8 +164,11 @@ class Sequencer:
             nxt, self.next_live = q, live
             chain.append((q, live))
         # with three stages, the word after the next (word_q1) and its live bit: ram_control local's
-        # registers of each copy load it, and the registers of each slice load theirs (a tree)
-        self.word_next2, self.next2_live = chain[-2] if len(chain) >= 2 else (None, None)
+        # registers of each copy load it, and the registers of each slice load theirs (a tree); with
+        # four, the word two after the next (word_q1 again), whose fields pass a register of each copy,
+        # then one of each group of its slices (``dp.slice_group`` of them), then the slices'
+        self.word_ahead, self.ahead_live = chain[0] if len(chain) >= 2 else (None, None)
+        self.group = dp.slice_group
         word = rd.data
         self.word_next = nxt if dp.word_stages else None  # the word of the next cycle (ram_control local)
         if dp.word_stages:
@@ -235,13 +238,13 @@ class Sequencer:
         o, n = self.offsets[key]
         return self.word_next[o:o + n]
 
-    def next2_field(self, key):
-        """Field ``key`` of the word after the next (``word_stages`` 3), or None when the words have
-        no such field."""
+    def ahead_field(self, key):
+        """Field ``key`` of the word the copies' registers load (:attr:`word_ahead`), or None when the
+        words have no such field."""
         if key not in self.offsets:
             return None
         o, n = self.offsets[key]
-        return self.word_next2[o:o + n]
+        return self.word_ahead[o:o + n]
 
     def set_pc(self, value):
         """The word of the next cycle."""
@@ -417,16 +420,16 @@ class RegisterFile:
         depth = self.mc.sizes[b] if regs is None else len(regs)
         nxt = None if key is None else seq.next_field(key)
         sel = None if key is None else seq.next_field(Key.bank(key))
-        tree = key is not None and seq.word_next2 is not None
+        tree = key is not None and seq.word_ahead is not None
         decoded = tree and self.dp.decode_reads
         if decoded:  # the copy's registers hold the next read's place, decoded a cycle ahead: below
-            nxt, sel = seq.next2_field(key), seq.next2_field(Key.bank(key))
+            nxt, sel = seq.ahead_field(key), seq.ahead_field(Key.bank(key))
         elif tree:
             # the next word's fields in registers of this copy, loaded from the word after it: the
             # word register's net reaches one register a copy, and that register the copy's slices
-            nxt = self.replica(seq.next2_field(key), f"{name}_next")
+            nxt = self.replica(seq.ahead_field(key), f"{name}_next")
             if sel is not None:
-                sel = self.replica(seq.next2_field(Key.bank(key)), f"{name}_sel_next")
+                sel = self.replica(seq.ahead_field(Key.bank(key)), f"{name}_sel_next")
         # the word of zeros, past the registers: only where the word picks among the port's banks
         zero = depth if zeroed and sel is not None else None
         if zero is not None:
@@ -460,6 +463,7 @@ class RegisterFile:
                     shared = Signal(name=f"{name}_ra_load")
                     m.d.comb += shared.eq(load)
                     load = shared
+        groups: dict = {}  # word_stages 4: a group's registers of what its slices load
         for j, (lo, hi) in enumerate(cuts):
             suffix = "" if len(cuts) == 1 else f"_s{j}"
             mem = m.submodules[f"bank_{name}{suffix}"] = Memory(shape=hi - lo, depth=depth, init=[],
@@ -472,17 +476,33 @@ class RegisterFile:
                 m.d.comb += rp.addr.eq(ra)
             if nxt is None:
                 m.d.comb += ra.eq(_place(addr, regs))
-            elif load is None:
-                m.d.sync += ra.eq(place)
+                datas.append(rp.data)
+                continue
+            gload, gplace = self.grouped(groups, j, (load, place), (f"{name}_g{{}}_ra_load", f"{name}_g{{}}_ra"))
+            if gload is None:
+                m.d.sync += ra.eq(gplace)
             else:
-                with m.If(load):
-                    m.d.sync += ra.eq(place)
+                with m.If(gload):
+                    m.d.sync += ra.eq(gplace)
             datas.append(rp.data)
         if len(datas) == 1:
             return datas[0]
         s = Signal(mm, name=f"{name}_data")
         m.d.comb += s.eq(Cat(*datas))
         return s
+
+    def grouped(self, groups: dict, j: int, values: tuple, names: tuple) -> tuple:
+        """What slice ``j`` of a copy loads: ``values`` (None or constants pass through), or with the
+        tree's group level (``word_stages`` 4) their registers of slice ``j``'s group (``groups``
+        holds each group's, created by its first slice and named ``names`` formatted with the group),
+        loaded a cycle before the slices as the copy's registers are a cycle earlier."""
+        g = self.seq.group
+        if g is None:
+            return values
+        if j // g not in groups:
+            groups[j // g] = tuple(v if v is None or isinstance(v, int) else self.replica(v, n.format(j // g))
+                                   for v, n in zip(values, names))
+        return groups[j // g]
 
     def replica(self, value, name):
         """``value`` a cycle later, in a register of its own that the synthesis keeps apart."""
@@ -584,18 +604,23 @@ class RegisterFile:
         m, seq, mm = self.m, self.seq, self.mm
         # with word_stages 3 the writes are chosen from the word after the next, a cycle earlier, and
         # pass a register of each copy (a tree, as the reads): the loader's writes land a cycle later
-        tree = seq.word_next2 is not None
-        live, field = (seq.next2_live, seq.next2_field) if tree else (seq.next_live, seq.next_field)
+        # (with word_stages 4 from the word two after the next, through a register of each group of slices too)
+        tree = seq.word_ahead is not None
+        live, field = (seq.ahead_live, seq.ahead_field) if tree else (seq.next_live, seq.next_field)
         srcs: list[tuple[Any, Any, Any]] = []  # (enable, address, data in the write's cycle)
         if any(ib == b for _, (ib, _) in loads):
             if self.ld_q is None:  # one register of the loaded element for every local bank (two: a tree)
                 self.ld_q = Signal(mm, name="load_data_q")
                 m.d.sync += self.ld_q.eq(load_data[:mm])
-                if tree:
+                # (four: the group level and the loader's registered choice below too)
+                for k in range(2, 2 + tree + 2 * (seq.group is not None)):
                     self.ld_q1 = ld_q = self.ld_q
-                    self.ld_q = Signal(mm, name="load_data_q2")
+                    self.ld_q = Signal(mm, name=f"load_data_q{k}")
                     m.d.sync += self.ld_q.eq(ld_q)
-            srcs += [(c, k, self.ld_q) for c, (ib, k) in loads if ib == b]
+            # with the group level the loader's choice (a decode of its state) is registered first, so
+            # the copies' registers of the next write take flip-flops through the choice among writers
+            srcs += [(c if seq.group is None else self.replica(c, f"{b}_load{n}"), k, self.ld_q)
+                     for n, (c, (ib, k)) in enumerate((c, t) for c, t in loads if t[0] == b)]
         src_of = [None] * len(srcs)  # each source's writer (None: the loader)
         for p, _, bsel, _, data, banks in writers:  # bank b's, from the next word (or the one after)
             en = live & field(Key.we(p))
@@ -609,6 +634,10 @@ class RegisterFile:
         wen, waddr = Signal(name=f"{b}_wen_next"), Signal(range(max(depth, 2)), name=f"{b}_waddr_next")
         wsel, wdata = Signal(range(len(srcs)), name=f"{b}_wsel"), Signal(mm, name=f"{b}_wdata")
         wsel_next = Signal.like(wsel, name=f"{b}_wsel_next") if tree else wsel
+        wsel_ahead = wsel_next  # the choice's register (the group level: a cycle before wsel_next)
+        if seq.group is not None:
+            wsel_ahead = Signal.like(wsel, name=f"{b}_wsel_next2")
+            m.d.sync += wsel_next.eq(wsel_ahead)
         # slice_writes: each slice of the write multiplexer chooses on a register of its own of the
         # write's choice (replicas the synthesis keeps), so no select net spans the bank's width
         cuts = _slices(mm, self.dp.slice_bits)
@@ -617,7 +646,7 @@ class RegisterFile:
         for n, (c, a, _) in enumerate(srcs):
             with (m.If if n == 0 else m.Elif)(c):
                 m.d.comb += [wen.eq(1), waddr.eq(a)]
-                m.d.sync += wsel_next.eq(n)
+                m.d.sync += wsel_ahead.eq(n)
                 if not tree:
                     m.d.sync += [r.eq(n) for r in sels]
         if tree:  # (with slice_writes the slices' registers take the bank's)
@@ -651,15 +680,17 @@ class RegisterFile:
                     place_s = Signal(len(ports[0][0].addr), name=f"{b}_c{c}_wa_next")
                     m.d.comb += [cen_s.eq(en), place_s.eq(place)]
                     en, place = cen_s, place_s
-            for wp, lo, hi in ports:
+            groups: dict = {}
+            for i, (wp, lo, hi) in enumerate(ports):
                 we, wa = wp.en, wp.addr
                 if len(ports) > 1:  # a slice: its own enable and address, replicas the synthesis keeps
                     we = Signal(name=f"{b}_we{j}", attrs={REPLICA: 1})
                     wa = Signal(len(wp.addr), name=f"{b}_wa{j}", attrs={REPLICA: 1})
                     m.d.comb += [wp.en.eq(we), wp.addr.eq(wa)]
-                m.d.sync += we.eq(en)
-                with m.If(en):
-                    m.d.sync += wa.eq(place)
+                gen, gplace = self.grouped(groups, i, (en, place), (f"{b}_c{c}_g{{}}_we", f"{b}_c{c}_g{{}}_wa"))
+                m.d.sync += we.eq(gen)
+                with m.If(gen):
+                    m.d.sync += wa.eq(gplace)
                 if early is not None:  # the slice's register of the write, loaded a cycle before it
                     wd = Signal(hi - lo, name=f"{b}_wd{j}", attrs={REPLICA: 1})
                     m.d.sync += wd.eq(early[lo:hi])

@@ -100,8 +100,13 @@ SCHEMA = {
                                     "banks) leave flip-flops too, not the ROM's output; with 3 (ram_control "
                                     "local) each copy has registers of the next word's fields, loaded from the "
                                     "word after it, which its slices' registers load (a tree, not one net "
-                                    "from the word to every slice); each stage takes a cycle more a run, the "
-                                    "schedule is the same"),
+                                    "from the word to every slice); with 4 the tree is a level deeper: each "
+                                    "copy's registers load the word two ahead, a register of each group of "
+                                    "group_slices slices loads what its slices will, and the slices load that; "
+                                    "each stage takes a cycle more a run, the schedule is the same"),
+        "group_slices": (int, False, "with word_stages 4: the slices of a copy that each register of the tree's "
+                                     "middle level drives (default 4), so that no control register fans out "
+                                     "over a whole copy"),
         "slice_bits": (int, False, "with ram_control local: each copy of a LUT RAM bank is cut into slices of "
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
@@ -113,11 +118,11 @@ SCHEMA = {
                                      "result is forwarded a cycle before its write from the unit's output and in "
                                      "the write's cycle from a register beside the unit, so a forwarded chain "
                                      "takes no more cycles (more flip-flops; default false)"),
-        "decode_writes": (bool, False, "with word_stages 3: each copy's registers of the next write hold whether it "
+        "decode_writes": (bool, False, "with word_stages 3 or 4: each copy's registers of the next write hold whether it "
                                        "writes a register of that copy and the register's place in it, decoded from "
                                        "the write's choice a cycle ahead, so its slices' registers load flip-flops "
                                        "and no decoder sits between them (the same words and cycles; default false)"),
-        "decode_reads": (bool, False, "with word_stages 3: each copy's register of the next read holds the place "
+        "decode_reads": (bool, False, "with word_stages 3 or 4: each copy's register of the next read holds the place "
                                       "it reads in that copy (or, read_merge or, its word of zeros), decoded from "
                                       "the word after the next, so its slices' read-address registers load "
                                       "flip-flops and no lookup sits between them (the same words and cycles; "
@@ -126,7 +131,7 @@ SCHEMA = {
                                       "among the units and the loader that write the bank) has a register of its "
                                       "own of the write's choice (replicas the synthesis keeps), so no select net "
                                       "spans the bank's width; the same words and cycles (default: false)"),
-        "slice_selects": (bool, False, "with slice_bits and word_stages 2 or 3: each slice of a unit input's "
+        "slice_selects": (bool, False, "with slice_bits and word_stages 2 to 4: each slice of a unit input's "
                                        "choice (the bank multiplexer and the forwarding multiplexer) has its "
                                        "own registers of the word's select fields, loaded from the next word "
                                        "(replicas the synthesis keeps), so no select net spans the operand; "
@@ -307,7 +312,7 @@ MOST = {
     ("datapath", "io_width"): 8_192, ("datapath", "banks"): 64, ("datapath", "units"): 64, ("datapath", "pipeline"): 2,
     ("datapath", "max_sources"): 1 << 20, ("datapath", "lookahead"): 64, ("datapath", "near_steps"): 1_000, ("datapath", "modulo_orders"): 1_000,
     ("datapath", "modulo_exact"): 3_600,
-    ("datapath", "word_stages"): 3, ("datapath", "slice_bits"): 1 << 16,
+    ("datapath", "word_stages"): 4, ("datapath", "group_slices"): 1 << 16, ("datapath", "slice_bits"): 1 << 16,
     ("bank", "name"): 64, ("bank", "size"): 1 << 20, ("bank", "write_ports"): 16, ("bank", "read_ports"): 16,
     ("unit", "name"): 64, ("unit", "count"): 64, ("unit", "lanes"): 64, ("unit", "k"): 64, ("unit", "reads"): 8,
     ("unit", "writes"): 64, ("unit", "pipeline"): 2, ("unit", "read_via"): 8, ("unit", "writes_each"): 64,

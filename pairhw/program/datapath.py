@@ -194,6 +194,7 @@ class Datapath:
     slice_controls: bool = False  # slice_bits: a unit's start, power select and op in a register per slice
     decode_reads: bool = False  # word_stages 3: each copy registers the place its next read addresses
     slice_writes: bool = False  # slice_bits: each slice of a bank's write multiplexer on a select register of its own
+    group_slices: int | None = None  # word_stages 4: the slices each register of a copy's group drives (default 4)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -343,18 +344,27 @@ class Datapath:
             raise DatapathError("datapath.interleave: needs a batch of at least 2 pairings (the design's "
                                 "\"batch\")")
         if self.word_regs is not None:
-            if isinstance(self.word_regs, bool) or self.word_regs not in (1, 2, 3):
-                raise DatapathError(f"datapath.word_stages: {self.word_regs!r} is not 1, 2 or 3")
-            if self.word_regs == 3 and self.ram_control != "local":
-                raise DatapathError("datapath.word_stages: 3 loads ram_control local's registers of each copy "
-                                    f"from the word after the next; set ram_control to local, not {self.ram_control}")
-            if self.word_regs == 3 and (self.calls or self.waits):
+            if isinstance(self.word_regs, bool) or self.word_regs not in (1, 2, 3, 4):
+                raise DatapathError(f"datapath.word_stages: {self.word_regs!r} is not 1, 2, 3 or 4")
+            if self.word_regs >= 3 and self.ram_control != "local":
+                raise DatapathError(f"datapath.word_stages: {self.word_regs} loads ram_control local's registers "
+                                    f"of each copy from a word ahead; set ram_control to local, not {self.ram_control}")
+            if self.word_regs >= 3 and (self.calls or self.waits):
                 # the tree is built and simulated for a sequencer without run tables or held words
-                raise DatapathError("datapath.word_stages: 3 is for a core whose words run one a cycle (no calls, "
-                                    "no waits)")
+                raise DatapathError(f"datapath.word_stages: {self.word_regs} is for a core whose words run one a "
+                                    "cycle (no calls, no waits)")
             if self.rom not in ("registered", "sync-registered"):
                 raise DatapathError("datapath.word_stages: registers the word of a registered ROM; set rom to "
                                     f"registered or sync-registered, not {self.rom}")
+        if self.group_slices is not None:
+            if isinstance(self.group_slices, bool) or not isinstance(self.group_slices, int) \
+                    or self.group_slices < 1:
+                raise DatapathError(f"datapath.group_slices: {self.group_slices!r} is not a whole number of "
+                                    "slices of at least 1")
+            if self.word_stages != 4:
+                # the groups' registers are the tree's middle level, which the fourth word stage pays for
+                raise DatapathError("datapath.group_slices: the slices each register of a copy's groups drives, "
+                                    f"which word_stages 4 builds; set word_stages to 4, not {self.word_stages}")
         if self.slice_bits is not None:
             if isinstance(self.slice_bits, bool) or not isinstance(self.slice_bits, int) or self.slice_bits < 1:
                 raise DatapathError(f"datapath.slice_bits: {self.slice_bits!r} is not a whole number of bits of "
@@ -368,14 +378,15 @@ class Datapath:
                                 "use one or the other")
         # both work on the tree's registers of the next write: write_stage's slices load the write a
         # cycle early on the choice the tree makes then; decode_writes decodes into the copies' ones
-        for key, what in (("write_stage", "registers each write in the copies' slices on the choice word_stages 3 "
-                                          "makes a cycle early"),
-                          ("decode_writes", "decodes the writes into each copy's registers of the next write, "
-                                            "which word_stages 3 builds"),
-                          ("decode_reads", "decodes the reads into each copy's registers of the next read, "
-                                           "which word_stages 3 builds")):
-            if getattr(self, key) and self.word_stages != 3:
-                raise DatapathError(f"datapath.{key}: {what}; set word_stages to 3, not {self.word_stages}")
+        for key, what, stages in (("write_stage", "registers each write in the copies' slices on the choice "
+                                                  "word_stages 3 makes a cycle early", (3,)),
+                                  ("decode_writes", "decodes the writes into each copy's registers of the next "
+                                                    "write, which word_stages 3 or 4 builds", (3, 4)),
+                                  ("decode_reads", "decodes the reads into each copy's registers of the next "
+                                                   "read, which word_stages 3 or 4 builds", (3, 4))):
+            if getattr(self, key) and self.word_stages not in stages:
+                raise DatapathError(f"datapath.{key}: {what}; set word_stages to {' or '.join(map(str, stages))}, "
+                                    f"not {self.word_stages}")
         # each cuts something into the slices of slice_bits
         for key, what in (("slice_selects", "cuts a unit input's choice into the slices of slice_bits"),
                           ("slice_writes", "cuts each bank's write multiplexer into the slices of slice_bits"),
@@ -386,7 +397,7 @@ class Datapath:
             if self.word_stages < 2:
                 # the replicas load the next word's fields, which must leave flip-flops (word_q1)
                 raise DatapathError("datapath.slice_selects: its registers load the next word's fields from "
-                                    "a word register; set word_stages to 2 or 3")
+                                    "a word register; set word_stages to 2, 3 or 4")
             if self.operand_stage == "sources":
                 raise DatapathError("datapath.slice_selects: the choice is registered at the sources with "
                                     "operand_stage sources; use one or the other")
@@ -432,10 +443,21 @@ class Datapath:
         whole run by a cycle (the core's ``DRAIN`` state), not the schedule: one for a registered ROM,
         or ``word_stages`` 2 (the next word's fields then leave flip-flops too), or 3 (ram_control
         local: each copy's registers of the next word's fields load the word after it, and each
-        slice's registers load those, a tree of registers, not one net from the word to every slice)."""
+        slice's registers load those, a tree of registers, not one net from the word to every slice),
+        or 4 (the tree a level deeper: each copy's registers load the word two after the next, a
+        register of each group of :attr:`group_slices` slices loads what its slices load, a cycle
+        early, and the slices load that)."""
         if self.rom not in ("registered", "sync-registered"):
             return 0
         return 1 if self.word_regs is None else self.word_regs
+
+    @property
+    def slice_group(self) -> int | None:
+        """With ``word_stages`` 4, the slices of a copy each group register drives (``group_slices``,
+        default 4); None without the group level."""
+        if self.word_stages != 4:
+            return None
+        return 4 if self.group_slices is None else self.group_slices
 
     @property
     def local_banks(self) -> tuple:
@@ -701,4 +723,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
                     bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)), exact,
                     bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)),
-                    bool(spec.get("slice_writes", False)))
+                    bool(spec.get("slice_writes", False)), spec.get("group_slices"))

@@ -66,8 +66,21 @@ CASES = {
                                   "datapath.lookahead: needs calls overlap"),
     "lookahead-zero": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(lookahead=0),
                        "datapath.lookahead: must be at least 1, not 0"),
-    "word-stages-four": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=4),
-                         "datapath.word_stages: must be at most 3, not 4"),
+    "word-stages-five": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=5),
+                         "datapath.word_stages: must be at most 4, not 5"),
+    "word-stages-four-shared": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=4),
+                                "datapath.word_stages: 4 loads ram_control local's registers"),
+    "group-slices-three-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        group_slices=2, word_stages=3, rom="sync-registered", ram_control="local", slice_bits=4),
+        "datapath.group_slices: the slices each register of a copy's groups drives, which word_stages 4 "
+        "builds; set word_stages to 4, not 3"),
+    "group-slices-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        group_slices=0, word_stages=4, rom="sync-registered", ram_control="local", slice_bits=4),
+        "datapath.group_slices: must be at least 1, not 0"),
+    "write-stage-four-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        write_stage=True, word_stages=4, rom="sync-registered", ram_control="local"),
+        "datapath.write_stage: registers each write in the copies' slices on the choice word_stages 3 makes a "
+        "cycle early; set word_stages to 3, not 4"),
     "word-stages-three-shared": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=3),
                                  "datapath.word_stages: 3 loads ram_control local's registers"),
     "word-stages-three-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(word_stages=3, rom="sync-registered",
@@ -76,11 +89,11 @@ CASES = {
     "decode-writes-two-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
         decode_writes=True, word_stages=2, rom="registered", ram_control="local"),
         "datapath.decode_writes: decodes the writes into each copy's registers of the next write, which "
-        "word_stages 3 builds; set word_stages to 3, not 2"),
+        "word_stages 3 or 4 builds; set word_stages to 3 or 4, not 2"),
     "decode-reads-two-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
         decode_reads=True, word_stages=2, rom="registered", ram_control="local"),
         "datapath.decode_reads: decodes the reads into each copy's registers of the next read, which "
-        "word_stages 3 builds; set word_stages to 3, not 2"),
+        "word_stages 3 or 4 builds; set word_stages to 3 or 4, not 2"),
     "slice-writes-no-slices": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(slice_writes=True),
                                "datapath.slice_writes: cuts each bank's write multiplexer into the slices of "
                                "slice_bits; set slice_bits"),
@@ -111,7 +124,7 @@ CASES = {
     "slice-selects-one-stage": ("f3-19-etat-schoolbook-ram",
                                 lambda d: d["datapath"].update(ram_control="local", slice_bits=16, slice_selects=True),
                                 "datapath.slice_selects: its registers load the next word's fields from a word "
-                                "register; set word_stages to 2 or 3"),
+                                "register; set word_stages to 2, 3 or 4"),
     "slice-selects-sources": ("f3-19-etat-schoolbook-ram",
                               lambda d: d["datapath"].update(ram_control="local", slice_bits=16, word_stages=2,
                                                              forward=False, operand_stage="sources",
