@@ -233,6 +233,31 @@ def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
     _twenty_bit_exact(d)
 
 
+@pytest.mark.parametrize("keys", [{}, pytest.param({"decode_reads": True, "decode_writes": True, "read_merge": "or",
+                                                     "group_slices": 2}, marks=pytest.mark.slow)])
+def test_a_tree_of_control_registers_with_groups_of_slices_is_bit_exact(keys):
+    """``"word_stages": 4`` on the tree's datapath with 4-bit slices (ten a copy): each copy's
+    registers load the word two after the next, a register of each group of ``group_slices`` slices
+    (default 4; 2 with the decoded reads and writes) loads what its slices load, and the slices load
+    that; the loader's choice is registered first.  The same words as with three stages, a cycle more
+    a run, the groups' registers kept apart as flip-flops of their own (ten slices: three groups of
+    four, five of two), and 20 pairings bit-exact in those cycles, the loaded inputs among them."""
+    from pairhw.flow import verilog
+
+    three = _staged_tree("f3-19-etat-schoolbook-tree-s4", slice_bits=4,
+                         **{k: v for k, v in keys.items() if k != "group_slices"})
+    d = _staged_tree("f3-19-etat-schoolbook-groups", slice_bits=4, word_stages=4, **keys)
+    assert d.compile().microcode.packed() == three.compile().microcode.packed()
+    assert d.compile().cycles == three.compile().cycles + 1
+    text = verilog(d)
+    groups = {r for r in _replicas(text) if re.search(r"_g\d+_(we|wa|ra|ra_load)$", r)}
+    n = 5 if keys else 3
+    assert {f"a1_c0_g{g}_we" for g in range(n)} <= groups and "a1_c0_g5_we" not in groups
+    assert not any(re.search(r"_g\d+_", r) for r in _replicas(verilog(three)))
+    _each_a_flip_flop(d, sorted(groups))
+    _twenty_bit_exact(d)
+
+
 def _staged_tree(name, units=None, **datapath):
     """f3-19-etat-schoolbook-ram's datapath with sliced local copies, the tree of control registers
     (word stages 3) and a results stage on the adders (with ``units``, those keys on every unit but
