@@ -136,10 +136,19 @@ class Sequencer:
         self.pc = pc = Signal(range(max(len(words), 2)))
         # a sync-read RAM bank (block RAM) is addressed a cycle early, by the next word's fields
         self.pc_next = None  # the word of the next cycle (set_pc), for the reads at the clock edge
+        self.ahead = None  # pc_ahead: the register that addresses the ROM, the next cycle's pc
         if dp.rom in ("sync", "sync-registered"):  # read at the clock edge (block RAM): addressed by the next pc
             rd = _read_port(rom, "word", "sync")
             self.pc_next = Signal.like(pc)
-            m.d.comb += [self.pc_next.eq(pc), rd.addr.eq(self.pc_next)]
+            m.d.comb += self.pc_next.eq(pc)
+            if dp.pc_ahead:
+                # the next cycle's pc in a register of its own, stepped a cycle ahead of the pc, so no
+                # logic (the state, the loop's test, the increment) sits before the block RAM's address
+                self.ahead = Signal.like(pc, name="pc_ahead")
+                self.starting = Signal(name="starting")  # the cycle start() runs in: the ahead pc steps from 0
+                m.d.comb += rd.addr.eq(self.ahead)
+            else:
+                m.d.comb += rd.addr.eq(self.pc_next)
         else:
             rd = _read_port(rom, "word", "comb")
             m.d.comb += rd.addr.eq(pc)
@@ -258,9 +267,30 @@ class Sequencer:
         if self.entry_next is not None:
             self.m.d.comb += self.entry_next.eq(value)
 
+    def step_ahead(self):
+        """The ahead pc (``pc_ahead``): 0 outside a run, the loop's count beside it; in the cycle the
+        run starts and in the run, the pc's next value a cycle early (the same steps as :meth:`_advance`,
+        a word of which the block RAM holds at the edge that loads the pc with it)."""
+        if self.ahead is None:
+            return
+        m, loop, ahead = self.m, self.mc.loop, self.ahead
+        cnt = Signal.like(self.cnt, name="run_left_ahead")
+        with m.If(self.starting | self.run):
+            if loop:
+                with m.If((ahead == loop.end) & (cnt > 1)):
+                    m.d.sync += [ahead.eq(loop.start), cnt.eq(cnt - 1)]
+                with m.Else():
+                    m.d.sync += ahead.eq(ahead + 1)
+            else:
+                m.d.sync += ahead.eq(ahead + 1)
+        with m.Else():
+            m.d.sync += [ahead.eq(0), cnt.eq(loop.count if loop else 0)]
+
     def start(self):
         """Begin a run (the cycle after the last input word): word 0, the loop's count."""
         loop = self.mc.loop
+        if self.ahead is not None:
+            self.m.d.comb += self.starting.eq(1)
         if self.table:
             first = self.table[0]
             self.set_pc(first.start)
@@ -634,10 +664,8 @@ class RegisterFile:
         wen, waddr = Signal(name=f"{b}_wen_next"), Signal(range(max(depth, 2)), name=f"{b}_waddr_next")
         wsel, wdata = Signal(range(len(srcs)), name=f"{b}_wsel"), Signal(mm, name=f"{b}_wdata")
         wsel_next = Signal.like(wsel, name=f"{b}_wsel_next") if tree else wsel
-        wsel_ahead = wsel_next  # the choice's register (the group level: a cycle before wsel_next)
-        if seq.group is not None:
-            wsel_ahead = Signal.like(wsel, name=f"{b}_wsel_next2")
-            m.d.sync += wsel_next.eq(wsel_ahead)
+        # the choice's register: with the group level a cycle before wsel_next (or the groups' registers)
+        wsel_ahead = wsel_next if seq.group is None else Signal.like(wsel, name=f"{b}_wsel_next2")
         # slice_writes: each slice of the write multiplexer chooses on a register of its own of the
         # write's choice (replicas the synthesis keeps), so no select net spans the bank's width
         cuts = _slices(mm, self.dp.slice_bits)
@@ -649,7 +677,13 @@ class RegisterFile:
                 m.d.sync += wsel_ahead.eq(n)
                 if not tree:
                     m.d.sync += [r.eq(n) for r in sels]
-        if tree:  # (with slice_writes the slices' registers take the bank's)
+        if tree and sels and seq.group is not None:  # (the group level: a register a group of slices)
+            groups: dict = {}
+            m.d.sync += [r.eq(self.grouped(groups, j, (wsel_ahead,), (f"{b}_wsel_g{{}}",))[0])
+                         for j, r in enumerate(sels)]
+        elif tree:  # (with slice_writes the slices' registers take the bank's)
+            if wsel_ahead is not wsel_next:
+                m.d.sync += wsel_next.eq(wsel_ahead)
             m.d.sync += [r.eq(wsel_next) for r in sels] if sels else wsel.eq(wsel_next)
         # write_stage: the writers' outputs a cycle before the write (their latency counts that
         # cycle), chosen on the write's choice a cycle early, into a register in each copy's slices
@@ -979,7 +1013,12 @@ class PairingCore(StreamCore):
                     m.d.comb += wr[p + EARLY].eq(out)
             else:  # constant table
                 table = [Const(dp.F.encode(c), mm) for c in mc.consts[p]]
-                m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])
+                if dp.const_ahead and len(table) > 1:
+                    # the table's value in a register loaded from the next word's select: in the word's
+                    # cycle, as from the word's own field, with no lookup between it and the banks' writes
+                    m.d.sync += out.eq(Array(table)[seq.next_field(Key.sel(p))])
+                else:
+                    m.d.comb += out.eq(Array(table)[fld[Key.sel(p)]] if len(table) > 1 else table[0])
                 if dp.write_stage:  # its value a cycle before its write, from the next word's select
                     early = Signal(mm, name=f"{p}_out_early")
                     m.d.comb += early.eq(Array(table)[seq.next_field(Key.sel(p))] if len(table) > 1 else table[0])
@@ -1002,6 +1041,7 @@ class PairingCore(StreamCore):
         # the sync-read RAM banks (block RAM), addressed a cycle early by the next word's fields
         sync = {b.name for b in dp.banks if b.write_ports and b.read == "sync"}
         seq = Sequencer(m, mc, dp, sync)
+        seq.step_ahead()
         rf = RegisterFile(m, mc, dp, seq, sync)
         writers = self._units(m, seq, rf)
         io = StreamIO(m, self, mc, dp, rf)

@@ -104,6 +104,16 @@ SCHEMA = {
                                     "copy's registers load the word two ahead, a register of each group of "
                                     "group_slices slices loads what its slices will, and the slices load that; "
                                     "each stage takes a cycle more a run, the schedule is the same"),
+        "pc_ahead": (bool, False, "with rom sync or sync-registered (words that run one a cycle: no calls, no "
+                                  "waits): the block RAM ROM is addressed by a register holding the next "
+                                  "cycle's pc, stepped a cycle ahead of the pc, so neither the sequencer's "
+                                  "state nor its loop test and increment sit before the ROM's address pins; "
+                                  "the same words and cycles (default false)"),
+        "const_ahead": (bool, False, "with a registered word (rom registered or sync-registered): each constant "
+                                     "table's output is a register loaded from the next word's select, so its "
+                                     "value leaves a flip-flop in the word's cycle, with no lookup between the "
+                                     "word register and the banks' writes; the same words and cycles (default "
+                                     "false)"),
         "group_slices": (int, False, "with word_stages 4: the slices of a copy that each register of the tree's "
                                      "middle level drives (default 4), so that no control register fans out "
                                      "over a whole copy"),

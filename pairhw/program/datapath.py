@@ -194,7 +194,9 @@ class Datapath:
     slice_controls: bool = False  # slice_bits: a unit's start, power select and op in a register per slice
     decode_reads: bool = False  # word_stages 3: each copy registers the place its next read addresses
     slice_writes: bool = False  # slice_bits: each slice of a bank's write multiplexer on a select register of its own
-    group_slices: int | None = None  # word_stages 4: the slices each register of a copy's group drives (default 4)
+    pc_ahead: bool = False  # a block RAM ROM addressed by a register of the next pc, stepped a cycle ahead
+    group_slices: int | None = None
+    const_ahead: bool = False  # word_stages: each constant table's output a register loaded from the next word  # word_stages 4: the slices each register of a copy's group drives (default 4)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -356,6 +358,18 @@ class Datapath:
             if self.rom not in ("registered", "sync-registered"):
                 raise DatapathError("datapath.word_stages: registers the word of a registered ROM; set rom to "
                                     f"registered or sync-registered, not {self.rom}")
+        if self.const_ahead and not self.word_stages:
+            # the register loads the next word's select, which only a registered word has a cycle early
+            raise DatapathError("datapath.const_ahead: loads the constant tables' registers from the next word, "
+                                "which a registered word gives; set rom to registered or sync-registered")
+        if self.pc_ahead:
+            if self.rom not in ("sync", "sync-registered"):
+                raise DatapathError("datapath.pc_ahead: addresses a block RAM ROM by a register; set rom to sync "
+                                    f"or sync-registered, not {self.rom}")
+            if self.calls or self.waits:
+                # the ahead pc steps as the pc does in a run of one loop: no run table, no held words
+                raise DatapathError("datapath.pc_ahead: steps the pc a cycle ahead for words that run one a "
+                                    "cycle (no calls, no waits)")
         if self.group_slices is not None:
             if isinstance(self.group_slices, bool) or not isinstance(self.group_slices, int) \
                     or self.group_slices < 1:
@@ -723,4 +737,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
                     bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)), exact,
                     bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)),
-                    bool(spec.get("slice_writes", False)), spec.get("group_slices"))
+                    bool(spec.get("slice_writes", False)), bool(spec.get("pc_ahead", False)),
+                    spec.get("group_slices"), bool(spec.get("const_ahead", False)))
