@@ -77,6 +77,13 @@ CASES = {
     "group-slices-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
         group_slices=0, word_stages=4, rom="sync-registered", ram_control="local", slice_bits=4),
         "datapath.group_slices: must be at least 1, not 0"),
+    "pc-ahead-comb-rom": (F2, lambda d: d["datapath"].update(pc_ahead=True),
+                          "datapath.pc_ahead: addresses a block RAM ROM by a register; set rom to sync or "
+                          "sync-registered, not comb"),
+    "pc-ahead-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(pc_ahead=True, rom="sync-registered"),
+                       "datapath.pc_ahead: steps the pc a cycle ahead for words that run one a cycle"),
+    "const-ahead-comb-rom": (F2, lambda d: d["datapath"].update(const_ahead=True),
+                             "datapath.const_ahead: loads the constant tables' registers from the next word"),
     "write-stage-four-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
         write_stage=True, word_stages=4, rom="sync-registered", ram_control="local"),
         "datapath.write_stage: registers each write in the copies' slices on the choice word_stages 3 makes a "

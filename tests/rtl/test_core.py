@@ -234,14 +234,16 @@ def test_a_tree_of_control_registers_over_sliced_copies_is_bit_exact():
 
 
 @pytest.mark.parametrize("keys", [{}, pytest.param({"decode_reads": True, "decode_writes": True, "read_merge": "or",
-                                                     "group_slices": 2}, marks=pytest.mark.slow)])
+                                                     "slice_writes": True, "group_slices": 2},
+                                                    marks=pytest.mark.slow)])
 def test_a_tree_of_control_registers_with_groups_of_slices_is_bit_exact(keys):
     """``"word_stages": 4`` on the tree's datapath with 4-bit slices (ten a copy): each copy's
     registers load the word two after the next, a register of each group of ``group_slices`` slices
     (default 4; 2 with the decoded reads and writes) loads what its slices load, and the slices load
-    that; the loader's choice is registered first.  The same words as with three stages, a cycle more
-    a run, the groups' registers kept apart as flip-flops of their own (ten slices: three groups of
-    four, five of two), and 20 pairings bit-exact in those cycles, the loaded inputs among them."""
+    that; the loader's choice is registered first (with ``slice_writes`` each bank's write choice
+    passes a register a group too).  The same words as with three stages, a cycle more a run, the
+    groups' registers kept apart as flip-flops of their own (ten slices: three groups of four, five of
+    two), and 20 pairings bit-exact in those cycles, the loaded inputs among them."""
     from pairhw.flow import verilog
 
     three = _staged_tree("f3-19-etat-schoolbook-tree-s4", slice_bits=4,
@@ -254,7 +256,27 @@ def test_a_tree_of_control_registers_with_groups_of_slices_is_bit_exact(keys):
     n = 5 if keys else 3
     assert {f"a1_c0_g{g}_we" for g in range(n)} <= groups and "a1_c0_g5_we" not in groups
     assert not any(re.search(r"_g\d+_", r) for r in _replicas(verilog(three)))
+    if keys:
+        assert {f"p_wsel_g{g}" for g in range(n)} <= _replicas(text)
     _each_a_flip_flop(d, sorted(groups))
+    _twenty_bit_exact(d)
+
+
+def test_the_rom_address_and_the_constants_from_registers_ahead_are_bit_exact():
+    """``"pc_ahead"`` and ``"const_ahead"`` on f3-19-etat-schoolbook-ram (a block RAM ROM, a loop):
+    the ROM's address is a register of the next cycle's pc (``pc_ahead``), stepped a cycle ahead of the
+    pc through the loop, and the constant table's output a register loaded from the next word's
+    select; the same words and cycles, and 20 pairings bit-exact in them."""
+    from pairhw.flow import verilog
+
+    plain = designs.get("f3-19-etat-schoolbook-ram")
+    assert plain.compile().microcode.loop is not None
+    d = _same_words_with(plain, "f3-19-etat-schoolbook-ahead", pc_ahead=True, const_ahead=True)
+    text = verilog(d)
+    # the ROM's address: pc_ahead, a register (Amaranth names it after the port it drives)
+    addr = re.search(r"assign pc_ahead = (\w+);", text) or re.search(r"reg \[\d+:0\] (pc_ahead)\b", text)
+    assert addr and re.search(rf"reg \[\d+:0\] {addr.group(1)}\b", text) and re.search(r"const_out <=", text)
+    assert "pc_ahead" not in verilog(plain) and not re.search(r"const_out <=", verilog(plain))
     _twenty_bit_exact(d)
 
 
