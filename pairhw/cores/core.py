@@ -268,8 +268,8 @@ class Sequencer:
             self.m.d.comb += self.entry_next.eq(value)
 
     def step_ahead(self):
-        """The ahead pc (``pc_ahead``): 0 outside a run, the loop's count beside it; in the cycle the
-        run starts and in the run, the pc's next value a cycle early (the same steps as :meth:`_advance`,
+        """The ahead pc (``pc_ahead``): 0 outside a run, the loop's count beside it; in the START cycle
+        (the run's first, after the last input) and in the run, the pc's next value a cycle early (the same steps as :meth:`_advance`,
         a word of which the block RAM holds at the edge that loads the pc with it)."""
         if self.ahead is None:
             return
@@ -828,8 +828,11 @@ class StreamIO:
                 m.d.sync += beat.eq(0)
                 with m.If(self.elem == len(self.mc.inputs) - 1):
                     self.set_elem(0)
-                    seq.start()
-                    m.next = "RUN"
+                    if seq.ahead is None:
+                        seq.start()
+                        m.next = "RUN"
+                    else:  # pc_ahead: the run starts in a state of its own, not on the input's valid
+                        m.next = "START"
                 with m.Else():
                     self.set_elem(self.elem + 1)
             with m.Else():
@@ -1050,6 +1053,11 @@ class PairingCore(StreamCore):
         with m.FSM(name="seq"):
             with m.State("LOAD"):
                 io.load_state(seq)
+            if seq.ahead is not None:
+                with m.State("START"):  # a cycle of its own: what the ahead pc steps on is the state alone
+                    m.d.comb += self.busy.eq(1)
+                    seq.start()
+                    m.next = "RUN"
             with m.State("RUN"):
                 m.d.comb += [seq.run.eq(1), self.busy.eq(1)]
                 seq.step(io.to_unload if not dp.word_stages else self._to_drain(m))

@@ -108,7 +108,9 @@ SCHEMA = {
                                   "waits): the block RAM ROM is addressed by a register holding the next "
                                   "cycle's pc, stepped a cycle ahead of the pc, so neither the sequencer's "
                                   "state nor its loop test and increment sit before the ROM's address pins; "
-                                  "the same words and cycles (default false)"),
+                                  "the run starts in a cycle of its own after the last input (so that the "
+                                  "ahead pc's first step depends on the state alone, not on the input's "
+                                  "valid): the same words, a cycle more a run (default false)"),
         "const_ahead": (bool, False, "with a registered word (rom registered or sync-registered): each constant "
                                      "table's output is a register loaded from the next word's select, so its "
                                      "value leaves a flip-flop in the word's cycle, with no lookup between the "

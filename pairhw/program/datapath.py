@@ -466,6 +466,12 @@ class Datapath:
         return 1 if self.word_regs is None else self.word_regs
 
     @property
+    def front_cycles(self) -> int:
+        """The cycles a run takes beyond its words: one a word stage (:attr:`word_stages`), and with
+        ``pc_ahead`` the START cycle, in which the ahead pc takes its first step."""
+        return self.word_stages + int(self.pc_ahead)
+
+    @property
     def slice_group(self) -> int | None:
         """With ``word_stages`` 4, the slices of a copy each group register drives (``group_slices``,
         default 4); None without the group level."""

@@ -94,9 +94,9 @@ class Microcode:
         word register's cycle (``"rom": "registered"``: a word executes a cycle after its read)."""
         if self.table is not None:
             return sum(r.count * sum(1 + self.words[pc].get(Key.WAIT, 0) for pc in range(r.start, r.end + 1))
-                       for r in self.table) + self.dp.word_stages
+                       for r in self.table) + self.dp.front_cycles
         extra = (self.loop.count - 1) * (self.loop.end - self.loop.start + 1) if self.loop else 0
-        return len(self.words) + extra + sum(wd.get(Key.WAIT, 0) for wd in self.words) + self.dp.word_stages
+        return len(self.words) + extra + sum(wd.get(Key.WAIT, 0) for wd in self.words) + self.dp.front_cycles
 
     def offsets(self) -> dict[str, tuple[int, int]]:
         """field name -> (offset, width) in a packed word."""
@@ -289,7 +289,7 @@ class Microcode:
                 if bank.write_ports and sum(b == bank.name for b, _, _ in writes) > bank.write_ports:
                     raise RuntimeError(f"more than {bank.write_ports} writes to RAM bank {bank.name} at cycle {cycle}")
             cycle += 1
-        return [regs[b][k] for b, k in self.outputs], cycle + self.dp.word_stages
+        return [regs[b][k] for b, k in self.outputs], cycle + self.dp.front_cycles
 
     def listing(self, title: str = "") -> str:
         """Seed 003's "assembler-like metacode": one line per word, the loop marked."""
