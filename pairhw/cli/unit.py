@@ -120,6 +120,9 @@ def add_unit_args(p) -> None:
     p.add_argument("--slice-bits", type=number(1, 100_000), help="F_2^m msd with --stages 2: the digit-product "
                    "sum in slices of S bits, each reading flip-flops of its own of the digit and of the bits of b "
                    "it needs (no operand bit drives every sum; the same cycles and logic, more flip-flops)")
+    p.add_argument("--free-run", action="store_true", help="F_2^m msd with --stages 2: a's shift register, the "
+                   "digit-product sum's register and the accumulator load every cycle, with no enable over their "
+                   "m bits (outside a product none is read; the same cycles)")
     p.add_argument("--lanes", type=number(1, 64), help="F_2^m msd: K multipliers sharing operand b and its x^i*b array "
                    "(Shu-Kwon-Gaj's group, MsdGroup; K*m-bit a and c words, b in the low m bits)")
     p.add_argument("--lut6", action="store_true",
@@ -169,8 +172,10 @@ def _unit_from_args(args, UsageError):
         if current(args.kind) not in KINDSP:
             raise UsageError(f"--kind {args.kind} is not an F_p multiplier; F_p kinds: {', '.join(KINDSP)}")
         if (args.core is not None or args.schedule is not None
-                or args.registers is not None or args.lanes is not None or args.slice_bits is not None):
-            raise UsageError("--schedule, --registers, --core, --lanes and --slice-bits are F_2^m / F_3^m options")
+                or args.registers is not None or args.lanes is not None or args.slice_bits is not None
+                or args.free_run):
+            raise UsageError("--schedule, --registers, --core, --lanes, --slice-bits and --free-run are F_2^m / "
+                             "F_3^m options")
         try:
             return makep(current(args.kind), F, digit=args.digit, levels=args.levels, segment=args.segment,
                          lut6=args.lut6, per_cycle=args.per_cycle, cascade=args.cascade,
@@ -185,8 +190,9 @@ def _unit_from_args(args, UsageError):
 
         if args.kind not in KINDS3:
             raise UsageError(f"--kind {args.kind} is not an F_3^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
-        if args.core is not None or args.lut6 or args.lanes is not None or args.slice_bits is not None:
-            raise UsageError("--core, --lanes, --slice-bits and --lut6 are F_2^m options")
+        if (args.core is not None or args.lut6 or args.lanes is not None or args.slice_bits is not None
+                or args.free_run):
+            raise UsageError("--core, --lanes, --slice-bits, --free-run and --lut6 are F_2^m options")
         if (args.levels is not None or args.segment is not None or args.cascade is not None or args.cascade_step is not None
                 or args.dsp_adders is not None):
             raise UsageError("--levels, --segment and --cascade are options of the F_p multipliers "
@@ -215,7 +221,8 @@ def _unit_from_args(args, UsageError):
     try:
         F = F or binary_field(args.m)
         return make_unit(args.kind, F, digit=args.digit, schedule=schedule, core=args.core, lut6=args.lut6,
-                         lanes=1 if args.lanes is None else args.lanes, stages=args.stages, slice_bits=args.slice_bits)
+                         lanes=1 if args.lanes is None else args.lanes, stages=args.stages, slice_bits=args.slice_bits,
+                         free_run=args.free_run)
     except KindError as e:
         raise UsageError(str(e)) from None
 

@@ -289,6 +289,9 @@ SCHEMA = {
         "slice_bits": (int, False, "F_2^m msd with stages 2: the digit-product sum in slices of this many bits, each "
                                    "reading flip-flops of its own of the digit and of the bits of b it needs (the "
                                    "same cycles)"),
+        "free_run": (bool, False, "F_2^m msd with stages 2: a's shift register, the digit-product sum's register "
+                                  "and the accumulator load every cycle, with no enable over their m bits "
+                                  "(outside a product none is read; the same cycles; default false)"),
         "levels": (int, False, "F_p montgomery-pipelined and polymont-chavez11: adder-tree levels per pipeline "
                               "register (default 1; montgomery-pipelined with segment: counter levels, default 5)"),
         "segment": (int, False, "F_p montgomery-pipelined: counter trees and carry chains of this many bits "
@@ -510,7 +513,7 @@ def in_design_terms(message: str, data: dict) -> str:
     ``unit mul: …`` becomes ``datapath.units[0] (mul): …``; a unit option is named as its key
     (``digit``), not as the ``pairhw unit`` flag (``--digit``) the same check words for the command."""
     message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|segment|cascade-step|cascade|lanes|"
-                     r"slice-bits)\b",
+                     r"slice-bits|free-run)\b",
                      lambda m: m.group(1).replace("-", "_"), message)
     units = data.get("datapath", {}).get("units", [])
     m = re.match(r"unit (\S+?):? ", message)

@@ -165,7 +165,8 @@ STAGED_KINDS = tuple(MOST_STAGES)
 
 
 def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
-              lut6: bool = False, lanes: int = 1, stages: int | None = None, slice_bits: int | None = None):
+              lut6: bool = False, lanes: int = 1, stages: int | None = None, slice_bits: int | None = None,
+              free_run: bool = False):
     """Build the multiplier ``kind`` over ``F``.
 
     ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
@@ -177,7 +178,9 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     core) with registers; msd's (lsd's, lsb's, msd lanes', ca1's and ca2's) 2 registers a step's
     digit-product sum before it is accumulated (a cycle more latency), msd's 3 its x^i·b array too.
     ``slice_bits`` (msd with 2 stages): the digit-product sum in slices of that many bits, each on
-    registers of its own of the digit and of b (the same cycles).
+    registers of its own of the digit and of b (the same cycles).  ``free_run`` (msd with 2 stages):
+    a's shift register, the digit-product sum's register and the accumulator load every cycle, with
+    no enable over their m bits (outside a product none is read; the same cycles).
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
@@ -210,17 +213,20 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
                         "multiplier takes 1 to 11)")
     if slice_bits is not None and (kind != "msd" or stages != 2):
         raise KindError(f"--slice-bits applies to msd with --stages 2, not {kind} with {stages or 1} stage(s)")
+    if free_run and (kind != "msd" or stages != 2 or lanes != 1):
+        raise KindError(f"--free-run applies to msd with --stages 2, not {kind} with {stages or 1} stage(s)"
+                        + (" and lanes" if lanes != 1 else ""))
     try:
         if lanes != 1:
             return MsdGroup(F, digit, lanes, stages or 1)
-        return _build(kind, F, digit, schedule, core, lut6, stages or 1, slice_bits)
+        return _build(kind, F, digit, schedule, core, lut6, stages or 1, slice_bits, free_run)
     except KindError:
         raise
     except ValueError as e:  # the units' own checks (digit range, trinomial field)
         raise KindError(str(e)) from None
 
 
-def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None):
+def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None, free_run=False):
     method = "tmvp" if "tmvp" in kind else "karatsuba"
 
     def sched(n):
@@ -251,4 +257,4 @@ def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None
         return DigitSerialMul(F, 1, "lsd", stages=stages)
     if kind in ("ca1", "ca2"):
         return CAMul(F, digit, int(kind[-1]), stages)
-    return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits)
+    return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits, free_run=free_run)

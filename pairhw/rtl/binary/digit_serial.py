@@ -98,7 +98,7 @@ class DigitSerialMul(MulUnit):
     """
 
     def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None,
-                 start_copies: bool = False):
+                 start_copies: bool = False, free_run: bool = False):
         if digit < 1 or digit > F.m:
             raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
         if order not in ("lsd", "msd"):
@@ -108,12 +108,15 @@ class DigitSerialMul(MulUnit):
         if slice_bits is not None and (order != "msd" or stages != 2 or not 1 <= slice_bits <= F.m):
             raise ValueError(f"slice_bits applies to msd with 2 stages, 1 to m = {F.m} bits "
                              f"(not {order} with {stages} stages and {slice_bits} bits)")
+        if free_run and (order != "msd" or stages != 2):
+            raise ValueError(f"free_run applies to msd with 2 stages (not {order} with {stages} stages)")
         self.digit = digit
         self.order = order
         self.stages = stages
         self.slice_bits = slice_bits
+        self.free_run = free_run
         self.name = (f"{order.capitalize()}Mul_m{F.m}_d{digit}" + (f"_p{stages}" if stages > 1 else "")
-                     + (f"_s{slice_bits}" if slice_bits else ""))
+                     + (f"_s{slice_bits}" if slice_bits else "") + ("_fr" if free_run else ""))
         # start_copies: ``start`` is 1 + slices copies of the start, each from a register of its
         # own: copy 0 for the counter and a's register, copy 1 + s for slice s's registers
         self.control_copies = 1 + -(-F.m // slice_bits) if start_copies and slice_bits else 1
@@ -126,7 +129,8 @@ class DigitSerialMul(MulUnit):
         the same products and cycles.  Without, itself."""
         if not self.slice_bits:
             return self
-        return DigitSerialMul(self.F, self.digit, self.order, self.stages, self.slice_bits, start_copies=True)
+        return DigitSerialMul(self.F, self.digit, self.order, self.stages, self.slice_bits, start_copies=True,
+                              free_run=self.free_run)
 
     @property
     def initiation_interval(self) -> int:
@@ -201,7 +205,10 @@ class DigitSerialMul(MulUnit):
                 with m.If(start):
                     m.d.sync += breg.eq(self.b)
             digit = areg[T * D - D:T * D]
-            with m.If(busy):
+            # free_run: a's shift register, the sum's register and C load every cycle, since outside a
+            # product none of them is read (the first sum of a product goes into a cleared C), so no
+            # enable net spans their m bits; only the counter, the result and the start's loads hold
+            with m.If(busy if not self.free_run else 1):
                 m.d.sync += areg.eq(areg << D)
             with m.If(start):
                 m.d.sync += areg.eq(self.a)
@@ -209,11 +216,11 @@ class DigitSerialMul(MulUnit):
             # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
             psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
             m.d.comb += psum.eq(Cat(*psum_parts) if self.slice_bits else digit_products(F, digit, xb, D))
-            with m.If(busy):
+            with m.If(busy if not self.free_run else 1):
                 m.d.sync += preg.eq(psum)
             acc, first, final = late_accumulation(m, busy, cnt, last, done)
             cnext = msd_accumulate(m, F, creg, preg, first, D)
-            with m.If(acc):
+            with m.If(acc if not self.free_run else 1):
                 m.d.sync += creg.eq(cnext)
             with m.If(final):
                 m.d.sync += c.eq(cnext)

@@ -255,6 +255,23 @@ def test_an_msd_sum_in_slices_is_bit_exact_with_the_timing_of_two_stages(m, digi
         assert slice_sources(F, digit, lo, hi) == reach
 
 
+@pytest.mark.parametrize("m,digit,bits", [(17, 5, None), (47, 24, 7), (89, 30, 16)])
+def test_a_free_running_msd_is_bit_exact_with_the_timing_of_two_stages(m, digit, bits):
+    """msd ``free_run`` (2 stages, sliced or not): a's shift register, the digit-product sum's
+    register and the accumulator load every cycle, no enable over their bits; the same products,
+    latency and II, back to back, with gaps, and after idle cycles (the registers ran on meanwhile)."""
+    F = binary_field(m)
+    two = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits)
+    unit = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits, free_run=True)
+    assert (unit.latency, unit.initiation_interval, unit.name) == (two.latency, two.initiation_interval,
+                                                                    two.name + "_fr")
+    rng = random.Random(151 + m + digit)
+    pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
+    _check(unit, pairs)
+    _check(unit, pairs[:5], [unit.initiation_interval + rng.randrange(0, 9) for _ in range(5)])
+    assert "_fr" not in make_unit("msd", F, digit=digit, stages=2).name
+
+
 def test_the_slices_registers_stay_apart_through_the_synthesis():
     """After Yosys' synth_ecp5 (native, up to its LUT mapping) every bit of every slice's digit and b
     registers is a flip-flop of its own: those of different slices load the same nets, which
@@ -301,7 +318,11 @@ def test_an_iterative_karatsuba_with_a_staged_core_is_bit_exact(core, stages):
                                          ({"kind": "msd", "digit": 2, "slice_bits": 4}, "--slice-bits applies to msd with"),
                                          ({"kind": "msd", "digit": 2, "stages": 3, "slice_bits": 4}, "with --stages 2"),
                                          ({"kind": "lsd", "digit": 2, "stages": 2, "slice_bits": 4}, "not lsd"),
-                                         ({"kind": "msd", "digit": 2, "stages": 2, "slice_bits": 48}, "1 to m = 47")])
+                                         ({"kind": "msd", "digit": 2, "stages": 2, "slice_bits": 48}, "1 to m = 47"),
+                                         ({"kind": "msd", "digit": 2, "free_run": True}, "--free-run applies to msd with"),
+                                         ({"kind": "lsd", "digit": 2, "stages": 2, "free_run": True}, "not lsd"),
+                                         ({"kind": "msd", "digit": 2, "stages": 2, "lanes": 2, "free_run": True},
+                                          "and lanes")])
 def test_stages_are_refused_where_they_do_not_apply(options, why):
     opts = dict(options)
     with pytest.raises(KindError, match=why):
