@@ -678,8 +678,8 @@ class RegisterFile:
                 if not tree:
                     m.d.sync += [r.eq(n) for r in sels]
         if tree and sels and seq.group is not None:  # (the group level: a register a group of slices)
-            groups: dict = {}
-            m.d.sync += [r.eq(self.grouped(groups, j, (wsel_ahead,), (f"{b}_wsel_g{{}}",))[0])
+            wsel_groups: dict = {}
+            m.d.sync += [r.eq(self.grouped(wsel_groups, j, (wsel_ahead,), (f"{b}_wsel_g{{}}",))[0])
                          for j, r in enumerate(sels)]
         elif tree:  # (with slice_writes the slices' registers take the bank's)
             if wsel_ahead is not wsel_next:
