@@ -111,9 +111,15 @@ def _report_text(d, rep) -> str:
         *([_pipeline_line(rep)] if "pipeline" in rep or "power_stages" in rep else []),
         f"microcode            {rep['microcode']['words']} words × {rep['microcode']['width']} bits"
         + (f"; calls: a run table of {rep['microcode']['runs']} entries" if "runs" in rep["microcode"] else "")
-        + (("; the word registered (a cycle per run)" if rep["word_stages"] == 1 else
-            f"; the word registered {rep['word_stages']} times (a cycle each per run)") if rep.get("word_stages") else ""),
+        + _word_stages_text(rep.get("word_stages", 0)),
     ])
+
+
+def _word_stages_text(n: int) -> str:
+    """The microcode line's word registers: none, one, or n (a cycle each a run)."""
+    if not n:
+        return ""
+    return "; the word registered (a cycle per run)" if n == 1 else f"; the word registered {n} times (a cycle each per run)"
 
 
 def _pipeline_line(rep: dict) -> str:

@@ -269,8 +269,8 @@ class Sequencer:
 
     def step_ahead(self):
         """The ahead pc (``pc_ahead``): 0 outside a run, the loop's count beside it; in the START cycle
-        (the run's first, after the last input) and in the run, the pc's next value a cycle early (the same steps as :meth:`_advance`,
-        a word of which the block RAM holds at the edge that loads the pc with it)."""
+        (the run's first, after the last input) and in the run, the pc's next value a cycle early
+        (the steps of :meth:`_advance`), whose word the block RAM reads at the edge that loads the pc."""
         if self.ahead is None:
             return
         m, loop, ahead = self.m, self.mc.loop, self.ahead

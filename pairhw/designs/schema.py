@@ -130,7 +130,8 @@ SCHEMA = {
                                      "result is forwarded a cycle before its write from the unit's output and in "
                                      "the write's cycle from a register beside the unit, so a forwarded chain "
                                      "takes no more cycles (more flip-flops; default false)"),
-        "decode_writes": (bool, False, "with word_stages 3 or 4: each copy's registers of the next write hold whether it "
+        "decode_writes": (bool, False, "with word_stages 3 or 4: each copy's registers of the next write hold "
+                                       "whether it "
                                        "writes a register of that copy and the register's place in it, decoded from "
                                        "the write's choice a cycle ahead, so its slices' registers load flip-flops "
                                        "and no decoder sits between them (the same words and cycles; default false)"),

@@ -195,8 +195,8 @@ class Datapath:
     decode_reads: bool = False  # word_stages 3: each copy registers the place its next read addresses
     slice_writes: bool = False  # slice_bits: each slice of a bank's write multiplexer on a select register of its own
     pc_ahead: bool = False  # a block RAM ROM addressed by a register of the next pc, stepped a cycle ahead
-    group_slices: int | None = None
-    const_ahead: bool = False  # word_stages: each constant table's output a register loaded from the next word  # word_stages 4: the slices each register of a copy's group drives (default 4)
+    group_slices: int | None = None  # word_stages 4: the slices each register of a copy's group drives (default 4)
+    const_ahead: bool = False  # a registered word: each constant table's output a register loaded from the next word
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
