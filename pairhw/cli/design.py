@@ -119,7 +119,9 @@ def _word_stages_text(n: int) -> str:
     """The microcode line's word registers: none, one, or n (a cycle each a run)."""
     if not n:
         return ""
-    return "; the word registered (a cycle per run)" if n == 1 else f"; the word registered {n} times (a cycle each per run)"
+    if n == 1:
+        return "; the word registered (a cycle per run)"
+    return f"; the word registered {n} times (a cycle each per run)"
 
 
 def _pipeline_line(rep: dict) -> str:

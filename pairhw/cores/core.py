@@ -238,6 +238,7 @@ class Sequencer:
             erd = _read_port(erom, "word_next", "comb")
             m.d.comb += erd.addr.eq(self.pc_next)
             self.fld_next = {f.name: erd.data[a:a + f.width] for f, a in cols}
+        self._step_ahead()
 
     def next_field(self, key):
         """Field ``key`` of the word the next cycle executes (a registered word's ROM output), or
@@ -267,10 +268,11 @@ class Sequencer:
         if self.entry_next is not None:
             self.m.d.comb += self.entry_next.eq(value)
 
-    def step_ahead(self):
-        """The ahead pc (``pc_ahead``): 0 outside a run, the loop's count beside it; in the START cycle
-        (the run's first, after the last input) and in the run, the pc's next value a cycle early
-        (the steps of :meth:`_advance`), whose word the block RAM reads at the edge that loads the pc."""
+    def _step_ahead(self):
+        """The ahead pc (``pc_ahead``; built by the constructor): 0 outside a run, the loop's count
+        beside it; in the START cycle (the run's first, after the last input) and in the run, the
+        pc's next value a cycle early (the steps of :meth:`_advance`), whose word the block RAM reads
+        at the edge that loads the pc."""
         if self.ahead is None:
             return
         m, loop, ahead = self.m, self.mc.loop, self.ahead
@@ -649,8 +651,9 @@ class RegisterFile:
                     m.d.sync += self.ld_q.eq(ld_q)
             # with the group level the loader's choice (a decode of its state) is registered first, so
             # the copies' registers of the next write take flip-flops through the choice among writers
+            mine = [(c, k) for c, (ib, k) in loads if ib == b]
             srcs += [(c if seq.group is None else self.replica(c, f"{b}_load{n}"), k, self.ld_q)
-                     for n, (c, (ib, k)) in enumerate((c, t) for c, t in loads if t[0] == b)]
+                     for n, (c, k) in enumerate(mine)]
         src_of = [None] * len(srcs)  # each source's writer (None: the loader)
         for p, _, bsel, _, data, banks in writers:  # bank b's, from the next word (or the one after)
             en = live & field(Key.we(p))
@@ -1044,7 +1047,6 @@ class PairingCore(StreamCore):
         # the sync-read RAM banks (block RAM), addressed a cycle early by the next word's fields
         sync = {b.name for b in dp.banks if b.write_ports and b.read == "sync"}
         seq = Sequencer(m, mc, dp, sync)
-        seq.step_ahead()
         rf = RegisterFile(m, mc, dp, seq, sync)
         writers = self._units(m, seq, rf)
         io = StreamIO(m, self, mc, dp, rf)

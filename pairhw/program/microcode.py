@@ -91,7 +91,8 @@ class Microcode:
     @property
     def cycles(self) -> int:
         """Cycles from the first word to the last (the run phase, independent of the data), and the
-        word register's cycle (``"rom": "registered"``: a word executes a cycle after its read)."""
+        run's cycles beyond its words (:attr:`Datapath.front_cycles`: a cycle a word register, a word
+        executing a cycle after its read, and ``pc_ahead``'s START cycle)."""
         if self.table is not None:
             return sum(r.count * sum(1 + self.words[pc].get(Key.WAIT, 0) for pc in range(r.start, r.end + 1))
                        for r in self.table) + self.dp.front_cycles
