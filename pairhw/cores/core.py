@@ -680,7 +680,12 @@ class RegisterFile:
                 m.d.sync += wsel_ahead.eq(n)
                 if not tree:
                     m.d.sync += [r.eq(n) for r in sels]
-        if tree and sels and seq.group is not None:  # (the group level: a register a group of slices)
+        bank_stage = self.dp.write_stage == "bank"
+        if bank_stage and sels:  # the slices' choice a cycle before the write, for the bank's register of it
+            m.d.sync += [r.eq(wsel_ahead) for r in sels]
+        elif bank_stage:  # (one slice, or one writer: the bank's choice)
+            m.d.sync += wsel_next.eq(wsel_ahead)
+        elif tree and sels and seq.group is not None:  # (the group level: a register a group of slices)
             wsel_groups: dict = {}
             m.d.sync += [r.eq(self.grouped(wsel_groups, j, (wsel_ahead,), (f"{b}_wsel_g{{}}",))[0])
                          for j, r in enumerate(sels)]
@@ -693,8 +698,15 @@ class RegisterFile:
         early = None
         if tree and self.dp.write_stage:
             firsts = [self.ld_q1 if p is None else self.const_early.get(p, d) for p, (*_, d) in zip(src_of, srcs)]
-            early = Signal(mm, name=f"{b}_wdata_early")
-            m.d.comb += early.eq(Array(firsts)[wsel_next] if len(firsts) > 1 else firsts[0])
+            if bank_stage:  # "bank": one register of each slice of the bank's width, which its copies share
+                for j, (lo, hi) in enumerate(cuts):
+                    wd = Signal(hi - lo, name=f"{b}_wd_s{j}")
+                    pick = [f[lo:hi] for f in firsts]
+                    m.d.sync += wd.eq(Array(pick)[sels[j] if sels else wsel_next] if len(pick) > 1 else pick[0])
+                    m.d.comb += wdata[lo:hi].eq(wd)
+            else:
+                early = Signal(mm, name=f"{b}_wdata_early")
+                m.d.comb += early.eq(Array(firsts)[wsel_next] if len(firsts) > 1 else firsts[0])
         elif sels:
             m.d.comb += wdata.eq(Cat(*(Array([d[lo:hi] for *_, d in srcs])[r] for (lo, hi), r in zip(cuts, sels))))
         else:
@@ -749,6 +761,11 @@ class StreamIO:
         self.acc = acc = Signal(beats * w)
         self.nxt = nxt = Signal(beats * w)
         m.d.comb += nxt.eq(Cat(acc[w:], core.i.payload) if beats > 1 else core.i.payload)
+        if dp.load_on_valid:
+            # each valid word shifts in, in any state: outside LOAD it is not taken (ready is low) and
+            # shifts out before it is read, as an element is written only once its beats are all in
+            with m.If(core.i.valid):
+                m.d.sync += acc.eq(nxt)
         self.elem = elem = Signal(range(max(len(mc.inputs), len(mc.outputs)) + 1))
         self.beat = Signal(range(beats + 1))
         self.load_we = Signal()
@@ -825,7 +842,8 @@ class StreamIO:
         m, core, beat, beats = self.m, self.core, self.beat, self.beats
         m.d.comb += core.i.ready.eq(1)
         with m.If(core.i.valid):
-            m.d.sync += self.acc.eq(self.nxt)
+            if not self.rf.dp.load_on_valid:  # (load_on_valid: in the constructor, outside the FSM)
+                m.d.sync += self.acc.eq(self.nxt)
             with m.If(beat == beats - 1):
                 m.d.comb += self.load_we.eq(1)
                 m.d.sync += beat.eq(0)

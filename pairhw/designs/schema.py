@@ -111,6 +111,11 @@ SCHEMA = {
                                   "the run starts in a cycle of its own after the last input (so that the "
                                   "ahead pc's first step depends on the state alone, not on the input's "
                                   "valid): the same words, a cycle more a run (default false)"),
+        "load_on_valid": (bool, False, "the loader's shift register of the input words loads on the input's "
+                                       "valid alone, in any state (it holds an element's words only once all are in, "
+                                       "and the core takes words only while loading), so its enable is the input's "
+                                       "valid, not a decode of the core's state over every bit; the same words and "
+                                       "cycles (default false)"),
         "const_ahead": (bool, False, "with a registered word (rom registered or sync-registered): each constant "
                                      "table's output is a register loaded from the next word's select, so its "
                                      "value leaves a flip-flop in the word's cycle, with no lookup between the "
@@ -123,13 +128,16 @@ SCHEMA = {
                                    "this many bits, each with its own write-enable, write-address and "
                                    "read-address registers (replicas the synthesis keeps), so no address net "
                                    "spans a field-wide copy; the same words and cycles (default: one slice)"),
-        "write_stage": (bool, False, "with word_stages 3: each write is registered in each slice of "
+        "write_stage": ((bool, str), False, "with word_stages 3: each write is registered in each slice of "
                                      "each copy of its bank, after the write multiplexer (on the write's choice a "
                                      "cycle early), so a result crosses to a far copy in a cycle of its own: a cycle "
                                      "more on every unit's latency, which the schedule counts; with forward, a "
                                      "result is forwarded a cycle before its write from the unit's output and in "
                                      "the write's cycle from a register beside the unit, so a forwarded chain "
-                                     "takes no more cycles (more flip-flops; default false)"),
+                                     "takes no more cycles (more flip-flops; default false); \"bank\", with "
+                                     "word_stages 4 and slice_writes: one register of each slice of the bank's "
+                                     "write multiplexer, chosen on the slice's own register of the choice, which "
+                                     "every copy of the bank writes from (a cycle more on every latency too)"),
         "decode_writes": (bool, False, "with word_stages 3 or 4: each copy's registers of the next write hold "
                                        "whether it "
                                        "writes a register of that copy and the register's place in it, decoded from "

@@ -189,7 +189,8 @@ class Datapath:
     kept_copies: bool = False  # BLS12: the powers the hard part keeps copied before their late reads
     reassociate: bool = False  # sums rebuilt latest term last (pairhw.program.reassociate)
     decode_writes: bool = False  # word_stages 3: each copy registers whether the next write is to it, and where
-    write_stage: bool = False  # word_stages 3: each write registered in each copy's slices, a cycle on every latency
+    write_stage: bool | str = False  # word_stages 3: each write registered in each copy's slices, a cycle on
+    # every latency ("bank", word_stages 4 and slice_writes: in a register of the bank's slices the copies share)
     modulo_exact: int = 0  # the loop's modulo scheduler: CP-SAT's budget per interval below the greedy one (0: none)
     slice_controls: bool = False  # slice_bits: a unit's start, power select and op in a register per slice
     decode_reads: bool = False  # word_stages 3: each copy registers the place its next read addresses
@@ -197,6 +198,7 @@ class Datapath:
     pc_ahead: bool = False  # a block RAM ROM addressed by a register of the next pc, stepped a cycle ahead
     group_slices: int | None = None  # word_stages 4: the slices each register of a copy's group drives (default 4)
     const_ahead: bool = False  # a registered word: each constant table's output a register loaded from the next word
+    load_on_valid: bool = False  # the loader's shift register loads on the input's valid alone, in any state
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -392,8 +394,14 @@ class Datapath:
                                 "use one or the other")
         # both work on the tree's registers of the next write: write_stage's slices load the write a
         # cycle early on the choice the tree makes then; decode_writes decodes into the copies' ones
+        if self.write_stage not in (False, True, "bank"):
+            raise DatapathError(f"datapath.write_stage: {self.write_stage!r} is not true, false or \"bank\"")
+        if self.write_stage == "bank" and not (self.word_stages == 4 and self.slice_writes):
+            # the bank's register of the write is chosen on the slices' choice registers a cycle early
+            raise DatapathError("datapath.write_stage: \"bank\" registers each write in the bank's slices, "
+                                "chosen on slice_writes' registers with word_stages 4; set both")
         for key, what, stages in (("write_stage", "registers each write in the copies' slices on the choice "
-                                                  "word_stages 3 makes a cycle early", (3,)),
+                                                  "word_stages 3 makes a cycle early", (3,) if self.write_stage is True else (4,)),
                                   ("decode_writes", "decodes the writes into each copy's registers of the next "
                                                     "write, which word_stages 3 or 4 builds", (3, 4)),
                                   ("decode_reads", "decodes the reads into each copy's registers of the next "
@@ -415,7 +423,7 @@ class Datapath:
             if self.operand_stage == "sources":
                 raise DatapathError("datapath.slice_selects: the choice is registered at the sources with "
                                     "operand_stage sources; use one or the other")
-        if self.slice_writes and self.write_stage:
+        if self.slice_writes and self.write_stage is True:
             # write_stage chooses the write a cycle early, on the tree's choice, into its own registers
             raise DatapathError("datapath.slice_writes: write_stage chooses each write a cycle early into "
                                 "registers of the slices; use one or the other")
@@ -741,7 +749,8 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     spec.get("operand_stage", "port"), evict, spec.get("slice_selects", False),
                     spec.get("allocate", "first"), spec.get("inverse_window", 0), spec.get("near_steps"),
                     spec.get("kept_copies", False), bool(spec.get("reassociate", False)),
-                    bool(spec.get("decode_writes", False)), bool(spec.get("write_stage", False)), exact,
+                    bool(spec.get("decode_writes", False)), spec.get("write_stage", False), exact,
                     bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)),
                     bool(spec.get("slice_writes", False)), bool(spec.get("pc_ahead", False)),
-                    spec.get("group_slices"), bool(spec.get("const_ahead", False)))
+                    spec.get("group_slices"), bool(spec.get("const_ahead", False)),
+                    bool(spec.get("load_on_valid", False)))

@@ -88,6 +88,14 @@ CASES = {
         write_stage=True, word_stages=4, rom="sync-registered", ram_control="local"),
         "datapath.write_stage: registers each write in the copies' slices on the choice word_stages 3 makes a "
         "cycle early; set word_stages to 3, not 4"),
+    "write-stage-bank-three-stages": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        write_stage="bank", word_stages=3, slice_writes=True, slice_bits=4, rom="sync-registered",
+        ram_control="local"),
+        "datapath.write_stage: \"bank\" registers each write in the bank's slices, chosen on slice_writes' "
+        "registers with word_stages 4; set both"),
+    "write-stage-unknown": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        write_stage="copies", word_stages=3, rom="sync-registered", ram_control="local"),
+        "datapath.write_stage: 'copies' is not true, false or \"bank\""),
     "word-stages-three-shared": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=3),
                                  "datapath.word_stages: 3 loads ram_control local's registers"),
     "word-stages-three-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(word_stages=3, rom="sync-registered",

@@ -410,6 +410,55 @@ def test_a_write_stage_in_the_copies_is_bit_exact():
     _twenty_bit_exact(d)
 
 
+def test_a_write_stage_in_the_bank_is_bit_exact():
+    """``"write_stage": "bank"`` on the tree a level deeper (word stages 4, 4-bit slices in groups,
+    ``slice_writes``, no forwarding, the constant table ahead): each slice of a bank's write
+    multiplexer chooses, on its own register of the choice loaded a cycle early, among the writers'
+    outputs a cycle before the write, into one register of that slice (``a1_wd_s0``) that every copy
+    of the bank writes from; a cycle more on every unit's latency, as with the registers in each
+    copy (the same words and cycles as ``"write_stage": true`` on three stages, a cycle more a run),
+    and 20 pairings bit-exact in those ``Microcode.run`` gives, the loaded inputs among them."""
+    from pairhw.flow import verilog
+
+    stages = {"pipeline": ["operands", "results"]}
+    copies = _staged_tree("f3-19-etat-schoolbook-write-stage-s4", forward=False, units=stages, slice_bits=4,
+                          write_stage=True)
+    d = _staged_tree("f3-19-etat-schoolbook-write-bank", forward=False, units=stages, slice_bits=4, word_stages=4,
+                     slice_writes=True, write_stage="bank", const_ahead=True)
+    assert d.compile().microcode.packed() == copies.compile().microcode.packed()
+    assert d.compile().cycles == copies.compile().cycles + 1
+    text = verilog(d)
+    assert {f"a1_wd_s{j}" for j in range(10)} <= set(re.findall(r"reg \[\d+:0\] (\w+_wd_s\d+)", text))
+    assert "_early" not in re.sub(r"const_out_early", "", text) and "wd_s" not in verilog(copies)
+    _twenty_bit_exact(d)
+
+
+def test_the_loader_shifting_on_valid_alone_is_bit_exact_with_words_offered_while_busy(monkeypatch):
+    """``"load_on_valid"``: the loader's shift register of the input words loads on the input's
+    valid in any state, not only while loading.  A bench that offers a word every cycle (the
+    pairing's words, then words of ones and noise while the core runs and unloads, which it does not
+    take) gets 20 pairings bit-exact in the same cycles, with the same words; the shift register's
+    enable no longer reads the core's state (the Verilog's shift is outside the FSM's case)."""
+    import pairhw.emit
+    from pairhw.flow import verilog
+
+    plain = _staged_tree("f3-19-etat-schoolbook-tree")
+    d = _same_words_with(plain, "f3-19-etat-schoolbook-load-on-valid", load_on_valid=True)
+    bench = pairhw.emit.core_testbench
+
+    def noisy(core):  # every cycle valid: after the pairing's words, noise the core must not take
+        text = bench(core)
+        offer = "i_valid = (sent < NIN * B);\n        i_payload = i_valid ? vin[sent / B][(sent % B) * W +: W] : 0;"
+        assert offer in text
+        return text.replace(offer, "i_valid = 1;\n        i_payload = (sent < NIN * B) ? "
+                                   "vin[sent / B][(sent % B) * W +: W] : {W{1'b1}} ^ cyc;")
+
+    monkeypatch.setattr(pairhw.emit, "core_testbench", noisy)
+    _twenty_bit_exact(d)
+    _twenty_bit_exact(plain)
+    assert verilog(d) != verilog(plain)
+
+
 def test_a_write_stage_with_forwarding_is_bit_exact():
     """``write_stage`` in a forwarding datapath: a unit's output reaches the copies' registers of the
     write a cycle before the write, and the operand registers both then (``mul_early``: the
