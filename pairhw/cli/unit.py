@@ -123,6 +123,9 @@ def add_unit_args(p) -> None:
     p.add_argument("--free-run", action="store_true", help="F_2^m msd with --stages 2: a's shift register, the "
                    "digit-product sum's register and the accumulator load every cycle, with no enable over their "
                    "m bits (outside a product none is read; the same cycles)")
+    p.add_argument("--digit-groups", type=number(1, 100_000), help="F_2^m msd with --slice-bits: a register of "
+                   "each group of G slices loads the digit, which the group's slices load (b a register later "
+                   "too): a cycle more latency, the same products and II")
     p.add_argument("--lanes", type=number(1, 64), help="F_2^m msd: K multipliers sharing operand b and its x^i*b array "
                    "(Shu-Kwon-Gaj's group, MsdGroup; K*m-bit a and c words, b in the low m bits)")
     p.add_argument("--lut6", action="store_true",
@@ -173,9 +176,9 @@ def _unit_from_args(args, UsageError):
             raise UsageError(f"--kind {args.kind} is not an F_p multiplier; F_p kinds: {', '.join(KINDSP)}")
         if (args.core is not None or args.schedule is not None
                 or args.registers is not None or args.lanes is not None or args.slice_bits is not None
-                or args.free_run):
-            raise UsageError("--schedule, --registers, --core, --lanes, --slice-bits and --free-run are F_2^m / "
-                             "F_3^m options")
+                or args.free_run or args.digit_groups is not None):
+            raise UsageError("--schedule, --registers, --core, --lanes, --slice-bits, --free-run and "
+                             "--digit-groups are F_2^m / F_3^m options")
         try:
             return makep(current(args.kind), F, digit=args.digit, levels=args.levels, segment=args.segment,
                          lut6=args.lut6, per_cycle=args.per_cycle, cascade=args.cascade,
@@ -191,8 +194,8 @@ def _unit_from_args(args, UsageError):
         if args.kind not in KINDS3:
             raise UsageError(f"--kind {args.kind} is not an F_3^m multiplier; F_3^m kinds: {', '.join(KINDS3)}")
         if (args.core is not None or args.lut6 or args.lanes is not None or args.slice_bits is not None
-                or args.free_run):
-            raise UsageError("--core, --lanes, --slice-bits, --free-run and --lut6 are F_2^m options")
+                or args.free_run or args.digit_groups is not None):
+            raise UsageError("--core, --lanes, --slice-bits, --free-run, --digit-groups and --lut6 are F_2^m options")
         if (args.levels is not None or args.segment is not None or args.cascade is not None or args.cascade_step is not None
                 or args.dsp_adders is not None):
             raise UsageError("--levels, --segment and --cascade are options of the F_p multipliers "
@@ -222,7 +225,7 @@ def _unit_from_args(args, UsageError):
         F = F or binary_field(args.m)
         return make_unit(args.kind, F, digit=args.digit, schedule=schedule, core=args.core, lut6=args.lut6,
                          lanes=1 if args.lanes is None else args.lanes, stages=args.stages, slice_bits=args.slice_bits,
-                         free_run=args.free_run)
+                         free_run=args.free_run, digit_groups=args.digit_groups)
     except KindError as e:
         raise UsageError(str(e)) from None
 

@@ -301,6 +301,10 @@ SCHEMA = {
         "free_run": (bool, False, "F_2^m msd with stages 2: a's shift register, the digit-product sum's register "
                                   "and the accumulator load every cycle, with no enable over their m bits "
                                   "(outside a product none is read; the same cycles; default false)"),
+        "digit_groups": (int, False, "F_2^m msd with slice_bits: a register of each group of this many slices "
+                                     "loads the digit, which the group's slices load (no digit bit drives every "
+                                     "slice from one register; b a register later too): a cycle more latency, "
+                                     "which the schedule counts (default: each slice loads the digit itself)"),
         "levels": (int, False, "F_p montgomery-pipelined and polymont-chavez11: adder-tree levels per pipeline "
                               "register (default 1; montgomery-pipelined with segment: counter levels, default 5)"),
         "segment": (int, False, "F_p montgomery-pipelined: counter trees and carry chains of this many bits "

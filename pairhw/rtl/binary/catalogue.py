@@ -166,7 +166,7 @@ STAGED_KINDS = tuple(MOST_STAGES)
 
 def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core: int | None = None,
               lut6: bool = False, lanes: int = 1, stages: int | None = None, slice_bits: int | None = None,
-              free_run: bool = False):
+              free_run: bool = False, digit_groups: int | None = None):
     """Build the multiplier ``kind`` over ``F``.
 
     ``schedule`` is the parallel part's split list (the whole multiplier for the parallel kinds, the
@@ -180,7 +180,9 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     ``slice_bits`` (msd with 2 stages): the digit-product sum in slices of that many bits, each on
     registers of its own of the digit and of b (the same cycles).  ``free_run`` (msd with 2 stages):
     a's shift register, the digit-product sum's register and the accumulator load every cycle, with
-    no enable over their m bits (outside a product none is read; the same cycles).
+    no enable over their m bits (outside a product none is read; the same cycles).  ``digit_groups``
+    (msd with ``slice_bits``): a register of each group of that many slices loads the digit, which its
+    slices' registers load (a cycle more latency; b a register later too).
     """
     if kind not in KINDS:
         raise KindError(f"unknown multiplier kind {kind!r}; kinds: {', '.join(KINDS)}")
@@ -216,17 +218,21 @@ def make_unit(kind: str, F: GF2m, digit: int | None = None, schedule=None, core:
     if free_run and (kind != "msd" or stages != 2 or lanes != 1):
         raise KindError(f"--free-run applies to msd with --stages 2, not {kind} with {stages or 1} stage(s)"
                         + (" and lanes" if lanes != 1 else ""))
+    if digit_groups is not None and (slice_bits is None or isinstance(digit_groups, bool)
+                                     or not isinstance(digit_groups, int) or digit_groups < 1):
+        raise KindError(f"--digit-groups applies to msd with --slice-bits, a whole number of slices of at "
+                        f"least 1 (not {digit_groups!r}" + (")" if slice_bits else " without --slice-bits)"))
     try:
         if lanes != 1:
             return MsdGroup(F, digit, lanes, stages or 1)
-        return _build(kind, F, digit, schedule, core, lut6, stages or 1, slice_bits, free_run)
+        return _build(kind, F, digit, schedule, core, lut6, stages or 1, slice_bits, free_run, digit_groups)
     except KindError:
         raise
     except ValueError as e:  # the units' own checks (digit range, trinomial field)
         raise KindError(str(e)) from None
 
 
-def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None, free_run=False):
+def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None, free_run=False, digit_groups=None):
     method = "tmvp" if "tmvp" in kind else "karatsuba"
 
     def sched(n):
@@ -257,4 +263,5 @@ def _build(kind, F, digit, schedule, core, lut6=False, stages=1, slice_bits=None
         return DigitSerialMul(F, 1, "lsd", stages=stages)
     if kind in ("ca1", "ca2"):
         return CAMul(F, digit, int(kind[-1]), stages)
-    return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits, free_run=free_run)
+    return DigitSerialMul(F, digit, kind, stages=stages, slice_bits=slice_bits, free_run=free_run,
+                          digit_groups=digit_groups)

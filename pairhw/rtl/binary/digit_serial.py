@@ -98,7 +98,7 @@ class DigitSerialMul(MulUnit):
     """
 
     def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None,
-                 start_copies: bool = False, free_run: bool = False):
+                 start_copies: bool = False, free_run: bool = False, digit_groups: int | None = None):
         if digit < 1 or digit > F.m:
             raise ValueError(f"digit size must be between 1 and m = {F.m}, not {digit}")
         if order not in ("lsd", "msd"):
@@ -110,13 +110,18 @@ class DigitSerialMul(MulUnit):
                              f"(not {order} with {stages} stages and {slice_bits} bits)")
         if free_run and (order != "msd" or stages != 2):
             raise ValueError(f"free_run applies to msd with 2 stages (not {order} with {stages} stages)")
+        if digit_groups is not None and (not slice_bits or digit_groups < 1):
+            raise ValueError(f"digit_groups applies to msd with slice_bits, a group of at least 1 slice "
+                             f"(not {digit_groups} with slice_bits {slice_bits})")
         self.digit = digit
+        self.digit_groups = digit_groups
         self.order = order
         self.stages = stages
         self.slice_bits = slice_bits
         self.free_run = free_run
         self.name = (f"{order.capitalize()}Mul_m{F.m}_d{digit}" + (f"_p{stages}" if stages > 1 else "")
-                     + (f"_s{slice_bits}" if slice_bits else "") + ("_fr" if free_run else ""))
+                     + (f"_s{slice_bits}" if slice_bits else "") + ("_fr" if free_run else "")
+                     + (f"_g{digit_groups}" if digit_groups else ""))
         # start_copies: ``start`` is 1 + slices copies of the start, each from a register of its
         # own: copy 0 for the counter and a's register, copy 1 + s for slice s's registers
         self.control_copies = 1 + -(-F.m // slice_bits) if start_copies and slice_bits else 1
@@ -130,7 +135,7 @@ class DigitSerialMul(MulUnit):
         if not self.slice_bits:
             return self
         return DigitSerialMul(self.F, self.digit, self.order, self.stages, self.slice_bits, start_copies=True,
-                              free_run=self.free_run)
+                              free_run=self.free_run, digit_groups=self.digit_groups)
 
     @property
     def initiation_interval(self) -> int:
@@ -138,7 +143,7 @@ class DigitSerialMul(MulUnit):
 
     @property
     def latency(self) -> int:
-        return self.initiation_interval + (1 if self.stages == 1 else 2)
+        return self.initiation_interval + (1 if self.stages == 1 else 2) + (self.digit_groups is not None)
 
     def emulate(self, a: int, b: int) -> int:
         fn = mulalg.lsd if self.order == "lsd" else mulalg.msd
@@ -216,9 +221,13 @@ class DigitSerialMul(MulUnit):
             # (C ← C·x^D mod f + P_t), the first P of a product into a cleared C
             psum, preg = Signal(F.m, name="psum"), Signal(F.m, name="preg")
             m.d.comb += psum.eq(Cat(*psum_parts) if self.slice_bits else digit_products(F, digit, xb, D))
-            with m.If(busy if not self.free_run else 1):
+            steps = busy, cnt, last  # the steps whose sums preg takes
+            if self.digit_groups:  # the slices' digits a register later (a group's first): the sums too
+                steps = Signal(name="busy_d"), Signal.like(cnt, name="cnt_d"), Signal(name="last_d")
+                m.d.sync += [steps[0].eq(busy), steps[1].eq(cnt), steps[2].eq(last)]
+            with m.If(steps[0] if not self.free_run else 1):
                 m.d.sync += preg.eq(psum)
-            acc, first, final = late_accumulation(m, busy, cnt, last, done)
+            acc, first, final = late_accumulation(m, *steps, done)
             cnext = msd_accumulate(m, F, creg, preg, first, D)
             with m.If(acc if not self.free_run else 1):
                 m.d.sync += creg.eq(cnext)
@@ -242,13 +251,29 @@ class DigitSerialMul(MulUnit):
         m.d.comb += a_top.eq(self.a.as_unsigned() >> (T * D - D))
         digits, b_regs = [], []
         sources = [slice_sources(F, D, lo, min(lo + w, F.m)) for lo in range(0, F.m, w)]
+        G = self.digit_groups
+        b_in = self.b
+        if G:  # b a register later too, so a slice's b holds until its product's last (delayed) digit
+            b_in = Signal(F.m, name="breg_d")
+            with m.If(self.start[0] if self.control_copies > 1 else self.start):
+                m.d.sync += b_in.eq(self.b)
         for s, src in enumerate(sources):
             start = self.start[1 + s] if self.control_copies > 1 else self.start
             d = Signal(D, name=f"digit_s{s}", attrs={REPLICA: 1})
             b = Signal(len(src), name=f"breg_s{s}", attrs={REPLICA: 1})
-            m.d.sync += d.eq(Mux(start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0))
+            pick = Mux(start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0)
+            if G:  # digit_groups: a register of each group of G slices loads the digit, its slices that
+                if s % G == 0:  # (the group's register on its first slice's start copy)
+                    group = Signal(D, name=f"digit_g{s // G}", attrs={REPLICA: 1})
+                    m.d.sync += group.eq(pick)
+                m.d.sync += d.eq(group)
+                start_d = Signal(name=f"start_d{s}")
+                m.d.sync += start_d.eq(start)
+                start = start_d
+            else:
+                m.d.sync += d.eq(pick)
             with m.If(start):
-                m.d.sync += b.eq(Cat(*(self.b[k] for k in src)))
+                m.d.sync += b.eq(Cat(*(b_in[k] for k in src)))
             digits.append(d)
             b_regs.append(b)
         return sliced_digit_products(m, F, digits, b_regs, sources, D, w)

@@ -2,6 +2,7 @@
 latency and initiation interval it states."""
 
 import random
+import re
 
 import pytest
 
@@ -272,6 +273,30 @@ def test_a_free_running_msd_is_bit_exact_with_the_timing_of_two_stages(m, digit,
     assert "_fr" not in make_unit("msd", F, digit=digit, stages=2).name
 
 
+@pytest.mark.parametrize("m,digit,bits,groups,free", [(17, 5, 3, 2, False), (47, 24, 7, 3, True),
+                                                       (89, 30, 16, 4, True), (47, 8, 5, 1, False)])
+def test_an_msd_with_its_digit_through_group_registers_is_bit_exact_a_cycle_later(m, digit, bits, groups, free):
+    """msd ``digit_groups``: a register of each group of slices loads the digit (a's top digit at
+    start, the next one while busy) and the group's slices load it, b a register later too: the
+    same products and II, a cycle more latency, back to back (b of the next product loaded while the
+    last digit of the one before is summed), with gaps and after idle cycles; the groups' registers
+    in the Verilog, one a group."""
+    from pairhw.flow import unit_verilog
+
+    F = binary_field(m)
+    plain = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits, free_run=free)
+    unit = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits, free_run=free, digit_groups=groups)
+    assert (unit.latency, unit.initiation_interval) == (plain.latency + 1, plain.initiation_interval)
+    assert unit.name == plain.name + f"_g{groups}"
+    rng = random.Random(167 + m + digit + groups)
+    pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
+    _check(unit, pairs)
+    _check(unit, pairs[:5], [unit.initiation_interval + rng.randrange(0, 9) for _ in range(5)])
+    slices = -(-m // bits)
+    assert set(re.findall(r"reg \[\d+:0\] (digit_g\d+)", unit_verilog(unit))) == \
+        {f"digit_g{g}" for g in range(-(-slices // groups))}
+
+
 def test_the_slices_registers_stay_apart_through_the_synthesis():
     """After Yosys' synth_ecp5 (native, up to its LUT mapping) every bit of every slice's digit and b
     registers is a flip-flop of its own: those of different slices load the same nets, which
@@ -322,7 +347,11 @@ def test_an_iterative_karatsuba_with_a_staged_core_is_bit_exact(core, stages):
                                          ({"kind": "msd", "digit": 2, "free_run": True}, "--free-run applies to msd with"),
                                          ({"kind": "lsd", "digit": 2, "stages": 2, "free_run": True}, "not lsd"),
                                          ({"kind": "msd", "digit": 2, "stages": 2, "lanes": 2, "free_run": True},
-                                          "and lanes")])
+                                          "and lanes"),
+                                         ({"kind": "msd", "digit": 2, "stages": 2, "digit_groups": 2},
+                                          "--digit-groups applies to msd with --slice-bits"),
+                                         ({"kind": "msd", "digit": 2, "stages": 2, "slice_bits": 4, "digit_groups": 0},
+                                          "least 1 \\(not 0\\)")])
 def test_stages_are_refused_where_they_do_not_apply(options, why):
     opts = dict(options)
     with pytest.raises(KindError, match=why):
