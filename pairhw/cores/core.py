@@ -165,6 +165,10 @@ class Sequencer:
         nxt = rd.data
         self.run = Signal()
         self.next_live = self.run  # high when the next word is one the run executes
+        if dp.rom_stage:  # the block RAM's output into a register of its own, placed beside it
+            q0, live0 = Signal(len(rd.data), name="word_q0"), Signal(name="live0")
+            m.d.sync += [q0.eq(nxt), live0.eq(self.next_live)]
+            nxt, self.next_live = q0, live0
         chain = []  # the word registers ahead of the word, with their live bits: the last is the next word
         for k in range(1, dp.word_stages):
             q = Signal(len(rd.data), name=f"word_q{k}")
@@ -1081,10 +1085,10 @@ class PairingCore(StreamCore):
             with m.State("RUN"):
                 m.d.comb += [seq.run.eq(1), self.busy.eq(1)]
                 seq.step(io.to_unload if not dp.word_stages else self._to_drain(m))
-            for k in range(dp.word_stages):  # the last word goes through the word registers and executes
+            for k in range(dp.word_registers):  # the last word goes through the word registers and executes
                 with m.State(f"DRAIN{k or ''}"):
                     m.d.comb += self.busy.eq(1)
-                    if k + 1 < dp.word_stages:
+                    if k + 1 < dp.word_registers:
                         m.next = f"DRAIN{k + 1}"
                     else:
                         io.to_unload()

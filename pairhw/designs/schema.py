@@ -111,6 +111,10 @@ SCHEMA = {
                                   "the run starts in a cycle of its own after the last input (so that the "
                                   "ahead pc's first step depends on the state alone, not on the input's "
                                   "valid): the same words, a cycle more a run (default false)"),
+        "rom_stage": (bool, False, "with rom sync-registered and word_stages 2 or more: the block RAM's output "
+                                   "passes a register of its own (word_q0) before the word registers, so the "
+                                   "word register whose fields the copies' registers load takes no block RAM "
+                                   "output on its input: the same words, a cycle more a run (default false)"),
         "load_on_valid": (bool, False, "the loader's shift register of the input words loads on the input's "
                                        "valid alone, in any state (it holds an element's words only once all are in, "
                                        "and the core takes words only while loading), so its enable is the input's "

@@ -199,6 +199,7 @@ class Datapath:
     group_slices: int | None = None  # word_stages 4: the slices each register of a copy's group drives (default 4)
     const_ahead: bool = False  # a registered word: each constant table's output a register loaded from the next word
     load_on_valid: bool = False  # the loader's shift register loads on the input's valid alone, in any state
+    rom_stage: bool = False  # a block RAM ROM's output registered once more before the word registers (word_q0)
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -360,6 +361,10 @@ class Datapath:
             if self.rom not in ("registered", "sync-registered"):
                 raise DatapathError("datapath.word_stages: registers the word of a registered ROM; set rom to "
                                     f"registered or sync-registered, not {self.rom}")
+        if self.rom_stage and (self.rom != "sync-registered" or self.word_stages < 2):
+            # the register sits between the block RAM and the word register the next word's fields leave
+            raise DatapathError("datapath.rom_stage: registers a block RAM ROM's output before the word "
+                                "registers; set rom to sync-registered and word_stages to 2 or more")
         if self.const_ahead and not self.word_stages:
             # the register loads the next word's select, which only a registered word has a cycle early
             raise DatapathError("datapath.const_ahead: loads the constant tables' registers from the next word, "
@@ -475,9 +480,15 @@ class Datapath:
 
     @property
     def front_cycles(self) -> int:
-        """The cycles a run takes beyond its words: one a word stage (:attr:`word_stages`), and with
+        """The cycles a run takes beyond its words: one a word register (:attr:`word_registers`), and with
         ``pc_ahead`` the START cycle, in which the ahead pc takes its first step."""
-        return self.word_stages + int(self.pc_ahead)
+        return self.word_registers + int(self.pc_ahead)
+
+    @property
+    def word_registers(self) -> int:
+        """The registers a word passes from the ROM to its fields: :attr:`word_stages`, and the ROM's
+        own output register with ``rom_stage``; the run's last word drains through each."""
+        return self.word_stages + int(self.rom_stage)
 
     @property
     def slice_group(self) -> int | None:
@@ -753,4 +764,4 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)),
                     bool(spec.get("slice_writes", False)), bool(spec.get("pc_ahead", False)),
                     spec.get("group_slices"), bool(spec.get("const_ahead", False)),
-                    bool(spec.get("load_on_valid", False)))
+                    bool(spec.get("load_on_valid", False)), bool(spec.get("rom_stage", False)))

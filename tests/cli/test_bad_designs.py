@@ -96,6 +96,10 @@ CASES = {
     "write-stage-unknown": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
         write_stage="copies", word_stages=3, rom="sync-registered", ram_control="local"),
         "datapath.write_stage: 'copies' is not true, false or \"bank\""),
+    "rom-stage-lut-rom": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        rom_stage=True, word_stages=2, rom="registered", ram_control="local"),
+        "datapath.rom_stage: registers a block RAM ROM's output before the word registers; set rom to "
+        "sync-registered and word_stages to 2 or more"),
     "word-stages-three-shared": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=3),
                                  "datapath.word_stages: 3 loads ram_control local's registers"),
     "word-stages-three-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(word_stages=3, rom="sync-registered",

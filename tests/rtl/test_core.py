@@ -288,6 +288,25 @@ def test_the_rom_address_and_the_constants_from_registers_ahead_are_bit_exact():
     _twenty_bit_exact(d)
 
 
+@pytest.mark.parametrize("keys", [{}, {"word_stages": 4, "slice_bits": 4, "pc_ahead": True}])
+def test_the_rom_output_through_a_register_of_its_own_is_bit_exact(keys):
+    """``"rom_stage"``: the block RAM ROM's output passes a register of its own (``word_q0``) before
+    the word registers, on the tree's datapath (three word stages; four with the pc ahead): the same
+    words, a cycle more a run (one more DRAIN state), and 20 pairings bit-exact in those cycles."""
+    from pairhw.flow import verilog
+
+    plain = _staged_tree("f3-19-etat-schoolbook-tree-rs", rom="sync-registered", **keys)
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = "f3-19-etat-schoolbook-rom-stage"
+    data["datapath"]["rom_stage"] = True
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
+    assert d.compile().cycles == plain.compile().cycles + 1
+    text = verilog(d)
+    assert re.search(r"reg \[\d+:0\] word_q0\b", text) and "word_q0" not in verilog(plain)
+    _twenty_bit_exact(d)
+
+
 def _staged_tree(name, units=None, **datapath):
     """f3-19-etat-schoolbook-ram's datapath with sliced local copies, the tree of control registers
     (word stages 3) and a results stage on the adders (with ``units``, those keys on every unit but
