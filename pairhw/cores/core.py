@@ -386,7 +386,7 @@ class RegisterFile:
         self.copies: dict = {b: [] for b in self.local}
         self.ld_q = None  # the loaded element, held a cycle for the local banks' writes
         self.const_early: dict = {}  # a constant table -> its value a cycle early (write_stage)
-        self.ld_q1 = None  # the loaded element a cycle before ld_q (a tree): write_stage's loader data
+        self.ld_q1: Any = None  # the loaded element a cycle before ld_q (a tree): write_stage's loader data
         self.mems = mems = {b: Memory(shape=mm, depth=mc.sizes[b], init=[], attrs=self.attrs[b])
                             for b in rams if b not in self.local}
         for b, mem in mems.items():

@@ -274,12 +274,7 @@ def test_the_rom_address_and_the_constants_from_registers_ahead_are_bit_exact():
     plain = designs.get("f3-19-etat-schoolbook-ram")
     assert plain.compile().microcode.loop is not None
     consts = _same_words_with(plain, "f3-19-etat-schoolbook-consts", const_ahead=True)
-    data = json.loads(json.dumps(consts.data))
-    data["name"] = "f3-19-etat-schoolbook-ahead"
-    data["datapath"]["pc_ahead"] = True
-    d = designs.from_data(data)
-    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
-    assert d.compile().cycles == plain.compile().cycles + 1
+    d = _a_cycle_more_with(consts, "f3-19-etat-schoolbook-ahead", pc_ahead=True)
     text = verilog(d)
     # the ROM's address: pc_ahead, a register (Amaranth names it after the port it drives)
     addr = re.search(r"assign pc_ahead = (\w+);", text) or re.search(r"reg \[\d+:0\] (pc_ahead)\b", text)
@@ -296,12 +291,7 @@ def test_the_rom_output_through_a_register_of_its_own_is_bit_exact(keys):
     from pairhw.flow import verilog
 
     plain = _staged_tree("f3-19-etat-schoolbook-tree-rs", rom="sync-registered", **keys)
-    data = json.loads(json.dumps(plain.data))
-    data["name"] = "f3-19-etat-schoolbook-rom-stage"
-    data["datapath"]["rom_stage"] = True
-    d = designs.from_data(data)
-    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
-    assert d.compile().cycles == plain.compile().cycles + 1
+    d = _a_cycle_more_with(plain, "f3-19-etat-schoolbook-rom-stage", rom_stage=True)
     text = verilog(d)
     assert re.search(r"reg \[\d+:0\] word_q0\b", text) and "word_q0" not in verilog(plain)
     _twenty_bit_exact(d)
@@ -336,6 +326,17 @@ def _same_words_with(plain, name, **datapath):
     d = designs.from_data(data)
     assert d.compile().microcode.packed() == plain.compile().microcode.packed()
     assert d.compile().cycles == plain.compile().cycles
+    return d
+
+
+def _a_cycle_more_with(plain, name, **datapath):
+    """``plain`` with the ``datapath`` keys, as ``name``: the same words, a cycle more a run."""
+    data = json.loads(json.dumps(plain.data))
+    data["name"] = name
+    data["datapath"].update(datapath)
+    d = designs.from_data(data)
+    assert d.compile().microcode.packed() == plain.compile().microcode.packed()
+    assert d.compile().cycles == plain.compile().cycles + 1
     return d
 
 

@@ -209,12 +209,20 @@ def test_an_msd_multiplier_with_stages_is_bit_exact_back_to_back(m, digit, stage
     gaps; D = m is one step a product."""
     F = binary_field(m)
     one, unit = make_unit("msd", F, digit=digit), make_unit("msd", F, digit=digit, stages=stages)
+    _a_cycle_later(one, unit, f"_p{stages}", 91 + m + digit + stages)
+
+
+def _a_cycle_later(one, unit, suffix, seed, gaps=4, spread=4):
+    """``unit`` is ``one`` a cycle deeper (its name with ``suffix``): the same II, bit-exact on edge
+    pairs and random ones of ``seed``, back to back, then ``gaps`` of them up to ``spread`` - 1 cycles
+    apart beyond the II."""
+    F = unit.F
     assert (unit.latency, unit.initiation_interval) == (one.latency + 1, one.initiation_interval)
-    assert unit.name == one.name + f"_p{stages}"
-    rng = random.Random(91 + m + digit + stages)
+    assert unit.name == one.name + suffix
+    rng = random.Random(seed)
     pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
     _check(unit, pairs)
-    _check(unit, pairs[:4], [unit.initiation_interval + rng.randrange(0, 4) for _ in range(4)])
+    _check(unit, pairs[:gaps], [unit.initiation_interval + rng.randrange(0, spread) for _ in range(gaps)])
 
 
 @pytest.mark.parametrize("kind,m,digit", [("lsd", 17, 5), ("lsd", 17, 17), ("lsd", 47, 16), ("lsb", 17, None)])
@@ -286,12 +294,7 @@ def test_an_msd_with_its_digit_through_group_registers_is_bit_exact_a_cycle_late
     F = binary_field(m)
     plain = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits, free_run=free)
     unit = make_unit("msd", F, digit=digit, stages=2, slice_bits=bits, free_run=free, digit_groups=groups)
-    assert (unit.latency, unit.initiation_interval) == (plain.latency + 1, plain.initiation_interval)
-    assert unit.name == plain.name + f"_g{groups}"
-    rng = random.Random(167 + m + digit + groups)
-    pairs = edge_pairs(F) + [(F.random(rng), F.random(rng)) for _ in range(6)]
-    _check(unit, pairs)
-    _check(unit, pairs[:5], [unit.initiation_interval + rng.randrange(0, 9) for _ in range(5)])
+    _a_cycle_later(plain, unit, f"_g{groups}", 167 + m + digit + groups, gaps=5, spread=9)
     slices = -(-m // bits)
     assert set(re.findall(r"reg \[\d+:0\] (digit_g\d+)", unit_verilog(unit))) == \
         {f"digit_g{g}" for g in range(-(-slices // groups))}
