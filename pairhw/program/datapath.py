@@ -406,7 +406,8 @@ class Datapath:
             raise DatapathError("datapath.write_stage: \"bank\" registers each write in the bank's slices, "
                                 "chosen on slice_writes' registers with word_stages 4; set both")
         for key, what, stages in (("write_stage", "registers each write in the copies' slices on the choice "
-                                                  "word_stages 3 makes a cycle early", (3,) if self.write_stage is True else (4,)),
+                                                  "word_stages 3 makes a cycle early",
+                                   (3,) if self.write_stage is True else (4,)),
                                   ("decode_writes", "decodes the writes into each copy's registers of the next "
                                                     "write, which word_stages 3 or 4 builds", (3, 4)),
                                   ("decode_reads", "decodes the reads into each copy's registers of the next "

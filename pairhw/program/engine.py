@@ -109,7 +109,8 @@ class Compiled:
             **({"forward": True} if self.dp.forward else {}),
             # the registers inside power units' networks ("power": {"stages": n}), only where there are some
             **({"power_stages": staged} if (staged := power_stages(self.dp)) else {}),
-            **({"word_stages": self.dp.word_stages} if self.dp.word_stages else {}),
+            # (the registers the word passes: with rom_stage the block RAM's own one too)
+            **({"word_stages": self.dp.word_registers} if self.dp.word_stages else {}),
         }
 
 

@@ -287,11 +287,13 @@ def test_the_rom_address_and_the_constants_from_registers_ahead_are_bit_exact():
 def test_the_rom_output_through_a_register_of_its_own_is_bit_exact(keys):
     """``"rom_stage"``: the block RAM ROM's output passes a register of its own (``word_q0``) before
     the word registers, on the tree's datapath (three word stages; four with the pc ahead): the same
-    words, a cycle more a run (one more DRAIN state), and 20 pairings bit-exact in those cycles."""
+    words, a cycle more a run (one more DRAIN state; the schedule's report counts the register), and
+    20 pairings bit-exact in those cycles."""
     from pairhw.flow import verilog
 
     plain = _staged_tree("f3-19-etat-schoolbook-tree-rs", rom="sync-registered", **keys)
     d = _a_cycle_more_with(plain, "f3-19-etat-schoolbook-rom-stage", rom_stage=True)
+    assert d.compile().report()["word_stages"] == plain.compile().report()["word_stages"] + 1  # (pairhw schedule)
     text = verilog(d)
     assert re.search(r"reg \[\d+:0\] word_q0\b", text) and "word_q0" not in verilog(plain)
     _twenty_bit_exact(d)
