@@ -95,6 +95,13 @@ class DigitSerialMul(MulUnit):
         With ``slice_bits``: ``start`` is 1 + slices bits, copies of the start that its driver keeps
         in registers of their own (the core's ``slice_controls``; :meth:`copied`): bit 0 starts the
         counter and loads a's register, bit 1 + s slice s's digit and b registers.
+    free_run : bool
+        ``msd`` with 2 stages: a's shift register, the sum's register and C load every cycle.
+    digit_groups : int, optional
+        With ``slice_bits``: a register of each group of this many slices loads the digit (the
+        multiplexer once a group), which the group's slices load; b passes a register (``breg_d``)
+        the slices load a cycle after the start, as a product's last digit is summed after the next
+        product has started. A cycle more latency, the same initiation interval.
     """
 
     def __init__(self, F: GF2m, digit: int, order: str = "lsd", stages: int = 1, slice_bits: int | None = None,
