@@ -165,17 +165,14 @@ class Sequencer:
         nxt = rd.data
         self.run = Signal()
         self.next_live = self.run  # high when the next word is one the run executes
-        if dp.rom_stage:  # the block RAM's output into a register of its own, placed beside it
-            q0, live0 = Signal(len(rd.data), name="word_q0"), Signal(name="live0")
-            m.d.sync += [q0.eq(nxt), live0.eq(self.next_live)]
-            nxt, self.next_live = q0, live0
         chain = []  # the word registers ahead of the word, with their live bits: the last is the next word
-        for k in range(1, dp.word_stages):
+        for k in range(0 if dp.rom_stage else 1, dp.word_stages):
             q = Signal(len(rd.data), name=f"word_q{k}")
             live = Signal(name=f"live{k}")
             m.d.sync += [q.eq(nxt), live.eq(self.next_live)]
             nxt, self.next_live = q, live
-            chain.append((q, live))
+            if k:  # (word_q0, rom_stage's: the block RAM's output in a register of its own, beside it)
+                chain.append((q, live))
         # with three stages, the word after the next (word_q1) and its live bit: ram_control local's
         # registers of each copy load it, and the registers of each slice load theirs (a tree); with
         # four, the word two after the next (word_q1 again), whose fields pass a register of each copy,

@@ -529,8 +529,8 @@ def in_design_terms(message: str, data: dict) -> str:
     """An engine message about ``data``'s datapath as the key path a design file's author reads:
     ``unit mul: …`` becomes ``datapath.units[0] (mul): …``; a unit option is named as its key
     (``digit``), not as the ``pairhw unit`` flag (``--digit``) the same check words for the command."""
-    message = re.sub(r"--(schedule|digit|core|lut6|stages|registers|levels|segment|cascade-step|cascade|lanes|"
-                     r"slice-bits|free-run)\b",
+    message = re.sub(r"--(schedule|digit-groups|digit|core|lut6|stages|registers|levels|segment|cascade-step|"
+                     r"cascade|lanes|slice-bits|free-run)\b",
                      lambda m: m.group(1).replace("-", "_"), message)
     units = data.get("datapath", {}).get("units", [])
     m = re.match(r"unit (\S+?):? ", message)

@@ -41,6 +41,10 @@ CASES = {
     "no-mul": (F2, lambda d: drop(d, "mul"), "datapath.units: a design needs a mul unit"),
     "option-the-kind-lacks": (F2, lambda d: unit(d, "mul")["mul"].update(kind="karatsuba", levels=3),
                               "datapath.units[0] (mul): the karatsuba multiplier of F_2^47 takes no option 'levels'"),
+    "digit-groups-without-slices": ("tate1-47-msd24-ram", lambda d: unit(d, "mul")["mul"].update(
+        stages=2, digit_groups=2),
+        "datapath.units[0] (mul): digit_groups applies to msd with slice_bits, a whole number of slices of at "
+        "least 1 (not 2 without slice_bits)"),
     "digit-on-a-parallel-kind": (F2, lambda d: unit(d, "mul")["mul"].update(digit=3),
                                  "datapath.units[0] (mul): digit applies to lsd, msd, ca1, ca2, not tmvp"),
     "lanes-on-a-parallel-kind": (F2, lambda d: unit(d, "mul").update(lanes=2),

@@ -144,6 +144,11 @@ class DigitSerialMul(MulUnit):
         return DigitSerialMul(self.F, self.digit, self.order, self.stages, self.slice_bits, start_copies=True,
                               free_run=self.free_run, digit_groups=self.digit_groups)
 
+    def _start_copy(self, k: int):
+        """Copy ``k`` of the start (:attr:`control_copies`: 0 the counter's and a's, 1 + s slice s's), or
+        the one start without copies."""
+        return self.start[k] if self.control_copies > 1 else self.start
+
     @property
     def initiation_interval(self) -> int:
         return -(-self.F.m // self.digit)
@@ -160,7 +165,7 @@ class DigitSerialMul(MulUnit):
         m = Module()
         F, D = self.F, self.digit
         # with start_copies, copy 0 is the counter's and a's register's
-        start = self.start[0] if self.control_copies > 1 else self.start
+        start = self._start_copy(0)
         T = self.initiation_interval
         busy, cnt, last = serial_counter(m, T)
         c = Signal(F.m, name="c_reg")
@@ -262,10 +267,10 @@ class DigitSerialMul(MulUnit):
         b_in = self.b
         if G:  # b a register later too, so a slice's b holds until its product's last (delayed) digit
             b_in = Signal(F.m, name="breg_d")
-            with m.If(self.start[0] if self.control_copies > 1 else self.start):
+            with m.If(self._start_copy(0)):
                 m.d.sync += b_in.eq(self.b)
         for s, src in enumerate(sources):
-            start = self.start[1 + s] if self.control_copies > 1 else self.start
+            start = self._start_copy(1 + s)
             d = Signal(D, name=f"digit_s{s}", attrs={REPLICA: 1})
             b = Signal(len(src), name=f"breg_s{s}", attrs={REPLICA: 1})
             pick = Mux(start, a_top, areg[T * D - 2 * D:T * D - D] if T > 1 else 0)
