@@ -26,7 +26,7 @@ from amaranth.lib.memory import Memory, ReadPort
 from amaranth.utils import ceil_log2
 from amaranth.lib.wiring import In, Out
 
-from pairhw.rtl.ports import REPLICA
+from pairhw.rtl.ports import BRAM_OUTPUT, REPLICA
 from pairhw.program.microcode import EARLY, PORT_NAMES, Key, forward_sources, instances, read_key
 
 
@@ -85,6 +85,25 @@ def _read_port(mem: Memory, name: str, domain: str) -> ReadPort:
     return ReadPort(sig, memory=mem, domain=domain, path=(name,))
 
 
+class _ColumnRom:
+    """The microcode ROM as memories of ``bits`` bits of the word each, read at the clock edge at one
+    address (``addr``; ``data`` their words side by side): a column of up to 2,048 words of 9 bits
+    is one ECP5 block RAM, whose output reaches a register with no multiplexer between them (a word
+    of 1,234 × 112 bits in one memory is block RAMs two deep and a multiplexer after them), so the
+    ECP5 flow can make that register the block RAM's own output register
+    (:func:`pairhw.synth.flows.absorb_bram_output_registers`)."""
+
+    def __init__(self, m: Module, words: list, width: int, bits: int):
+        cuts = [(lo, min(lo + bits, width)) for lo in range(0, width, bits)]
+        self.addr = Signal(range(max(len(words), 2)), name="word_addr")
+        self.data = Signal(width, name="word_data")
+        for j, (lo, hi) in enumerate(cuts):
+            mem = m.submodules[f"rom_c{j}"] = Memory(shape=hi - lo, depth=len(words),
+                                                     init=[w >> lo & ((1 << (hi - lo)) - 1) for w in words])
+            rp = _read_port(mem, f"word_c{j}", "sync")
+            m.d.comb += [rp.addr.eq(self.addr), self.data[lo:hi].eq(rp.data)]
+
+
 class StreamCore(wiring.Component):
     """What every pairing core shares (the module docstring's protocol): the input and output
     streams of ``stream.io_width``-bit words, ``busy``, and what its test bench, wrappers and build
@@ -131,14 +150,17 @@ class Sequencer:
         self.words = words = mc.packed()
         # a registered word is read from a LUT ROM: a block RAM would take the word register as its own
         # output register (Yosys merges it) and keep its slow clock-to-output on every path
-        rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words,
-                                        attrs={"rom_style": "logic"} if dp.rom == "registered" else None)
+        if dp.rom_columns is None:
+            rom = m.submodules.rom = Memory(shape=max(mc.width, 1), depth=len(words), init=words,
+                                            attrs={"rom_style": "logic"} if dp.rom == "registered" else None)
         self.pc = pc = Signal(range(max(len(words), 2)))
         # a sync-read RAM bank (block RAM) is addressed a cycle early, by the next word's fields
         self.pc_next = None  # the word of the next cycle (set_pc), for the reads at the clock edge
         self.ahead = None  # pc_ahead: the register that addresses the ROM, the next cycle's pc
         if dp.rom in ("sync", "sync-registered"):  # read at the clock edge (block RAM): addressed by the next pc
-            rd = _read_port(rom, "word", "sync")
+            # (rom_columns: block RAM columns of that many bits, each one block RAM deep)
+            rd = _read_port(rom, "word", "sync") if dp.rom_columns is None else \
+                _ColumnRom(m, words, max(mc.width, 1), dp.rom_columns)
             self.pc_next = Signal.like(pc)
             m.d.comb += self.pc_next.eq(pc)
             if dp.pc_ahead:
@@ -166,13 +188,19 @@ class Sequencer:
         self.run = Signal()
         self.next_live = self.run  # high when the next word is one the run executes
         chain = []  # the word registers ahead of the word, with their live bits: the last is the next word
+        self.rom_q = None  # rom_stage's register (word_q0)
         for k in range(0 if dp.rom_stage else 1, dp.word_stages):
-            q = Signal(len(rd.data), name=f"word_q{k}")
+            # (word_q0, rom_stage's: the block RAM's output in a register of its own, with no reset, which
+            # the ECP5 flow makes the block RAM's output register where nothing sits between them)
+            q = Signal(len(rd.data), name=f"word_q{k}", **({} if k else {"reset_less": True,
+                                                                          "attrs": {BRAM_OUTPUT: 1}}))
             live = Signal(name=f"live{k}")
             m.d.sync += [q.eq(nxt), live.eq(self.next_live)]
             nxt, self.next_live = q, live
-            if k:  # (word_q0, rom_stage's: the block RAM's output in a register of its own, beside it)
+            if k:
                 chain.append((q, live))
+            else:
+                self.rom_q = q
         # with three stages, the word after the next (word_q1) and its live bit: ram_control local's
         # registers of each copy load it, and the registers of each slice load theirs (a tree); with
         # four, the word two after the next (word_q1 again), whose fields pass a register of each copy,
@@ -256,6 +284,18 @@ class Sequencer:
             return None
         o, n = self.offsets[key]
         return self.word_ahead[o:o + n]
+
+    def ahead_copy(self, key, name):
+        """Field ``key`` of the word :meth:`ahead_field` gives, in a register ``name`` of its own loaded
+        from rom_stage's register (``ahead_copies``): a copy's decoder then reads flip-flops no other
+        copy's reads, so the synthesis shares no decoder between copies across the die; None when the
+        words have no such field."""
+        if key not in self.offsets:
+            return None
+        o, n = self.offsets[key]
+        r = Signal(n, name=name, attrs={REPLICA: 1})
+        self.m.d.sync += r.eq(self.rom_q[o:o + n])
+        return r
 
     def set_pc(self, value):
         """The word of the next cycle."""
@@ -455,7 +495,9 @@ class RegisterFile:
         sel = None if key is None else seq.next_field(Key.bank(key))
         tree = key is not None and seq.word_ahead is not None
         decoded = tree and self.dp.decode_reads
-        if decoded:  # the copy's registers hold the next read's place, decoded a cycle ahead: below
+        if decoded and self.dp.ahead_copies:  # (decoded from the copy's own registers of the fields)
+            nxt, sel = seq.ahead_copy(key, f"{name}_ahead"), seq.ahead_copy(Key.bank(key), f"{name}_sel_ahead")
+        elif decoded:  # the copy's registers hold the next read's place, decoded a cycle ahead: below
             nxt, sel = seq.ahead_field(key), seq.ahead_field(Key.bank(key))
         elif tree:
             # the next word's fields in registers of this copy, loaded from the word after it: the

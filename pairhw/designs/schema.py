@@ -114,7 +114,19 @@ SCHEMA = {
         "rom_stage": (bool, False, "with rom sync-registered and word_stages 2 or more: the block RAM's output "
                                    "passes a register of its own (word_q0) before the word registers, so the "
                                    "word register whose fields the copies' registers load takes no block RAM "
-                                   "output on its input: the same words, a cycle more a run (default false)"),
+                                   "output on its input; a register without reset, which the ECP5 flow makes "
+                                   "the block RAM's own output register where the block RAM drives it directly "
+                                   "(rom_columns): the same words, a cycle more a run (default false)"),
+        "rom_columns": (int, False, "with rom sync or sync-registered: the microcode ROM as memories of this many "
+                                   "bits of the word each, read at one address (9: a column of up to 2,048 words "
+                                   "is one ECP5 block RAM, whose output reaches the next register with no "
+                                   "multiplexer; one memory of more than 1,024 words is block RAMs two deep and "
+                                   "a multiplexer). The same words and cycles (default: one memory)"),
+        "ahead_copies": (bool, False, "with rom_stage and decode_reads: each copy's decoder of its next read reads "
+                                      "registers of the copy's own of the word two ahead's fields, loaded from "
+                                      "rom_stage's register, not the word register every copy shares (whose "
+                                      "decoders the synthesis merges across copies far apart). The same words "
+                                      "and cycles (default false)"),
         "load_on_valid": (bool, False, "the loader's shift register of the input words loads on the input's "
                                        "valid alone, in any state (it holds an element's words only once all are in, "
                                        "and the core takes words only while loading), so its enable is the input's "

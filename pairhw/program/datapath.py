@@ -200,6 +200,8 @@ class Datapath:
     const_ahead: bool = False  # a registered word: each constant table's output a register loaded from the next word
     load_on_valid: bool = False  # the loader's shift register loads on the input's valid alone, in any state
     rom_stage: bool = False  # a block RAM ROM's output registered once more before the word registers (word_q0)
+    rom_columns: int | None = None  # a block RAM ROM as memories of that many bits of the word each (None: one)
+    ahead_copies: bool = False  # rom_stage, decode_reads: each copy decodes registers of its own of the fields
 
     def __post_init__(self):
         names = [b.name for b in self.banks]
@@ -365,6 +367,17 @@ class Datapath:
             # the register sits between the block RAM and the word register the next word's fields leave
             raise DatapathError("datapath.rom_stage: registers a block RAM ROM's output before the word "
                                 "registers; set rom to sync-registered and word_stages to 2 or more")
+        if self.rom_columns is not None and (isinstance(self.rom_columns, bool) or not isinstance(self.rom_columns, int)
+                                             or self.rom_columns < 1):
+            raise DatapathError(f"datapath.rom_columns: {self.rom_columns!r} is not a whole number of bits of "
+                                "at least 1")
+        if self.rom_columns is not None and self.rom not in ("sync", "sync-registered"):
+            raise DatapathError("datapath.rom_columns: cuts a block RAM ROM into columns; set rom to sync or "
+                                f"sync-registered, not {self.rom}")
+        if self.ahead_copies and not (self.rom_stage and self.decode_reads):
+            # the copies' registers load the word two ahead from rom_stage's register, for decode_reads' decoders
+            raise DatapathError("datapath.ahead_copies: loads each copy's registers of the fields decode_reads "
+                                "decodes from rom_stage's register; set rom_stage and decode_reads")
         if self.const_ahead and not self.word_stages:
             # the register loads the next word's select, which only a registered word has a cycle early
             raise DatapathError("datapath.const_ahead: loads the constant tables' registers from the next word, "
@@ -765,4 +778,5 @@ def build_datapath(F: BaseField, spec: dict) -> Datapath:
                     bool(spec.get("slice_controls", False)), bool(spec.get("decode_reads", False)),
                     bool(spec.get("slice_writes", False)), bool(spec.get("pc_ahead", False)),
                     spec.get("group_slices"), bool(spec.get("const_ahead", False)),
-                    bool(spec.get("load_on_valid", False)), bool(spec.get("rom_stage", False)))
+                    bool(spec.get("load_on_valid", False)), bool(spec.get("rom_stage", False)),
+                    spec.get("rom_columns"), bool(spec.get("ahead_copies", False)))

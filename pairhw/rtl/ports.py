@@ -11,6 +11,10 @@ from amaranth.lib.wiring import In, Out
 #: writer keeps such flip-flops apart: :func:`pairhw.emit.keep_replicas`)
 REPLICA = "pairhw_replica"
 
+#: the attribute of a register that a block RAM's output loads directly and that may become that
+#: block RAM's own output register (no reset, no enable: :func:`pairhw.synth.flows.absorb_bram_output_registers`)
+BRAM_OUTPUT = "pairhw_bram_output"
+
 #: the contract of :func:`mul_signature` in one line (a unit's Verilog header and build manifest)
 CONTRACT = ("a, b sampled when start = 1; c valid with done = 1 exactly `latency` cycles later; "
             "start at most every `ii` cycles")

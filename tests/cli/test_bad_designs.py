@@ -104,6 +104,15 @@ CASES = {
         rom_stage=True, word_stages=2, rom="registered", ram_control="local"),
         "datapath.rom_stage: registers a block RAM ROM's output before the word registers; set rom to "
         "sync-registered and word_stages to 2 or more"),
+    "rom-columns-lut-rom": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(rom_columns=9, rom="registered"),
+                            "datapath.rom_columns: cuts a block RAM ROM into columns; set rom to sync or "
+                            "sync-registered, not registered"),
+    "rom-columns-zero": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(rom_columns=0, rom="sync"),
+                         "datapath.rom_columns: must be at least 1, not 0"),
+    "ahead-copies-without-rom-stage": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(
+        ahead_copies=True, decode_reads=True, word_stages=3, rom="sync-registered", ram_control="local"),
+        "datapath.ahead_copies: loads each copy's registers of the fields decode_reads decodes from rom_stage's "
+        "register; set rom_stage and decode_reads"),
     "word-stages-three-shared": ("f3-19-etat-schoolbook-ram", lambda d: d["datapath"].update(word_stages=3),
                                  "datapath.word_stages: 3 loads ram_control local's registers"),
     "word-stages-three-calls": ("ate-bn-tiny-calls", lambda d: d["datapath"].update(word_stages=3, rom="sync-registered",

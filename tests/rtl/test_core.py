@@ -299,6 +299,29 @@ def test_the_rom_output_through_a_register_of_its_own_is_bit_exact(keys):
     _twenty_bit_exact(d)
 
 
+def test_rom_columns_and_each_copys_own_ahead_registers_are_bit_exact():
+    """``"rom_columns"``: the block RAM ROM as memories of 9 bits of the word each (``rom_c0`` …),
+    and ``"ahead_copies"``: each copy's decoder of its next read reads registers of its own of the
+    word two ahead's fields (``{copy}_ahead``, ``{copy}_sel_ahead``, replicas), loaded from
+    rom_stage's register (``word_q0``, without reset, marked for the ECP5 flow's block RAM output
+    register), on the four-stage tree with decoded reads: the same words and cycles, and 20 pairings
+    bit-exact in them."""
+    from pairhw.flow import verilog
+
+    plain = _staged_tree("f3-19-etat-schoolbook-tree-rc", rom="sync-registered", word_stages=4, slice_bits=4,
+                         pc_ahead=True, rom_stage=True, decode_reads=True)
+    d = _same_words_with(plain, "f3-19-etat-schoolbook-rom-columns", rom_columns=9, ahead_copies=True)
+    text, width = verilog(d), d.compile().microcode.width
+    assert sorted(set(re.findall(r"\bword_c(\d+)__data\b", text)), key=int) == [str(j) for j in range(-(-width // 9))]
+    assert "word_c0" not in verilog(plain)
+    replicas = _replicas(text)
+    copies = {r.removesuffix("_ra_next") for r in re.findall(r"reg (?:\[\d+:0\] )?(\w+_ra_next)\b", text)}
+    assert copies and all(f"{c}_ahead" in replicas for c in copies)
+    assert re.search(r"\(\* pairhw_bram_output = 32'd1 \*\)\n\s*reg \[\d+:0\] word_q0\b", text)
+    assert re.search(r"\bword_q0 <= word_data;", text)  # the columns' words, with no reset before the register
+    _twenty_bit_exact(d)
+
+
 def _staged_tree(name, units=None, **datapath):
     """f3-19-etat-schoolbook-ram's datapath with sliced local copies, the tree of control registers
     (word stages 3) and a results stage on the adders (with ``units``, those keys on every unit but

