@@ -21,7 +21,7 @@ FULL_SIZE_TATE = ("tate1-239-d16", "tate1-239-d32", "tate1-283-d16", "tate1-283-
                   "tate1-239-msd60-fewest", "tate1-239-msd60-tree", "tate1-239-msd60-slicedmul",
                   "tate1-239-msd60-sums", "tate1-239-msd60-exact", "tate1-239-msd60-controls",
                   "tate1-239-msd60-ored", "tate1-239-msd60-ahead",
-                  "tate1-239-msd60-wbank")
+                  "tate1-239-msd60-wbank", "tate1-239-msd60-outreg")
 
 #: the longest programs (85,859 to 8,865,976 cycles) and the full-size Tate processors: their compile
 #: checks and the microcode interpreter's runs of them are `slow`, as the simulations of their cores
