@@ -188,7 +188,7 @@ class Sequencer:
         self.run = Signal()
         self.next_live = self.run  # high when the next word is one the run executes
         chain = []  # the word registers ahead of the word, with their live bits: the last is the next word
-        self.rom_q = None  # rom_stage's register (word_q0)
+        self.rom_q: Any = None  # rom_stage's register (word_q0)
         for k in range(0 if dp.rom_stage else 1, dp.word_stages):
             # (word_q0, rom_stage's: the block RAM's output in a register of its own, with no reset, which
             # the ECP5 flow makes the block RAM's output register where nothing sits between them)
