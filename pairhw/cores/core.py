@@ -88,8 +88,8 @@ def _read_port(mem: Memory, name: str, domain: str) -> ReadPort:
 class _ColumnRom:
     """The microcode ROM as memories of ``bits`` bits of the word each, read at the clock edge at one
     address (``addr``; ``data`` their words side by side): a column of up to 2,048 words of 9 bits
-    is one ECP5 block RAM, whose output reaches a register with no multiplexer between them (a word
-    of 1,234 × 112 bits in one memory is block RAMs two deep and a multiplexer after them), so the
+    is one ECP5 block RAM, whose output reaches a register with no multiplexer between them (Yosys
+    maps one memory of 1,234 words of 112 bits to 10 block RAMs and a multiplexer after them), so the
     ECP5 flow can make that register the block RAM's own output register
     (:func:`pairhw.synth.flows.absorb_bram_output_registers`)."""
 

@@ -120,8 +120,9 @@ SCHEMA = {
         "rom_columns": (int, False, "with rom sync or sync-registered: the microcode ROM as memories of this many "
                                    "bits of the word each, read at one address (9: a column of up to 2,048 words "
                                    "is one ECP5 block RAM, whose output reaches the next register with no "
-                                   "multiplexer; one memory of more than 1,024 words is block RAMs two deep and "
-                                   "a multiplexer). The same words and cycles (default: one memory)"),
+                                   "multiplexer; Yosys maps one memory of 1,234 words of 112 bits to 10 block "
+                                   "RAMs and a multiplexer after them). The same words and cycles (default: one "
+                                   "memory)"),
         "ahead_copies": (bool, False, "with rom_stage and decode_reads: each copy's decoder of its next read reads "
                                       "registers of the copy's own of the word two ahead's fields, loaded from "
                                       "rom_stage's register, not the word register every copy shares (whose "

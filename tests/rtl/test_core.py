@@ -322,6 +322,18 @@ def test_rom_columns_and_each_copys_own_ahead_registers_are_bit_exact():
     _twenty_bit_exact(d)
 
 
+def test_rom_columns_of_a_block_ram_rom_read_straight_into_the_word_are_bit_exact():
+    """``"rom_columns"`` on a block RAM ROM whose output is the word (``"rom": "sync"``, no word
+    register): the columns' words side by side, the same words and cycles, 20 pairings bit-exact."""
+    from pairhw.flow import verilog
+
+    plain = _ram_read("f3-19-etat-schoolbook-ram", "comb", rom="sync")
+    d = _same_words_with(plain, "f3-19-etat-schoolbook-ram-columns", rom_columns=16)
+    width = d.compile().microcode.width
+    assert len(set(re.findall(r"\bword_c(\d+)__data\b", verilog(d)))) == -(-width // 16)
+    _twenty_bit_exact(d)
+
+
 def _staged_tree(name, units=None, **datapath):
     """f3-19-etat-schoolbook-ram's datapath with sliced local copies, the tree of control registers
     (word stages 3) and a results stage on the adders (with ``units``, those keys on every unit but
