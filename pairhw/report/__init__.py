@@ -564,7 +564,7 @@ def _theirs_chavez():
 #: the README's results table: per paper, its design's figures (from :mod:`pairhw.published`), the
 #: design of ours set beside it, and whether the paper's figure is a Miller iteration's cycles
 HEADLINES = ((_theirs_adikari, "etat2-1223-tmvp3-p3f", False), (_theirs_shu, "tate1-239-msd60-outreg", False),
-             (_theirs_nagl, "asip-1223-k153", False), (_theirs_beuchat, "etat3-97-fast-ored", True),
+             (_theirs_nagl, "asip-1223-k153", False), (_theirs_beuchat, "etat3-97-fast-cubestage", True),
              (_theirs_zcash, "ate-bls12-381-fast-dsp", False), (_theirs_chavez, "ate-bn-chavez11-small", False))
 
 
