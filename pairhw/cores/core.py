@@ -94,6 +94,7 @@ class _ColumnRom:
     (:func:`pairhw.synth.flows.absorb_bram_output_registers`)."""
 
     def __init__(self, m: Module, words: list, width: int, bits: int):
+        # (not _slices: it joins a narrow last slice to the one before, a column wider than a block RAM)
         cuts = [(lo, min(lo + bits, width)) for lo in range(0, width, bits)]
         self.addr = Signal(range(max(len(words), 2)), name="word_addr")
         self.data = Signal(width, name="word_data")
@@ -269,33 +270,27 @@ class Sequencer:
             self.fld_next = {f.name: erd.data[a:a + f.width] for f, a in cols}
         self._step_ahead()
 
-    def next_field(self, key):
-        """Field ``key`` of the word the next cycle executes (a registered word's ROM output), or
-        None when the words have no such field."""
+    def _field(self, word, key):
+        """Field ``key`` of ``word``, or None when the words have no such field."""
         if key not in self.offsets:
             return None
         o, n = self.offsets[key]
-        return self.word_next[o:o + n]
+        return word[o:o + n]
+
+    def next_field(self, key):
+        """Field ``key`` of the word the next cycle executes (a registered word's ROM output), or
+        None when the words have no such field."""
+        return self._field(self.word_next, key)
 
     def ahead_field(self, key):
         """Field ``key`` of the word the copies' registers load (:attr:`word_ahead`), or None when the
         words have no such field."""
-        if key not in self.offsets:
-            return None
-        o, n = self.offsets[key]
-        return self.word_ahead[o:o + n]
+        return self._field(self.word_ahead, key)
 
-    def ahead_copy(self, key, name):
-        """Field ``key`` of the word :meth:`ahead_field` gives, in a register ``name`` of its own loaded
-        from rom_stage's register (``ahead_copies``): a copy's decoder then reads flip-flops no other
-        copy's reads, so the synthesis shares no decoder between copies across the die; None when the
-        words have no such field."""
-        if key not in self.offsets:
-            return None
-        o, n = self.offsets[key]
-        r = Signal(n, name=name, attrs={REPLICA: 1})
-        self.m.d.sync += r.eq(self.rom_q[o:o + n])
-        return r
+    def rom_field(self, key):
+        """Field ``key`` of rom_stage's register (``word_q0``, a cycle before :meth:`ahead_field`'s
+        word), or None when the words have no such field."""
+        return self._field(self.rom_q, key)
 
     def set_pc(self, value):
         """The word of the next cycle."""
@@ -495,8 +490,13 @@ class RegisterFile:
         sel = None if key is None else seq.next_field(Key.bank(key))
         tree = key is not None and seq.word_ahead is not None
         decoded = tree and self.dp.decode_reads
-        if decoded and self.dp.ahead_copies:  # (decoded from the copy's own registers of the fields)
-            nxt, sel = seq.ahead_copy(key, f"{name}_ahead"), seq.ahead_copy(Key.bank(key), f"{name}_sel_ahead")
+        if decoded and self.dp.ahead_copies:
+            # (ahead_copies) decoded from the copy's own registers of the fields, loaded from rom_stage's
+            # register: the copy's decoder reads flip-flops no other copy's reads, so the synthesis
+            # shares no decoder between copies across the die
+            nxt = self.replica(seq.rom_field(key), f"{name}_ahead")
+            if sel is not None:
+                sel = self.replica(seq.rom_field(Key.bank(key)), f"{name}_sel_ahead")
         elif decoded:  # the copy's registers hold the next read's place, decoded a cycle ahead: below
             nxt, sel = seq.ahead_field(key), seq.ahead_field(Key.bank(key))
         elif tree:

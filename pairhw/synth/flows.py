@@ -513,14 +513,12 @@ def _ecp5(verilog: str, top: str, workdir: Path, log, keep: Path | None = None, 
         _yosys(script, verilog, workdir, log, yosys)
     cells = _stat_cells(workdir, top)
     netlist_file, absorbed = "design.json", 0
-    text = (workdir / "design.json").read_text()
-    if BRAM_OUTPUT in text:  # (the registers the Verilog marks: nextpnr places the netlist with them absorbed)
-        netlist = json.loads(text)
+    if BRAM_OUTPUT in verilog:  # (the registers the Verilog marks: nextpnr places the netlist with them absorbed)
+        netlist = json.loads((workdir / "design.json").read_text())
         if absorbed := absorb_bram_output_registers(netlist, top):
             netlist_file = "absorbed.json"
             (workdir / netlist_file).write_text(json.dumps(netlist))
             cells["TRELLIS_FF"] -= absorbed
-    del text
     luts = cells.get("LUT4", 0)
     out = {"script": script, "lut4": luts, "ffs": cells.get("TRELLIS_FF", 0), "dsp": cells.get("MULT18X18D", 0),
            "ebr": cells.get("DP16KD", 0), "cells": dict(sorted(cells.items())), "fmax_mhz": None}
